@@ -1,0 +1,32 @@
+// Build of the three runtimes: Electron main (plus the headless host and the scripted agent,
+// which run in plain Node), the sandboxed preload, and the React renderer.
+import { resolve } from 'node:path';
+import { defineConfig } from 'electron-vite';
+import react from '@vitejs/plugin-react';
+
+export default defineConfig({
+  main: {
+    build: {
+      rollupOptions: {
+        input: {
+          index: resolve('src/main/index.ts'),
+          serve: resolve('src/main/serve.ts'),
+          'scripted-agent': resolve('src/main/core/agents/scripted/scripted-agent-main.ts'),
+        },
+      },
+    },
+  },
+  preload: {
+    build: {
+      rollupOptions: {
+        // A sandboxed preload cannot be an ES module.
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    // Served under /ui/ by the headless host and loaded from file:// in Electron: relative URLs work in both.
+    base: './',
+    plugins: [react()],
+  },
+});
