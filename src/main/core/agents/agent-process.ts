@@ -1,0 +1,72 @@
+// Starts an agent as the leader of its own process group, with stdio pipes for the protocol and stderr as its log.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { endProcessTree } from './process-tree';
+
+export interface AgentExit { code: number | null; signal: NodeJS.Signals | null }
+
+export interface AgentProcess {
+  readonly pid: number;
+  readonly child: ChildProcessWithoutNullStreams;
+  /** Resolves when the process has exited (never rejects). */
+  readonly exited: Promise<AgentExit>;
+  /** The last lines the agent wrote to stderr, for error messages. */
+  recentLog(): string;
+  /** Ends the whole process tree (SIGTERM, then SIGKILL); resolves within about 3 s. */
+  stop(): Promise<void>;
+}
+
+export class AgentStartError extends Error {
+  readonly code = 'agent_start_failed';
+}
+
+export interface SpawnAgentOptions {
+  command: string;
+  args: readonly string[];
+  cwd: string;
+  env: Record<string, string>;
+  onLogLine?: (line: string) => void;
+}
+
+const KEPT_LOG_LINES = 20;
+
+export async function spawnAgent(options: SpawnAgentOptions): Promise<AgentProcess> {
+  const child = spawn(options.command, options.args, {
+    cwd: options.cwd,
+    env: options.env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    // Its own process group, so that stopping the agent also stops every process it started.
+    detached: process.platform !== 'win32',
+    windowsHide: true,
+  });
+  const log: string[] = [];
+  createInterface({ input: child.stderr, crlfDelay: Infinity }).on('line', (line) => {
+    log.push(line);
+    if (log.length > KEPT_LOG_LINES) log.shift();
+    options.onLogLine?.(line);
+  });
+  const exited = new Promise<AgentExit>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+
+  await new Promise<void>((resolve, reject) => {
+    child.once('spawn', resolve);
+    child.once('error', (error) => reject(new AgentStartError(`Cannot start agent "${options.command}": ${error.message}`)));
+  });
+  // A closed pipe must not crash the desk; the exit tells the story.
+  child.stdin.on('error', () => {});
+  const pid = child.pid as number;
+
+  return {
+    pid,
+    child,
+    exited,
+    recentLog: () => log.join('\n'),
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) {
+        await endProcessTree(pid, { graceMs: 0, limitMs: 500 });
+        return;
+      }
+      child.stdin.end();
+      await endProcessTree(pid, { graceMs: 1000, limitMs: 2500 });
+    },
+  };
+}

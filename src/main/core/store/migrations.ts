@@ -1,0 +1,41 @@
+// Forward-only schema changes; the database's user_version says how many of them it has seen.
+
+/** Each entry moves the schema from version i to i + 1. Never edit a shipped entry: add a new one. */
+export const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE tasks (
+    repo          TEXT    NOT NULL,
+    id            TEXT    NOT NULL,
+    seq           INTEGER NOT NULL,
+    prompt        TEXT    NOT NULL,
+    dependencies  TEXT    NOT NULL,
+    agent         TEXT    NOT NULL,
+    status        TEXT    NOT NULL,
+    review        TEXT    NOT NULL DEFAULT 'pending',
+    submitted_at  TEXT    NOT NULL,
+    updated_at    TEXT    NOT NULL,
+    started_at    TEXT,
+    finished_at   TEXT,
+    base_branch   TEXT    NOT NULL,
+    branch        TEXT,
+    worktree_path TEXT,
+    commit_sha    TEXT,
+    error_message TEXT,
+    attempt       INTEGER NOT NULL DEFAULT 0,
+    agent_pid     INTEGER,
+    session_id    TEXT,
+    PRIMARY KEY (repo, id)
+  );
+  CREATE INDEX tasks_by_seq ON tasks (repo, seq);
+
+  CREATE TABLE events (
+    seq     INTEGER PRIMARY KEY,
+    repo    TEXT    NOT NULL,
+    task_id TEXT    NOT NULL,
+    attempt INTEGER NOT NULL,
+    at      TEXT    NOT NULL,
+    body    TEXT    NOT NULL
+  );
+  CREATE INDEX events_by_task ON events (repo, task_id, seq);
+  `,
+];

@@ -1,0 +1,141 @@
+// Typed reads and writes of the tasks table for one repository; callers never see SQL.
+import type { ReviewState, TaskStatus } from '../../../shared/task';
+import type { Db } from './database';
+
+/** A task as the core keeps it. */
+export interface TaskRecord {
+  id: string;
+  /** Submission order; a resubmission moves the task to the end. */
+  seq: number;
+  prompt: string;
+  dependencies: string[];
+  agent: string;
+  status: TaskStatus;
+  review: ReviewState;
+  submittedAt: string;
+  updatedAt: string;
+  startedAt?: string;
+  finishedAt?: string;
+  baseBranch: string;
+  branch?: string;
+  worktreePath?: string;
+  commit?: string;
+  errorMessage?: string;
+  attempt: number;
+  agentPid?: number;
+  sessionId?: string;
+}
+
+/** Fields a run may change; `null` clears a field. */
+export type TaskPatch = {
+  [K in Exclude<keyof TaskRecord, 'id' | 'seq' | 'submittedAt'>]?: TaskRecord[K] | null;
+};
+
+export interface TasksRepo {
+  get(id: string): TaskRecord | undefined;
+  /** All tasks in submission order. */
+  list(): TaskRecord[];
+  /** Stores a new submission, replacing any earlier task with the same id. */
+  putSubmission(task: Omit<TaskRecord, 'seq'>): TaskRecord;
+  update(id: string, patch: TaskPatch): TaskRecord;
+}
+
+interface TaskRow {
+  id: string; seq: number; prompt: string; dependencies: string; agent: string; status: string; review: string;
+  submitted_at: string; updated_at: string; started_at: string | null; finished_at: string | null;
+  base_branch: string; branch: string | null; worktree_path: string | null; commit_sha: string | null;
+  error_message: string | null; attempt: number; agent_pid: number | null; session_id: string | null;
+}
+
+const COLUMNS: Record<keyof TaskPatch, keyof TaskRow> = {
+  prompt: 'prompt', dependencies: 'dependencies', agent: 'agent', status: 'status', review: 'review',
+  updatedAt: 'updated_at', startedAt: 'started_at', finishedAt: 'finished_at', baseBranch: 'base_branch',
+  branch: 'branch', worktreePath: 'worktree_path', commit: 'commit_sha', errorMessage: 'error_message',
+  attempt: 'attempt', agentPid: 'agent_pid', sessionId: 'session_id',
+};
+
+export function createTasksRepo(db: Db, repo: string): TasksRepo {
+  const selectOne = db.prepare<[string, string], TaskRow>('SELECT * FROM tasks WHERE repo = ? AND id = ?');
+  const selectAll = db.prepare<[string], TaskRow>('SELECT * FROM tasks WHERE repo = ? ORDER BY seq');
+  const nextSeq = db.prepare<[], { next: number }>('SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM tasks');
+  const remove = db.prepare<[string, string]>('DELETE FROM tasks WHERE repo = ? AND id = ?');
+  const insert = db.prepare(`INSERT INTO tasks (repo, id, seq, prompt, dependencies, agent, status, review, submitted_at,
+      updated_at, started_at, finished_at, base_branch, branch, worktree_path, commit_sha, error_message, attempt, agent_pid, session_id)
+    VALUES (@repo, @id, @seq, @prompt, @dependencies, @agent, @status, @review, @submitted_at, @updated_at, @started_at,
+      @finished_at, @base_branch, @branch, @worktree_path, @commit_sha, @error_message, @attempt, @agent_pid, @session_id)`);
+  const updateStatements = new Map<string, ReturnType<Db['prepare']>>();
+
+  function get(id: string): TaskRecord | undefined {
+    const row = selectOne.get(repo, id);
+    return row ? fromRow(row) : undefined;
+  }
+
+  const putSubmission = db.transaction((task: Omit<TaskRecord, 'seq'>): TaskRecord => {
+    const seq = (nextSeq.get() as { next: number }).next;
+    remove.run(repo, task.id);
+    insert.run({ repo, ...toRow({ ...task, seq }) });
+    return { ...task, seq };
+  });
+
+  return {
+    get,
+    list: () => selectAll.all(repo).map(fromRow),
+    putSubmission,
+    update(id, patch) {
+      const keys = (Object.keys(patch) as (keyof TaskPatch)[]).filter((key) => patch[key] !== undefined).sort();
+      if (keys.length > 0) {
+        const signature = keys.join(',');
+        let statement = updateStatements.get(signature);
+        if (!statement) {
+          const assignments = keys.map((key) => `${COLUMNS[key]} = @${key}`).join(', ');
+          statement = db.prepare(`UPDATE tasks SET ${assignments} WHERE repo = @repo AND id = @id`);
+          updateStatements.set(signature, statement);
+        }
+        const values: Record<string, unknown> = { repo, id };
+        for (const key of keys) {
+          const value = patch[key];
+          values[key] = key === 'dependencies' && Array.isArray(value) ? JSON.stringify(value) : value;
+        }
+        statement.run(values);
+      }
+      const updated = get(id);
+      if (!updated) throw new Error(`No task ${id} to update`);
+      return updated;
+    },
+  };
+}
+
+function fromRow(row: TaskRow): TaskRecord {
+  return {
+    id: row.id,
+    seq: row.seq,
+    prompt: row.prompt,
+    dependencies: JSON.parse(row.dependencies) as string[],
+    agent: row.agent,
+    status: row.status as TaskStatus,
+    review: row.review as ReviewState,
+    submittedAt: row.submitted_at,
+    updatedAt: row.updated_at,
+    startedAt: row.started_at ?? undefined,
+    finishedAt: row.finished_at ?? undefined,
+    baseBranch: row.base_branch,
+    branch: row.branch ?? undefined,
+    worktreePath: row.worktree_path ?? undefined,
+    commit: row.commit_sha ?? undefined,
+    errorMessage: row.error_message ?? undefined,
+    attempt: row.attempt,
+    agentPid: row.agent_pid ?? undefined,
+    sessionId: row.session_id ?? undefined,
+  };
+}
+
+function toRow(task: TaskRecord): Omit<TaskRow, never> {
+  return {
+    id: task.id, seq: task.seq, prompt: task.prompt, dependencies: JSON.stringify(task.dependencies), agent: task.agent,
+    status: task.status, review: task.review, submitted_at: task.submittedAt, updated_at: task.updatedAt,
+    started_at: task.startedAt ?? null, finished_at: task.finishedAt ?? null, base_branch: task.baseBranch,
+    branch: task.branch ?? null, worktree_path: task.worktreePath ?? null, commit_sha: task.commit ?? null,
+    error_message: task.errorMessage ?? null, attempt: task.attempt, agent_pid: task.agentPid ?? null,
+    session_id: task.sessionId ?? null,
+  };
+}

@@ -1,0 +1,76 @@
+// The one event union that flows from agents to the store, the events socket and the renderer.
+import { z } from 'zod';
+import { TaskSummary } from './task';
+
+export const ToolCallStatus = z.enum(['pending', 'in_progress', 'completed', 'failed']);
+export type ToolCallStatus = z.infer<typeof ToolCallStatus>;
+
+export const ToolCallLocation = z.object({ path: z.string(), line: z.number().int().optional() });
+
+/** Fields a tool call and its updates share; updates carry only what changed. */
+const ToolCallFields = {
+  toolCallId: z.string(),
+  title: z.string().optional(),
+  /** ACP tool kind: read, edit, delete, move, search, execute, think, fetch, other. */
+  toolKind: z.string().optional(),
+  status: ToolCallStatus.optional(),
+  locations: z.array(ToolCallLocation).optional(),
+  /** ACP tool call content blocks (text, diff, terminal), kept as the agent sent them. */
+  content: z.array(z.unknown()).optional(),
+  rawInput: z.unknown().optional(),
+  rawOutput: z.unknown().optional(),
+};
+
+export const PlanEntry = z.object({
+  content: z.string(),
+  priority: z.string().optional(),
+  status: z.string().optional(),
+});
+
+/** What an agent reported, in one shape whatever dialect it speaks. */
+export const AgentUpdate = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('message'), role: z.enum(['agent', 'thought', 'user']), text: z.string() }),
+  z.object({ kind: z.literal('tool-call'), ...ToolCallFields }),
+  z.object({ kind: z.literal('tool-call-update'), ...ToolCallFields }),
+  z.object({ kind: z.literal('plan'), entries: z.array(PlanEntry) }),
+  /** A variant we do not model yet (modes, commands, usage, extensions): stored and streamed as sent. */
+  z.object({ kind: z.literal('other'), name: z.string(), data: z.unknown() }),
+]);
+export type AgentUpdate = z.infer<typeof AgentUpdate>;
+
+export const LogLevel = z.enum(['info', 'warn', 'error']);
+
+/** Everything that happens to a task. */
+export const TaskEvent = z.discriminatedUnion('type', [
+  /** The task was submitted or changed (status, commit, error…); carries the new summary. */
+  z.object({ type: z.literal('task'), task: TaskSummary }),
+  z.object({ type: z.literal('agent'), update: AgentUpdate }),
+  /** Progress of the desk's own work (worktree ready, agent started) and the agent's stderr. */
+  z.object({ type: z.literal('log'), level: LogLevel, source: z.enum(['desk', 'agent']), text: z.string() }),
+]);
+export type TaskEvent = z.infer<typeof TaskEvent>;
+
+/** A stored event: `seq` grows by one for every event the core records, across all tasks. */
+export const EventEnvelope = z.object({
+  seq: z.number().int(),
+  taskId: z.string(),
+  attempt: z.number().int(),
+  at: z.string(),
+  event: TaskEvent,
+});
+export type EventEnvelope = z.infer<typeof EventEnvelope>;
+
+/** `GET /api/tasks/<id>/events` answer. */
+export const EventPage = z.object({
+  events: z.array(EventEnvelope),
+  /** Pass as `after` to read on; absent when there is nothing more right now. */
+  nextAfter: z.number().int().optional(),
+});
+export type EventPage = z.infer<typeof EventPage>;
+
+/** What the `/api/events` WebSocket sends: events in order, batched. */
+export const EventsMessage = z.object({ type: z.literal('events'), events: z.array(EventEnvelope) });
+export type EventsMessage = z.infer<typeof EventsMessage>;
+
+/** The WebSocket subprotocol the desk speaks; browsers pass the token as a second one, `bearer.<token>`. */
+export const EVENTS_SUBPROTOCOL = 'assignment-desk.v1';

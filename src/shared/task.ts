@@ -1,0 +1,88 @@
+// The task contract shared by the core, its HTTP clients and the renderer: statuses, submissions and task views.
+import { z } from 'zod';
+
+/** Where a task is in its life; the AA wire format uses these values as they are. */
+export const TaskStatus = z.enum(['queued', 'in-progress', 'awaiting-input', 'completed', 'error', 'cancelled']);
+export type TaskStatus = z.infer<typeof TaskStatus>;
+
+/** Statuses after which the task's run is over (a resubmission starts a new run). */
+export const FINISHED_STATUSES: readonly TaskStatus[] = ['completed', 'error', 'cancelled'];
+
+/** Review of a completed task; approval merges its branch into the base branch. */
+export const ReviewState = z.enum(['pending', 'approved', 'rejected']);
+export type ReviewState = z.infer<typeof ReviewState>;
+
+export const TaskId = z
+  .string()
+  .min(1, 'must not be empty')
+  .max(200, 'must be at most 200 characters')
+  .refine((id) => id.trim() === id, 'must not start or end with white space')
+  .refine((id) => !/[\u0000-\u001f\u007f]/.test(id), 'must not contain control characters');
+
+/** `POST /` body of the Agent Assignment protocol (plus the optional `agent` extension). */
+export const SubmitTask = z.object({
+  id: TaskId,
+  prompt: z.string().refine((p) => p.trim().length > 0, 'must not be empty'),
+  dependencies: z.array(TaskId).max(100, 'must list at most 100 tasks').default([]),
+  agent: z.string().min(1).max(100).optional(),
+});
+export type SubmitTask = z.infer<typeof SubmitTask>;
+
+/** `DELETE /` body: the id of the task to cancel. */
+export const CancelTask = z.object({ id: TaskId });
+export type CancelTask = z.infer<typeof CancelTask>;
+
+/** Why a dependency keeps its dependent waiting. */
+export const UnmetDependency = z.object({
+  id: z.string(),
+  /** `unknown` when no task with that id was submitted yet. */
+  status: z.union([TaskStatus, z.literal('unknown')]),
+  /** True when the dependency ended in error or was cancelled: it will not finish without a person. */
+  blocking: z.boolean(),
+});
+export type UnmetDependency = z.infer<typeof UnmetDependency>;
+
+/** One task as listed by `GET /` (the AA fields, then ours). */
+export const TaskSummary = z.object({
+  id: z.string(),
+  submittedAt: z.string(),
+  status: TaskStatus,
+  commit: z.string().optional(),
+  title: z.string(),
+  agent: z.string(),
+  dependencies: z.array(z.string()),
+  review: ReviewState,
+  updatedAt: z.string(),
+});
+export type TaskSummary = z.infer<typeof TaskSummary>;
+
+/** One task in full, as `GET /tasks/<id>` returns it. */
+export const TaskDetail = TaskSummary.extend({
+  prompt: z.string(),
+  unmetDependencies: z.array(UnmetDependency),
+  /** A sentence saying why a queued task cannot start, when a dependency will not finish by itself. */
+  blockedBy: z.string().optional(),
+  branch: z.string().optional(),
+  baseBranch: z.string(),
+  worktreePath: z.string().optional(),
+  errorMessage: z.string().optional(),
+  startedAt: z.string().optional(),
+  finishedAt: z.string().optional(),
+  /** How many times the task was started (re-runs after a restart count). */
+  attempt: z.number().int(),
+  agentPid: z.number().int().optional(),
+});
+export type TaskDetail = z.infer<typeof TaskDetail>;
+
+/** `GET /` answer. */
+export const ServerInfo = z.object({
+  serverName: z.string(),
+  tasks: z.array(TaskSummary),
+});
+export type ServerInfo = z.infer<typeof ServerInfo>;
+
+/** The first line of a prompt, used as a card title and a commit subject. */
+export function firstLineOf(prompt: string): string {
+  const line = prompt.trim().split(/\r?\n/, 1)[0] ?? '';
+  return line.trim();
+}
