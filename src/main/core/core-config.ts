@@ -1,0 +1,22 @@
+// Everything a host (the Electron app or the headless CLI) decides when it builds the core.
+import type { AgentSpec } from './agents/agent-spec';
+
+export interface CoreConfig {
+  /** The git repository tasks run against (any path inside it). */
+  repoPath: string;
+  /** Where the database, worktrees and token live. */
+  dataDir: string;
+  token: string;
+  /** Tasks start from this branch; default: the repository's current branch. */
+  baseBranch?: string;
+  /** Agents that may run at once. */
+  concurrency: number;
+  defaultAgent: string;
+  agents: AgentSpec[];
+  allowedHosts: string[];
+  allowedOrigins: string[];
+  serverName: string;
+  appVersion: string;
+  now?: () => Date;
+  log?: (message: string) => void;
+}

@@ -1,0 +1,45 @@
+// Reads a JSON request body: content type checked, size limited while streaming, parse errors made clear.
+import type { IncomingMessage } from 'node:http';
+import type { z } from 'zod';
+import { HttpError } from './http-error';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export async function readJsonBody(request: IncomingMessage, limit = MAX_BODY_BYTES): Promise<unknown> {
+  const type = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+  if (type !== 'application/json' && !type?.endsWith('+json')) {
+    throw new HttpError(415, 'unsupported_media_type', `Send the body as application/json (got ${type ? `"${type}"` : 'no Content-Type'}).`);
+  }
+  const declared = Number(request.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
+
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > limit) throw tooLarge(limit);
+    chunks.push(chunk as Buffer);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (text.trim() === '') throw new HttpError(400, 'bad_request', 'The request body is empty; send a JSON object.');
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new HttpError(400, 'bad_request', `The body is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+function tooLarge(limit: number): HttpError {
+  // The client may still be sending: close the connection after answering instead of reading the rest.
+  return new HttpError(413, 'payload_too_large', `The body is larger than ${limit / 1024 / 1024} MiB.`, undefined, { Connection: 'close' });
+}
+
+/** Validates a parsed body; the error names the first field that is wrong. */
+export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
+  const result = schema.safeParse(body);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const field = issue && issue.path.length > 0 ? issue.path.join('.') : undefined;
+  const message = field ? `${field}: ${issue?.message}` : (issue?.message ?? 'invalid body');
+  throw new HttpError(400, 'validation_error', message, { field, issues: result.error.issues.map((i) => ({ path: i.path, message: i.message })) });
+}

@@ -1,0 +1,66 @@
+// A small method + path router: 404 for unknown paths, 405 with `Allow` for a known path and wrong method.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { HttpError } from './http-error';
+
+export interface RouteRequest {
+  request: IncomingMessage;
+  response: ServerResponse;
+  params: Record<string, string>;
+  url: URL;
+}
+
+/** A handler returns `[status, body]` to answer with JSON, or undefined when it answered itself. */
+export type RouteHandler = (request: RouteRequest) => Promise<[number, unknown] | undefined>;
+
+interface Route { method: string; pattern: RegExp; names: string[]; handler: RouteHandler }
+
+export interface Router {
+  on(method: string, path: string, handler: RouteHandler): Router;
+  /** The handler and its decoded path parameters; throws 404 or 405. */
+  match(method: string, pathname: string): { handler: RouteHandler; params: Record<string, string> };
+}
+
+/** Paths look like `/tasks/:id`; a parameter is one path segment, percent-decoded. */
+export function createRouter(): Router {
+  const routes: Route[] = [];
+  const router: Router = {
+    on(method, path, handler) {
+      const names: string[] = [];
+      const source = path.split('/').map((segment) => {
+        if (!segment.startsWith(':')) return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+        names.push(segment.slice(1));
+        return '([^/]+)';
+      }).join('/');
+      routes.push({ method, pattern: new RegExp(`^${source}$`), names, handler });
+      return router;
+    },
+    match(method, pathname) {
+      const allowed = new Set<string>();
+      for (const route of routes) {
+        const found = route.pattern.exec(pathname);
+        if (!found) continue;
+        if (route.method !== method) {
+          allowed.add(route.method);
+          continue;
+        }
+        const params: Record<string, string> = {};
+        route.names.forEach((name, index) => { params[name] = decodeSegment(found[index + 1] as string); });
+        return { handler: route.handler, params };
+      }
+      if (allowed.size > 0) {
+        const allow = [...allowed, 'OPTIONS'].join(', ');
+        throw new HttpError(405, 'method_not_allowed', `${method} is not allowed on ${pathname}; use ${allow}.`, undefined, { Allow: allow });
+      }
+      throw new HttpError(404, 'not_found', `Nothing at ${pathname}.`);
+    },
+  };
+  return router;
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new HttpError(400, 'bad_request', `Malformed percent-encoding in "${segment}".`);
+  }
+}

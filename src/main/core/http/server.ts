@@ -1,0 +1,144 @@
+// The desk's one HTTP server: security checks on every request, then the routes, and the events socket upgrade.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { EVENTS_SUBPROTOCOL } from '../../../shared/events';
+import { toHttpError } from './domain-errors';
+import type { EventsSocket } from './events-socket';
+import { HttpError } from './http-error';
+import type { Router } from './router';
+import { hasValidBearer, isAllowedHost, isAllowedOrigin, preflightHeaders, type SecurityConfig } from './security';
+
+export interface HttpHost {
+  readonly server: Server;
+  /** Resolves with the bound address; rejects with a clear error (e.g. port in use). */
+  listen(port: number, host: string): Promise<AddressInfo>;
+  close(): Promise<void>;
+}
+
+export class ListenError extends Error {
+  readonly code = 'listen_failed';
+}
+
+export function createHttpHost(deps: { router: Router; security: SecurityConfig; eventsSocket: EventsSocket; log(error: unknown): void }): HttpHost {
+  const { router, security } = deps;
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const url = new URL(request.url ?? '/', 'http://desk.localhost');
+    const corsHeaders: Record<string, string> = {};
+    try {
+      checkHostAndOrigin(request, corsHeaders);
+      if (request.method === 'OPTIONS') {
+        answerPreflight(request, response);
+        return;
+      }
+      if (!hasValidBearer(request.headers.authorization, security.token)) throw unauthorized();
+      const { handler, params } = router.match(request.method ?? 'GET', url.pathname);
+      const answer = await handler({ request, response, params, url });
+      if (answer) sendJson(response, answer[0], answer[1], corsHeaders);
+    } catch (error) {
+      const httpError = toHttpError(error);
+      if (httpError.status >= 500) deps.log(error);
+      sendJson(response, httpError.status, httpError.body(), { ...corsHeaders, ...httpError.headers });
+      // Drain what the client still sends (e.g. after a 413) so it can read the answer before the socket closes.
+      if (!request.complete) request.resume();
+    }
+  }
+
+  /** Host must be ours (DNS rebinding); a browser Origin must be allowed. Adds CORS headers for allowed origins. */
+  function checkHostAndOrigin(request: IncomingMessage, corsHeaders: Record<string, string>): void {
+    const host = request.headers.host;
+    if (!isAllowedHost(host, security.allowedHosts)) {
+      throw new HttpError(403, 'forbidden', `Host "${host ?? ''}" is not allowed; use 127.0.0.1, localhost or a name configured with --allow-host.`);
+    }
+    const origin = request.headers.origin;
+    if (origin === undefined) return;
+    if (!isAllowedOrigin(origin, host, security.allowedOrigins)) {
+      throw new HttpError(403, 'forbidden', `Origin "${origin}" is not allowed; add it with --allow-origin.`);
+    }
+    Object.assign(corsHeaders, { 'Access-Control-Allow-Origin': origin, Vary: 'Origin' });
+  }
+
+  function answerPreflight(request: IncomingMessage, response: ServerResponse): void {
+    const origin = request.headers.origin;
+    if (origin === undefined || request.headers['access-control-request-method'] === undefined) {
+      throw new HttpError(400, 'bad_request', 'OPTIONS is answered only as a CORS preflight (Origin and Access-Control-Request-Method).');
+    }
+    response.writeHead(204, preflightHeaders(origin));
+    response.end();
+  }
+
+  function upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
+    socket.on('error', () => socket.destroy());
+    try {
+      checkHostAndOrigin(request, {});
+      const url = new URL(request.url ?? '/', 'http://desk.localhost');
+      if (url.pathname !== '/api/events') throw new HttpError(404, 'not_found', `No WebSocket at ${url.pathname}.`);
+      if (!hasValidBearer(request.headers.authorization ?? bearerFromSubprotocol(request), security.token)) throw unauthorized();
+      deps.eventsSocket.accept(request, socket, head);
+    } catch (error) {
+      const httpError = toHttpError(error);
+      const body = JSON.stringify(httpError.body());
+      socket.end(`HTTP/1.1 ${httpError.status} ${httpError.code}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    }
+  }
+
+  const server = createServer((request, response) => void handle(request, response));
+  server.on('upgrade', upgrade);
+  // Slow or idle clients must not hold the desk's sockets forever.
+  server.headersTimeout = 20_000;
+  server.requestTimeout = 60_000;
+
+  return {
+    server,
+    listen(port, host) {
+      return new Promise((resolve, reject) => {
+        const onError = (error: NodeJS.ErrnoException) => {
+          const reason = error.code === 'EADDRINUSE' ? `port ${port} on ${host} is already in use; choose another with --port`
+            : error.code === 'EACCES' ? `not allowed to listen on port ${port}; choose one above 1024 with --port`
+            : error.code === 'EADDRNOTAVAIL' ? `${host} is not an address of this machine`
+            : error.message;
+          reject(new ListenError(`Cannot listen on ${host}:${port}: ${reason}`));
+        };
+        server.once('error', onError);
+        server.listen(port, host, () => {
+          server.off('error', onError);
+          resolve(server.address() as AddressInfo);
+        });
+      });
+    },
+    close() {
+      deps.eventsSocket.close();
+      return new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}
+
+function unauthorized(): HttpError {
+  return new HttpError(401, 'unauthorized', 'Send the desk\'s token as "Authorization: Bearer <token>".', undefined, {
+    'WWW-Authenticate': 'Bearer realm="Assignment Desk"',
+  });
+}
+
+/** Browsers cannot set headers on a WebSocket, so they offer the token as a subprotocol `bearer.<token>`. */
+function bearerFromSubprotocol(request: IncomingMessage): string | undefined {
+  const offered = (request.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim());
+  if (!offered.includes(EVENTS_SUBPROTOCOL)) return undefined;
+  const bearer = offered.find((p) => p.startsWith('bearer.'));
+  return bearer ? `Bearer ${bearer.slice('bearer.'.length)}` : undefined;
+}
+
+function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string>): void {
+  const text = JSON.stringify(body);
+  response.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+    'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
+    ...headers,
+  });
+  response.end(text);
+}

@@ -1,0 +1,122 @@
+// Test support: a real desk (SQLite, git repo, scripted agent, HTTP on 127.0.0.1) in a temp dir, and ways to talk to it.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { EventEnvelope } from '../../../shared/events';
+import type { TaskStatus } from '../../../shared/task';
+import { scriptedAgentSpec } from '../agents/builtin-agents';
+import type { AgentSpec } from '../agents/agent-spec';
+import { createCore, type Core } from '../core';
+import { commitFiles, git } from '../git/git-test-fixture';
+
+export const SCRIPTED_AGENT_SOURCE = resolve(import.meta.dirname, '../agents/scripted/scripted-agent-main.ts');
+export const TEST_TOKEN = 'test-token-0123456789abcdef';
+
+export interface Desk {
+  core: Core;
+  url: string;
+  repo: string;
+  dataDir: string;
+  /** JSON request with the token unless `headers.authorization` says otherwise. */
+  api(method: string, path: string, body?: unknown, headers?: OutgoingHttpHeaders): Promise<RawResponse>;
+  raw(method: string, path: string, options?: { headers?: OutgoingHttpHeaders; body?: string | Buffer }): Promise<RawResponse>;
+  /** Resolves when the task reaches one of `statuses` (checked now, then on every event). */
+  waitForStatus(id: string, statuses: TaskStatus | TaskStatus[], timeoutMs?: number): Promise<TaskStatus>;
+  close(): Promise<void>;
+}
+
+export interface RawResponse { status: number; headers: Record<string, string | string[] | undefined>; text: string; json: any } // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read whatever shape each route answers
+
+export interface DeskOptions {
+  concurrency?: number;
+  agents?: AgentSpec[];
+  files?: Record<string, string>;
+  /** Reuse a repo and data dir (to restart a desk over the same state). */
+  reuse?: { root: string; repo: string; dataDir: string };
+}
+
+export function scriptedAgent(): AgentSpec {
+  return scriptedAgentSpec(SCRIPTED_AGENT_SOURCE);
+}
+
+/** A fresh git repository with one commit on `main`. */
+export function makeRepo(root: string, files: Record<string, string> = { 'README.md': '# Fixture\n' }): string {
+  const repo = join(root, 'repo');
+  git(root, 'init', '--quiet', '--initial-branch=main', repo);
+  commitFiles(repo, files, 'Initial commit');
+  return repo;
+}
+
+export async function startDesk(options: DeskOptions = {}): Promise<Desk & { root: string }> {
+  const root = options.reuse?.root ?? mkdtempSync(join(tmpdir(), 'desk-test-'));
+  const repo = options.reuse?.repo ?? makeRepo(root, options.files);
+  const dataDir = options.reuse?.dataDir ?? join(root, 'data');
+  const core = await createCore({
+    repoPath: repo, dataDir, token: TEST_TOKEN, concurrency: options.concurrency ?? 2, defaultAgent: 'scripted',
+    agents: options.agents ?? [scriptedAgent()], allowedHosts: [], allowedOrigins: ['https://prompt-pad.danmercer.net'],
+    serverName: 'Test desk', appVersion: '0.0.0-test', log: () => {},
+  });
+  const address = await core.listen(0, '127.0.0.1');
+  const url = `http://127.0.0.1:${address.port}`;
+
+  const raw: Desk['raw'] = (method, path, { headers = {}, body } = {}) => rawRequest(url, method, path, headers, body);
+  const desk: Desk & { root: string } = {
+    core, url, repo, dataDir, root, raw,
+    api: (method, path, body, headers = {}) => raw(method, path, {
+      headers: { authorization: `Bearer ${TEST_TOKEN}`, ...(body !== undefined && { 'content-type': 'application/json' }), ...headers },
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+    }),
+    waitForStatus: (id, statuses, timeoutMs = 20_000) => waitForStatus(core, id, Array.isArray(statuses) ? statuses : [statuses], timeoutMs),
+    close: () => core.close(),
+  };
+  return desk;
+}
+
+/** Closes the desk and removes its temp dir. */
+export async function destroyDesk(desk: (Desk & { root: string }) | undefined): Promise<void> {
+  if (!desk) return;
+  await desk.close();
+  rmSync(desk.root, { recursive: true, force: true });
+}
+
+export function rawRequest(base: string, method: string, path: string, headers: OutgoingHttpHeaders, body?: string | Buffer): Promise<RawResponse> {
+  return new Promise((resolveResponse, reject) => {
+    // Node sends DELETE bodies without framing unless told the length.
+    const framed = body === undefined || headers['content-length'] !== undefined ? headers : { ...headers, 'content-length': Buffer.byteLength(body) };
+    const request = httpRequest(new URL(path, base), { method, headers: framed }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let json: unknown;
+        try { json = text ? JSON.parse(text) : undefined; } catch { json = undefined; }
+        resolveResponse({ status: response.statusCode ?? 0, headers: response.headers, text, json });
+      });
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+function waitForStatus(core: Core, id: string, statuses: TaskStatus[], timeoutMs: number): Promise<TaskStatus> {
+  return new Promise((resolveStatus, reject) => {
+    const check = (): boolean => {
+      const status = core.tasks.list().find((t) => t.id === id)?.status;
+      if (status && statuses.includes(status)) {
+        cleanup();
+        resolveStatus(status);
+        return true;
+      }
+      return false;
+    };
+    const unsubscribe = core.bus.subscribe((event: EventEnvelope) => { if (event.taskId === id) check(); });
+    const timer = setTimeout(() => {
+      cleanup();
+      const task = core.tasks.list().find((t) => t.id === id);
+      reject(new Error(`Task ${id} did not reach ${statuses.join('/')} in ${timeoutMs} ms (it is ${task?.status ?? 'unknown'})`));
+    }, timeoutMs);
+    function cleanup() { clearTimeout(timer); unsubscribe(); }
+    check();
+  });
+}

@@ -1,0 +1,89 @@
+// Headless host: the core plus its HTTP endpoint in plain Node, for servers, scripts, tests and browsers.
+import { existsSync, mkdirSync } from 'node:fs';
+import { homedir, hostname } from 'node:os';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { scriptedAgentSpec } from './core/agents/builtin-agents';
+import { createCore, type Core } from './core/core';
+import { defaultDataDir } from './core/host/data-dir';
+import { lockDataDir } from './core/host/instance-lock';
+import { loadOrCreateToken } from './core/host/token-file';
+import { parseServeOptions, USAGE, UsageError } from './serve-options';
+
+const APP_VERSION = '0.1.0';
+const EXIT_USAGE = 2;
+
+async function main(argv: string[]): Promise<void> {
+  const options = parseServeOptions(argv);
+  if (options === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const dataDir = resolve(options.dataDir ?? defaultDataDir(process.platform, process.env, homedir()));
+  const lock = lockDataDir(ensureDir(dataDir));
+  let core: Core | undefined;
+  try {
+    const token = options.token !== undefined ? { token: options.token, path: undefined } : loadOrCreateToken(dataDir);
+    core = await createCore({
+      repoPath: resolve(options.repo),
+      dataDir,
+      token: token.token,
+      ...(options.baseBranch !== undefined && { baseBranch: options.baseBranch }),
+      concurrency: options.concurrency,
+      defaultAgent: options.agent,
+      agents: [scriptedAgentSpec(scriptedAgentEntry())],
+      allowedHosts: options.allowedHosts,
+      allowedOrigins: options.allowedOrigins,
+      serverName: options.serverName ?? `Assignment Desk on ${hostname()}`,
+      appVersion: APP_VERSION,
+    });
+    const address = await core.listen(options.port, options.host);
+    const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    const print = (line: string) => process.stdout.write(`${line}\n`);
+    print(`Assignment Desk ${APP_VERSION}: ${core.repoRoot} (tasks start from ${core.baseBranch}), agent ${options.agent}, ${options.concurrency} at a time`);
+    print(`Listening on http://${shownHost}:${address.port}`);
+    print(token.path ? `Token kept in ${token.path} (send it as "Authorization: Bearer <token>")` : 'Token given with --token');
+    print(`Data in ${dataDir}`);
+  } catch (error) {
+    await core?.close();
+    lock.release();
+    throw error;
+  }
+  stopOnSignals(core, lock);
+}
+
+function stopOnSignals(core: Core, lock: { release(): void }): void {
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      process.stderr.write(`Received ${signal} again; exiting now.\n`);
+      process.exit(1);
+    }
+    stopping = true;
+    process.stderr.write(`Received ${signal}; stopping agents and closing the database…\n`);
+    void core.close().then(
+      () => { lock.release(); process.exit(0); },
+      (error: unknown) => { process.stderr.write(`Could not stop cleanly: ${String(error)}\n`); lock.release(); process.exit(1); },
+    );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+/** The bundled scripted agent next to this file, or its source when running from source. */
+function scriptedAgentEntry(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const bundled = resolve(here, 'scripted-agent.js');
+  return existsSync(bundled) ? bundled : resolve(here, 'core/agents/scripted/scripted-agent-main.ts');
+}
+
+function ensureDir(dir: string): string {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  return dir;
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  const message = error instanceof UsageError || (error instanceof Error && 'code' in error) ? (error as Error).message : String(error instanceof Error ? error.stack : error);
+  process.stderr.write(`assignment-desk: ${message}\n`);
+  process.exit(EXIT_USAGE);
+});
