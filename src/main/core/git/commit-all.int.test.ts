@@ -1,0 +1,131 @@
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { GitCommandError } from './git-errors';
+import { createSandbox, git, isolateGitConfig, writeFiles } from './git-test-fixture';
+import type { Sandbox } from './git-test-fixture';
+
+let restoreConfig: () => void;
+beforeAll(() => { restoreConfig = isolateGitConfig(); });
+afterAll(() => restoreConfig());
+
+let sandbox: Sandbox;
+afterEach(() => sandbox.cleanup());
+
+async function preparedTask(files: Record<string, string> = { 'keep.txt': 'keep\n', 'change.txt': 'old\n', 'remove.txt': 'bye\n' }) {
+  sandbox = createSandbox({ files });
+  return sandbox.service.prepareWorktree({ taskId: 'task-1', baseBranch: 'main', dependencyBranches: [] });
+}
+
+describe('commitAll', () => {
+  it('commits new, modified and deleted files, and returns the sha git shows for HEAD', async () => {
+    const { path } = await preparedTask();
+    writeFiles(path, { 'new/file.txt': 'new\n', 'change.txt': 'new content\n' });
+    rmSync(join(path, 'remove.txt'));
+
+    const sha = await sandbox.service.commitAll(path, 'Do the work');
+
+    expect(sha).toMatch(/^[0-9a-f]{40}$/);
+    expect(git(path, 'rev-parse', 'HEAD')).toBe(sha);
+    expect(git(path, 'status', '--porcelain')).toBe('');
+    expect(git(path, 'diff-tree', '--no-commit-id', '--name-status', '-r', sha).split('\n').sort())
+      .toEqual(['A\tnew/file.txt', 'D\tremove.txt', 'M\tchange.txt']);
+  });
+
+  it('still makes a commit when nothing changed', async () => {
+    const { path, baseCommit } = await preparedTask();
+    const sha = await sandbox.service.commitAll(path, 'Nothing to say');
+    expect(sha).not.toBe(baseCommit);
+    expect(git(path, 'rev-parse', 'HEAD^')).toBe(baseCommit);
+  });
+
+  it('keeps a multi-line message exactly, blank lines, indentation and # lines included', async () => {
+    const { path } = await preparedTask();
+    const message = 'Add login form\n\nPrompt:\n  make a login form\n\n\n# not a comment\n--upload-pack=not-an-option\n\nTask-Id: task-1\n';
+    const sha = await sandbox.service.commitAll(path, message);
+    const raw = git(path, 'cat-file', 'commit', sha) + '\n';
+    expect(raw.slice(raw.indexOf('\n\n') + 2)).toBe(message);
+  });
+
+  it('runs no repository hook: a failing pre-commit hook does not stop it and post-commit never runs', async () => {
+    const { path } = await preparedTask();
+    const hooks = join(sandbox.repo, '.git', 'hooks');
+    const marker = join(sandbox.root, 'post-commit-ran');
+    writeFileSync(join(hooks, 'pre-commit'), '#!/bin/sh\necho "pre-commit says no" >&2\nexit 1\n');
+    writeFileSync(join(hooks, 'post-commit'), `#!/bin/sh\ntouch '${marker}'\n`);
+    chmodSync(join(hooks, 'pre-commit'), 0o755);
+    chmodSync(join(hooks, 'post-commit'), 0o755);
+    // The hooks are live for a person's own git: the fixture's commit is refused.
+    writeFiles(path, { 'a.txt': 'a\n' });
+    expect(() => execGitCommit(path)).toThrow(/pre-commit says no/);
+
+    const sha = await sandbox.service.commitAll(path, 'Agent turn');
+
+    expect(git(path, 'rev-parse', 'HEAD')).toBe(sha);
+    expect(existsSync(marker)).toBe(false);
+    expect(existsSync(sandbox.hooksDir)).toBe(true);
+  });
+
+  it('ignores a hooks folder the repository configures itself (husky style), for worktree creation too', async () => {
+    sandbox = createSandbox();
+    const hooks = join(sandbox.repo, '.husky');
+    const marker = join(sandbox.root, 'hook-ran');
+    writeFiles(hooks, {
+      'pre-commit': '#!/bin/sh\nexit 1\n',
+      'post-checkout': `#!/bin/sh\necho post-checkout >> '${marker}'\n`,
+      'post-commit': `#!/bin/sh\necho post-commit >> '${marker}'\n`,
+    });
+    for (const hook of ['pre-commit', 'post-checkout', 'post-commit']) chmodSync(join(hooks, hook), 0o755);
+    execGit(sandbox.repo, 'config', 'core.hooksPath', '.husky');
+
+    const { path } = await sandbox.service.prepareWorktree({ taskId: 'husky', baseBranch: 'main', dependencyBranches: [] });
+    await expect(sandbox.service.commitAll(path, 'Agent turn')).resolves.toMatch(/^[0-9a-f]{40}$/);
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('reports a worktree folder that does not exist as a git failure', async () => {
+    sandbox = createSandbox();
+    const error = await sandbox.service.commitAll(join(sandbox.root, 'missing'), 'x').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(GitCommandError);
+    expect(error).toMatchObject({ code: 'git_failed' });
+  });
+
+  it('commits as Assignment Desk where no git identity is configured', async () => {
+    const { path } = await preparedTask();
+    expect(() => execGit(path, 'config', '--get', 'user.name')).toThrow();
+    const sha = await sandbox.service.commitAll(path, 'Agent turn');
+    expect(git(path, 'log', '-1', '--format=%an <%ae>|%cn <%ce>', sha))
+      .toBe('Assignment Desk <assignment-desk@localhost>|Assignment Desk <assignment-desk@localhost>');
+  });
+
+  it('keeps the identity the repository has configured', async () => {
+    const { path } = await preparedTask();
+    execGit(sandbox.repo, 'config', 'user.name', 'Ada Lovelace');
+    execGit(sandbox.repo, 'config', 'user.email', 'ada@example.test');
+    const sha = await sandbox.service.commitAll(path, 'Agent turn');
+    expect(git(path, 'log', '-1', '--format=%an <%ae>|%cn <%ce>', sha)).toBe('Ada Lovelace <ada@example.test>|Ada Lovelace <ada@example.test>');
+  });
+
+  it('is not stopped by a global commit.gpgsign=true', async () => {
+    const { path } = await preparedTask();
+    execGit(sandbox.repo, 'config', '--global', 'commit.gpgsign', 'true');
+    execGit(sandbox.repo, 'config', '--global', 'gpg.program', '/bin/false');
+    try {
+      await expect(sandbox.service.commitAll(path, 'Agent turn')).resolves.toMatch(/^[0-9a-f]{40}$/);
+    } finally {
+      execGit(sandbox.repo, 'config', '--global', '--remove-section', 'commit');
+      execGit(sandbox.repo, 'config', '--global', '--remove-section', 'gpg');
+    }
+  });
+});
+
+// The fixture's `git` adds an identity; this runs git with nothing but the isolated config.
+function execGit(cwd: string, ...args: string[]): string {
+  return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+// A person's own commit, hooks and all.
+function execGitCommit(cwd: string): void {
+  git(cwd, 'add', '--all');
+  execFileSync('git', ['-c', 'user.name=Fixture', '-c', 'user.email=f@example.test', 'commit', '-m', 'by hand'], { cwd, stdio: 'pipe' });
+}

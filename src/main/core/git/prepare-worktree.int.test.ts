@@ -1,0 +1,160 @@
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { EmptyRepositoryError, MergeConflictError, UnknownBranchError } from './git-errors';
+import { createSandbox, git, isolateGitConfig, writeFiles } from './git-test-fixture';
+import type { Sandbox } from './git-test-fixture';
+
+let restoreConfig: () => void;
+beforeAll(() => { restoreConfig = isolateGitConfig(); });
+afterAll(() => restoreConfig());
+
+let sandbox: Sandbox;
+afterEach(() => sandbox.cleanup());
+
+/** A finished dependency task: its own worktree with `files` committed on its branch. */
+async function finishedTask(taskId: string, files: Record<string, string>): Promise<string> {
+  const { path, branch } = await sandbox.service.prepareWorktree({ taskId, baseBranch: 'main', dependencyBranches: [] });
+  writeFiles(path, files);
+  await sandbox.service.commitAll(path, `Work of ${taskId}`);
+  return branch;
+}
+
+describe('prepareWorktree', () => {
+  it('gives the task a worktree on its own branch holding the base branch files, outside the repository', async () => {
+    sandbox = createSandbox({ files: { 'README.md': '# project\n', 'src/app.ts': 'export {};\n' } });
+    const userHead = git(sandbox.repo, 'rev-parse', 'HEAD');
+
+    const worktree = await sandbox.service.prepareWorktree({ taskId: 'add login', baseBranch: 'main', dependencyBranches: [] });
+
+    expect(worktree.branch).toBe(sandbox.service.branchFor('add login'));
+    expect(worktree.path).toBe(sandbox.service.worktreePathFor('add login'));
+    expect(worktree.path.startsWith(sandbox.worktreesDir)).toBe(true);
+    expect(worktree.baseCommit).toBe(userHead);
+    expect(readFileSync(join(worktree.path, 'src/app.ts'), 'utf8')).toBe('export {};\n');
+    expect(git(worktree.path, 'symbolic-ref', '--short', 'HEAD')).toBe(worktree.branch);
+    expect(git(worktree.path, 'rev-parse', 'HEAD')).toBe(userHead);
+    // The person's checkout is exactly as it was.
+    expect(git(sandbox.repo, 'symbolic-ref', '--short', 'HEAD')).toBe('main');
+    expect(git(sandbox.repo, 'rev-parse', 'HEAD')).toBe(userHead);
+    expect(git(sandbox.repo, 'status', '--porcelain', '--untracked-files=all')).toBe('');
+  });
+
+  it('merges every dependency branch in, so the task sees their files and descends from their commits', async () => {
+    sandbox = createSandbox();
+    const api = await finishedTask('api', { 'api.ts': 'api\n' });
+    const ui = await finishedTask('ui', { 'ui.ts': 'ui\n' });
+
+    const worktree = await sandbox.service.prepareWorktree({ taskId: 'wire up', baseBranch: 'main', dependencyBranches: [api, ui] });
+
+    expect(readFileSync(join(worktree.path, 'api.ts'), 'utf8')).toBe('api\n');
+    expect(readFileSync(join(worktree.path, 'ui.ts'), 'utf8')).toBe('ui\n');
+    const head = git(worktree.path, 'rev-parse', 'HEAD');
+    expect(await sandbox.service.isAncestor(api, head)).toBe(true);
+    expect(await sandbox.service.isAncestor(ui, head)).toBe(true);
+    expect(await sandbox.service.isAncestor(head, api)).toBe(false);
+    expect(git(worktree.path, 'log', '--merges', '--format=%s').split('\n')).toEqual([
+      `Merge dependency ${ui} into ${worktree.branch}`,
+      `Merge dependency ${api} into ${worktree.branch}`,
+    ]);
+    expect(git(worktree.path, 'status', '--porcelain')).toBe('');
+  });
+
+  it('reports conflicting dependencies with the conflicting path and leaves no worktree or merge behind', async () => {
+    sandbox = createSandbox({ files: { 'shared.txt': 'base\n' } });
+    const left = await finishedTask('left', { 'shared.txt': 'left\n' });
+    const right = await finishedTask('right', { 'shared.txt': 'right\n' });
+
+    const error = await sandbox.service
+      .prepareWorktree({ taskId: 'both', baseBranch: 'main', dependencyBranches: [left, right] })
+      .catch((caught: unknown) => caught);
+
+    expect(error).toBeInstanceOf(MergeConflictError);
+    expect(error).toMatchObject({ code: 'merge_conflict', branch: right, paths: ['shared.txt'] });
+    expect((error as Error).message).toContain('shared.txt');
+    expect(existsSync(sandbox.service.worktreePathFor('both'))).toBe(false);
+    expect(git(sandbox.repo, 'branch', '--list', sandbox.service.branchFor('both'))).toBe('');
+    expect(git(sandbox.repo, 'worktree', 'list', '--porcelain')).not.toContain(sandbox.service.worktreePathFor('both'));
+    expect(git(sandbox.repo, 'status', '--porcelain')).toBe('');
+    expect(existsSync(join(sandbox.repo, '.git', 'MERGE_HEAD'))).toBe(false);
+    const perWorktree = join(sandbox.repo, '.git', 'worktrees');
+    for (const name of existsSync(perWorktree) ? readdirSync(perWorktree) : []) {
+      expect(existsSync(join(perWorktree, name, 'MERGE_HEAD'))).toBe(false);
+    }
+  });
+
+  it('starts a second run of the same task fresh from the base, keeping the first run\'s commit in the archive', async () => {
+    sandbox = createSandbox();
+    const first = await sandbox.service.prepareWorktree({ taskId: 'again', baseBranch: 'main', dependencyBranches: [] });
+    writeFiles(first.path, { 'first-run.txt': 'first\n' });
+    const firstCommit = await sandbox.service.commitAll(first.path, 'First run');
+
+    const second = await sandbox.service.prepareWorktree({ taskId: 'again', baseBranch: 'main', dependencyBranches: [] });
+
+    expect(second.path).toBe(first.path);
+    expect(existsSync(join(second.path, 'first-run.txt'))).toBe(false);
+    expect(git(second.path, 'rev-parse', 'HEAD')).toBe(second.baseCommit);
+    expect(await sandbox.service.isAncestor(firstCommit, second.branch)).toBe(false);
+    const archived = git(sandbox.repo, 'for-each-ref', '--format=%(objectname)', 'refs/desk/archive/');
+    expect(archived.split('\n')).toEqual([firstCommit]);
+  });
+
+  it('prepares eight tasks at once without tripping over git\'s locks', async () => {
+    sandbox = createSandbox();
+    const ids = Array.from({ length: 8 }, (_, index) => `task ${index}`);
+    // allSettled, so a failure is reported only after every git process has finished.
+    const results = await Promise.allSettled(
+      ids.map((taskId) => sandbox.service.prepareWorktree({ taskId, baseBranch: 'main', dependencyBranches: [] })),
+    );
+    expect(results.filter((result) => result.status === 'rejected')).toEqual([]);
+    const worktrees = results.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+    for (const worktree of worktrees) {
+      expect(readFileSync(join(worktree.path, 'README.md'), 'utf8')).toBe('# project\n');
+      expect(git(worktree.path, 'symbolic-ref', '--short', 'HEAD')).toBe(worktree.branch);
+    }
+    expect(new Set(worktrees.map((worktree) => worktree.path)).size).toBe(8);
+  });
+
+  it('refuses a dependency branch that does not exist, before making anything', async () => {
+    sandbox = createSandbox();
+    const error = await sandbox.service
+      .prepareWorktree({ taskId: 'needs ghost', baseBranch: 'main', dependencyBranches: ['desk/ghost'] })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(UnknownBranchError);
+    expect(error).toMatchObject({ branch: 'desk/ghost' });
+    expect(existsSync(sandbox.service.worktreePathFor('needs ghost'))).toBe(false);
+  });
+});
+
+describe('base branch checks', () => {
+  it('names the branch the person has checked out', async () => {
+    sandbox = createSandbox();
+    git(sandbox.repo, 'switch', '--quiet', '--create', 'feature/x');
+    await expect(sandbox.service.currentBranch()).resolves.toBe('feature/x');
+  });
+
+  it('accepts a branch with commits', async () => {
+    sandbox = createSandbox();
+    await expect(sandbox.service.assertUsableBase('main')).resolves.toBeUndefined();
+  });
+
+  it('refuses the branch of a repository without commits as empty', async () => {
+    sandbox = createSandbox({ empty: true });
+    const error = await sandbox.service.assertUsableBase('main').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(EmptyRepositoryError);
+    expect(error).toMatchObject({ code: 'empty_repository', branch: 'main' });
+  });
+
+  it('refuses a branch that does not exist as unknown', async () => {
+    sandbox = createSandbox();
+    const error = await sandbox.service.assertUsableBase('nope').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(UnknownBranchError);
+    expect(error).toMatchObject({ code: 'unknown_branch', branch: 'nope' });
+  });
+
+  it('refuses to prepare a task on an empty repository', async () => {
+    sandbox = createSandbox({ empty: true });
+    await expect(sandbox.service.prepareWorktree({ taskId: 't', baseBranch: 'main', dependencyBranches: [] }))
+      .rejects.toBeInstanceOf(EmptyRepositoryError);
+  });
+});
