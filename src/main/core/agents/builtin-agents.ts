@@ -1,4 +1,7 @@
 // The agents every desk knows without configuration. Real vendor agents join through configuration.
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { AgentSpec } from './agent-spec';
 
 /**
@@ -6,6 +9,12 @@ import type { AgentSpec } from './agent-spec';
  * scripted-agent.js; from source (tests, development) it is the .ts file, loaded through tsx.
  */
 export function scriptedAgentSpec(entry: string, nodePath = process.execPath): AgentSpec {
-  const args = entry.endsWith('.ts') ? ['--import', 'tsx', entry] : [entry];
+  const args = entry.endsWith('.ts') ? ['--import', tsxLoaderUrl(), entry] : [entry];
   return { id: 'scripted', name: 'Scripted agent', command: nodePath, args, dialect: 'acp', envAllowlist: [], env: {} };
+}
+
+/** The agent runs in a task's worktree, where a bare `--import tsx` would not resolve: name the loader by its URL. */
+function tsxLoaderUrl(): string {
+  const packageJson = createRequire(import.meta.url).resolve('tsx/package.json');
+  return pathToFileURL(join(dirname(packageJson), 'dist', 'loader.mjs')).href;
 }

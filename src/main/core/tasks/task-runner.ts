@@ -2,7 +2,7 @@
 import type { AgentUpdate, TaskEvent } from '../../../shared/events';
 import { startAcpSession } from '../agents/acp-session';
 import { agentEnvironment } from '../agents/agent-environment';
-import { spawnAgent, type AgentProcess } from '../agents/agent-process';
+import { spawnAgent, type AgentExit, type AgentProcess } from '../agents/agent-process';
 import type { AgentRegistry } from '../agents/agent-registry';
 import type { PermissionOutcome, PermissionRequest } from '../agents/agent-session';
 import { createJsonRpcPeer, JsonRpcError, PeerClosedError } from '../agents/json-rpc-peer';
@@ -82,19 +82,15 @@ async function converse(context: RunContext, agent: AgentProcess, cwd: string): 
   const { signal } = context;
   const peer = createJsonRpcPeer(agent.child.stdout, agent.child.stdin);
   peer.onNoise((line) => context.record({ type: 'log', level: 'warn', source: 'agent', text: `(not JSON-RPC) ${line}` }));
-  void agent.exited.then((exit) => {
-    const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
-    const log = agent.recentLog();
-    peer.close(new PeerClosedError(`The agent ${how}${log ? `: ${log.split('\n').slice(-5).join('\n')}` : ''}`));
-  });
+  void agent.exited.then((exit) => peer.close(new PeerClosedError(describeExit(exit, agent.recentLog()))));
 
   const files = createWorktreeFiles(cwd);
+  let session: Awaited<ReturnType<typeof startAcpSession>> | undefined;
   const onAbort = () => {
     session?.cancel();
     // A well-behaved agent answers the cancel by ending its turn; the rest is cut short by the kill.
     setTimeout(() => void agent.stop(), CANCEL_GRACE_MS).unref();
   };
-  let session: Awaited<ReturnType<typeof startAcpSession>> | undefined;
   signal.addEventListener('abort', onAbort, { once: true });
   try {
     session = await startAcpSession(peer, { cwd, clientVersion: context.clientVersion }, {
@@ -120,10 +116,21 @@ async function converse(context: RunContext, agent: AgentProcess, cwd: string): 
     }
   } catch (error) {
     if (signal.aborted) return { status: 'cancelled' };
+    if (error instanceof PeerClosedError) {
+      // Output closes a moment before the exit is reported; the exit code says more.
+      const exit = await Promise.race([agent.exited, new Promise<undefined>((resolve) => { setTimeout(resolve, 1000); })]);
+      return { status: 'error', message: exit ? describeExit(exit, agent.recentLog()) : error.message };
+    }
     if (error instanceof JsonRpcError) return { status: 'error', message: `The agent failed: ${error.message}` };
     if (error instanceof Error) return { status: 'error', message: error.message };
     throw error;
   } finally {
     signal.removeEventListener('abort', onAbort);
   }
+}
+
+function describeExit(exit: AgentExit, recentLog: string): string {
+  const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
+  const tail = recentLog.split('\n').slice(-5).join('\n').trim();
+  return `The agent ${how}${tail ? `: ${tail}` : ''}`;
 }
