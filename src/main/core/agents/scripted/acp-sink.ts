@@ -1,0 +1,154 @@
+// The standard (ACP v1) dialect's sink: script progress as `session/update`s, and files and commands through
+// the client when it offered them at initialize (fs/*, terminal/*), on disk and in our own child otherwise.
+import { randomUUID } from 'node:crypto';
+import {
+  RequestError,
+  methods,
+  type AgentContext,
+  type ClientCapabilities,
+  type ContentBlock,
+  type SendRequestOptions,
+  type SessionUpdate,
+  type ToolCallContent,
+  type ToolKind,
+} from '@agentclientprotocol/sdk';
+import { diskTextFiles } from './disk-files';
+import type { CommandOutcome, ScriptSink, ScriptTool, TextFiles, ToolCallEnd, ToolCallStart } from './script-sink';
+import { runShellChild, shellInvocation } from './shell-child';
+import { reasonOf } from './turn-cancellation';
+import { elicitationRequest, permissionRequest, readElicitationOutcome, readPermissionOutcome } from './user-input';
+
+export interface AcpSinkOptions {
+  client: AgentContext;
+  sessionId: string;
+  cwd: string;
+  capabilities: ClientCapabilities;
+  /** The turn's signal: client requests still waiting when it aborts are given up. */
+  signal: AbortSignal;
+}
+
+const KINDS: Record<ScriptTool, ToolKind> = { write: 'edit', append: 'edit', delete: 'delete', read: 'read', run: 'execute' };
+const RESOURCE_NOT_FOUND = -32002;
+const METHOD_NOT_FOUND = -32601;
+
+export function createAcpSink(options: AcpSinkOptions): ScriptSink {
+  const { client, sessionId, cwd, capabilities, signal } = options;
+  const requestOptions: SendRequestOptions = { cancellationSignal: signal, stopWaitingOnCancel: true };
+  const update = (sessionUpdate: SessionUpdate): Promise<void> =>
+    client.notify(methods.client.session.update, { sessionId, update: sessionUpdate });
+
+  return {
+    message: (text) => update({ sessionUpdate: 'agent_message_chunk', content: textBlock(text) }),
+    thought: (text) => update({ sessionUpdate: 'agent_thought_chunk', content: textBlock(text) }),
+    plan: (entries) =>
+      update({
+        sessionUpdate: 'plan',
+        entries: entries.map((content) => ({ content, priority: 'medium', status: 'pending' })),
+      }),
+    toolStarted: (call) =>
+      update({
+        sessionUpdate: 'tool_call',
+        toolCallId: call.id,
+        title: call.title,
+        kind: KINDS[call.tool],
+        status: 'pending',
+        locations: call.absolutePath === undefined ? [] : [{ path: call.absolutePath }],
+        rawInput: call.command === undefined ? { path: call.scriptPath } : { command: call.command },
+      }),
+    toolFinished: (call, end) =>
+      update({ sessionUpdate: 'tool_call_update', toolCallId: call.id, status: end.status, content: contentOf(end) }),
+    files: clientOrDiskFiles(options, requestOptions),
+    runCommand: (call, turnSignal) =>
+      capabilities.terminal === true
+        ? runInClientTerminal(call, options, requestOptions, update)
+        : runShellChild(call.command ?? '', cwd, turnSignal),
+    async askPermission(question) {
+      const request = permissionRequest(sessionId, randomUUID(), question);
+      return readPermissionOutcome(await client.request(methods.client.session.requestPermission, request, requestOptions));
+    },
+    async elicit(text) {
+      const request = elicitationRequest(sessionId, text);
+      return readElicitationOutcome(await client.request(methods.client.elicitation.create, request, requestOptions));
+    },
+  };
+}
+
+function textBlock(text: string): ContentBlock {
+  return { type: 'text', text };
+}
+
+function contentOf(end: ToolCallEnd): ToolCallContent[] {
+  const content: ToolCallContent[] = [];
+  if (end.diff) content.push({ type: 'diff', ...end.diff });
+  // A client terminal already shows the command's output; repeating it would double it on screen.
+  if (end.terminalId !== undefined) content.push({ type: 'terminal', terminalId: end.terminalId });
+  else if (end.output !== undefined) content.push({ type: 'content', content: textBlock(end.output) });
+  if (end.status === 'failed' && end.reason !== undefined) content.push({ type: 'content', content: textBlock(end.reason) });
+  return content;
+}
+
+// Each direction is chosen on its own: a client may offer reads but not writes, or the other way round.
+function clientOrDiskFiles(options: AcpSinkOptions, requestOptions: SendRequestOptions): TextFiles {
+  const { client, sessionId, capabilities } = options;
+  const disk = diskTextFiles();
+  return {
+    read: capabilities.fs?.readTextFile === true
+      ? (path) =>
+          client.request(methods.client.fs.readTextFile, { sessionId, path }, requestOptions).then(
+            (response) => response.content,
+            (error: unknown) => {
+              if (isMissingFile(error)) return null;
+              throw error;
+            },
+          )
+      : disk.read,
+    write: capabilities.fs?.writeTextFile === true
+      ? async (path, content) => {
+          await client.request(methods.client.fs.writeTextFile, { sessionId, path, content }, requestOptions);
+        }
+      : disk.write,
+  };
+}
+
+// ACP has a "resource not found" code, but clients also report a missing file in their own words.
+function isMissingFile(error: unknown): boolean {
+  if (error instanceof RequestError) {
+    if (error.code === RESOURCE_NOT_FOUND) return true;
+    if (error.code === METHOD_NOT_FOUND) return false;
+  }
+  return /ENOENT|no such file|not found|does not exist/i.test(reasonOf(error));
+}
+
+async function runInClientTerminal(
+  call: ToolCallStart,
+  options: AcpSinkOptions,
+  requestOptions: SendRequestOptions,
+  update: (sessionUpdate: SessionUpdate) => Promise<void>,
+): Promise<CommandOutcome> {
+  const { client, sessionId, cwd, signal } = options;
+  const shell = shellInvocation(call.command ?? '');
+  const { terminalId } = await client.request(
+    methods.client.terminal.create,
+    { sessionId, command: shell.command, args: shell.args, cwd },
+    requestOptions,
+  );
+  try {
+    await update({
+      sessionUpdate: 'tool_call_update',
+      toolCallId: call.id,
+      status: 'in_progress',
+      content: [{ type: 'terminal', terminalId }],
+    });
+    // Literal params on purpose: a shared variable defeats the SDK's method-to-type inference.
+    const exit = await client.request(methods.client.terminal.waitForExit, { sessionId, terminalId }, requestOptions);
+    const { output } = await client.request(methods.client.terminal.output, { sessionId, terminalId }, requestOptions);
+    return { output, exitCode: exit.exitCode ?? null, terminalId };
+  } finally {
+    // Release also kills a command still running after a cancel; a cancelled turn does not wait for the answer.
+    const released = client.request(methods.client.terminal.release, { sessionId, terminalId }).then(
+      () => {},
+      () => {},
+    );
+    if (!signal.aborted) await released;
+  }
+}

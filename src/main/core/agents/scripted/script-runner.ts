@@ -1,0 +1,115 @@
+// Runs a parsed script against a dialect's sink: the one place that knows what each command does.
+import type { ScriptCommand } from './script';
+import type { ScriptSink } from './script-sink';
+import { runFileStep, runShellStep } from './tool-steps';
+import { cancellableSleep, isCancellation, reasonOf, throwIfCancelled, untilCancelled } from './turn-cancellation';
+
+export interface TurnOptions {
+  /** The session's working directory; relative paths in the script are resolved against it. */
+  cwd: string;
+  sink: ScriptSink;
+  /** Aborted when the client cancels the turn. */
+  signal: AbortSignal;
+  /** Ends the process at once, for `crash`. */
+  exit: (code: number) => never;
+}
+
+/** How a turn ended. `failed` carries the message the client gets as an error. */
+export type TurnResult = { stop: 'end_turn' } | { stop: 'cancelled' } | { stop: 'failed'; message: string };
+
+type StepResult = TurnResult | 'next';
+
+const END_TURN: TurnResult = { stop: 'end_turn' };
+const CANCELLED: TurnResult = { stop: 'cancelled' };
+
+export async function runScript(commands: readonly ScriptCommand[], options: TurnOptions): Promise<TurnResult> {
+  try {
+    for (const command of commands) {
+      throwIfCancelled(options.signal);
+      const result = await runStep(command, options);
+      if (result !== 'next') return result;
+    }
+    throwIfCancelled(options.signal);
+    return END_TURN;
+  } catch (error) {
+    if (isCancellation(error, options.signal)) return CANCELLED;
+    throw error;
+  }
+}
+
+async function runStep(command: ScriptCommand, options: TurnOptions): Promise<StepResult> {
+  const { sink, signal } = options;
+  switch (command.kind) {
+    case 'say':
+      await sink.message(command.text);
+      return 'next';
+    case 'think':
+      await sink.thought(command.text);
+      return 'next';
+    case 'plan':
+      await sink.plan(command.entries);
+      return 'next';
+    case 'write':
+    case 'append':
+    case 'delete':
+    case 'read':
+      await runFileStep(command, options);
+      return 'next';
+    case 'run':
+      await runShellStep(command, options);
+      return 'next';
+    case 'ask':
+      return ask(command.question, sink, signal);
+    case 'question':
+      await question(command.text, sink, signal);
+      return 'next';
+    case 'sleep':
+      await cancellableSleep(command.ms, signal);
+      return 'next';
+    case 'fail':
+      return { stop: 'failed', message: command.message };
+    case 'crash':
+      return options.exit(command.code);
+    case 'flood':
+      await flood(command.count, sink, signal);
+      return 'next';
+  }
+}
+
+async function ask(questionText: string, sink: ScriptSink, signal: AbortSignal): Promise<StepResult> {
+  let outcome;
+  try {
+    outcome = await untilCancelled(sink.askPermission(questionText, signal), signal);
+  } catch (error) {
+    if (isCancellation(error, signal)) throw error;
+    // Without an answer there is no permission: stop the turn as a rejection would.
+    await sink.message(`ask failed: ${reasonOf(error)}`);
+    return END_TURN;
+  }
+  if (outcome === 'cancelled') return CANCELLED;
+  if (outcome === 'allow') {
+    await sink.message(`Allowed: ${questionText}`);
+    return 'next';
+  }
+  await sink.message(`Rejected: ${questionText}`);
+  return END_TURN;
+}
+
+async function question(text: string, sink: ScriptSink, signal: AbortSignal): Promise<void> {
+  try {
+    const outcome = await untilCancelled(sink.elicit(text, signal), signal);
+    await sink.message(outcome.action === 'accept' ? `Answer: ${outcome.answer ?? ''}` : `No answer (${outcome.action})`);
+  } catch (error) {
+    if (isCancellation(error, signal)) throw error;
+    await sink.message(`question failed: ${reasonOf(error)}`);
+  }
+}
+
+async function flood(count: number, sink: ScriptSink, signal: AbortSignal): Promise<void> {
+  // One chunk at a time: each send resolves only once the output stream takes it, which is our backpressure.
+  for (let i = 1; i <= count; i++) {
+    throwIfCancelled(signal);
+    await sink.message(`flood ${i}\n`);
+  }
+}
+

@@ -1,0 +1,64 @@
+// What a dialect offers the script runner: how progress is reported, and how files, shells and the user are reached.
+// Each dialect implements this once; the command logic in the runner is shared.
+
+/** The tools a script can call; the dialects name them in their own vocabulary. */
+export type ScriptTool = 'write' | 'append' | 'delete' | 'read' | 'run';
+
+export interface ToolCallStart {
+  id: string;
+  tool: ScriptTool;
+  /** What a person reads, e.g. "Write notes/a.txt" or the shell command. */
+  title: string;
+  /** File tools: the path as the script wrote it, and resolved against the session's cwd. */
+  scriptPath?: string;
+  absolutePath?: string;
+  /** The run tool: the shell command line. */
+  command?: string;
+}
+
+export interface ToolCallEnd {
+  status: 'completed' | 'failed';
+  /** File changes; `oldText` is null when the file did not exist. */
+  diff?: { path: string; oldText: string | null; newText: string };
+  /** What the tool produced: the text read, or the command's output. */
+  output?: string;
+  /** Set when the command ran in a client terminal, whose output the client already shows. */
+  terminalId?: string;
+  /** Why the tool failed. */
+  reason?: string;
+}
+
+export interface CommandOutcome {
+  output: string;
+  /** Null when the command ended by a signal or the exit code is unknown. */
+  exitCode: number | null;
+  terminalId?: string;
+}
+
+export type PermissionOutcome = 'allow' | 'reject' | 'cancelled';
+
+export interface ElicitationOutcome {
+  /** `accept`, `decline`, `cancel`, or whatever else the client answered. */
+  action: string;
+  answer?: string;
+}
+
+/** Text files as the session sees them (through the client or on disk). */
+export interface TextFiles {
+  /** The file's text, or null when it does not exist. */
+  read(absolutePath: string): Promise<string | null>;
+  write(absolutePath: string, text: string): Promise<void>;
+}
+
+/** Everything the runner needs from a dialect. Each method resolves once the client has been told. */
+export interface ScriptSink {
+  message(text: string): Promise<void>;
+  thought(text: string): Promise<void>;
+  plan(entries: readonly string[]): Promise<void>;
+  toolStarted(call: ToolCallStart): Promise<void>;
+  toolFinished(call: ToolCallStart, end: ToolCallEnd): Promise<void>;
+  readonly files: TextFiles;
+  runCommand(call: ToolCallStart, signal: AbortSignal): Promise<CommandOutcome>;
+  askPermission(question: string, signal: AbortSignal): Promise<PermissionOutcome>;
+  elicit(text: string, signal: AbortSignal): Promise<ElicitationOutcome>;
+}

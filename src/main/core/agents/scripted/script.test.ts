@@ -1,0 +1,98 @@
+// How the scripted agent reads a prompt: one command per line, anything else is said as it is.
+import { describe, it, expect } from 'vitest';
+import { parseScript } from './script';
+
+describe('parseScript', () => {
+  it('reads one command per line, trimming lines and skipping blank ones', () => {
+    expect(parseScript('  say hello  \n\n   \nthink hmm\r\n')).toEqual([
+      { kind: 'say', text: 'hello' },
+      { kind: 'think', text: 'hmm' },
+    ]);
+  });
+
+  it('says a line that is not a command, whole', () => {
+    expect(parseScript('Fix the login bug please')).toEqual([{ kind: 'say', text: 'Fix the login bug please' }]);
+  });
+
+  it('treats keywords as case-sensitive words, not prefixes', () => {
+    expect(parseScript('Say hi\nsaying hi')).toEqual([
+      { kind: 'say', text: 'Say hi' },
+      { kind: 'say', text: 'saying hi' },
+    ]);
+  });
+
+  it('turns a literal backslash-n in text into a newline', () => {
+    expect(parseScript('say one\\ntwo\nwrite a.txt x\\ny')).toEqual([
+      { kind: 'say', text: 'one\ntwo' },
+      { kind: 'write', path: 'a.txt', text: 'x\ny' },
+    ]);
+  });
+
+  it('leaves a backslash-n in a shell command alone', () => {
+    expect(parseScript("run printf 'a\\nb'")).toEqual([{ kind: 'run', command: "printf 'a\\nb'" }]);
+  });
+
+  it('splits a plan on semicolons into trimmed, non-empty entries', () => {
+    expect(parseScript('plan  Read code ; Fix bug;; Test ;')).toEqual([
+      { kind: 'plan', entries: ['Read code', 'Fix bug', 'Test'] },
+    ]);
+  });
+
+  it('reads file commands as a path word followed by the text', () => {
+    expect(parseScript('write notes/a.txt Hello  world\nappend /tmp/b.txt more\ndelete x.txt\nread y.txt')).toEqual([
+      { kind: 'write', path: 'notes/a.txt', text: 'Hello  world' },
+      { kind: 'append', path: '/tmp/b.txt', text: 'more' },
+      { kind: 'delete', path: 'x.txt' },
+      { kind: 'read', path: 'y.txt' },
+    ]);
+  });
+
+  it('writes an empty line when write has a path but no text', () => {
+    expect(parseScript('write empty.txt')).toEqual([{ kind: 'write', path: 'empty.txt', text: '' }]);
+  });
+
+  it('says file commands that lack a path or carry extra words', () => {
+    expect(parseScript('write\ndelete\nread a b')).toEqual([
+      { kind: 'say', text: 'write' },
+      { kind: 'say', text: 'delete' },
+      { kind: 'say', text: 'read a b' },
+    ]);
+  });
+
+  it('reads run, ask and question with the rest of the line as their argument', () => {
+    expect(parseScript('run npm test -- --run\nask May I push?\nquestion Which branch?')).toEqual([
+      { kind: 'run', command: 'npm test -- --run' },
+      { kind: 'ask', question: 'May I push?' },
+      { kind: 'question', text: 'Which branch?' },
+    ]);
+  });
+
+  it('reads numeric arguments of sleep, flood and crash', () => {
+    expect(parseScript('sleep 250\nflood 1000\ncrash 3\ncrash')).toEqual([
+      { kind: 'sleep', ms: 250 },
+      { kind: 'flood', count: 1000 },
+      { kind: 'crash', code: 3 },
+      { kind: 'crash', code: 1 },
+    ]);
+  });
+
+  it('says numeric commands whose argument is not a non-negative integer', () => {
+    expect(parseScript('sleep soon\nflood -1\ncrash 300\nsleep')).toEqual([
+      { kind: 'say', text: 'sleep soon' },
+      { kind: 'say', text: 'flood -1' },
+      { kind: 'say', text: 'crash 300' },
+      { kind: 'say', text: 'sleep' },
+    ]);
+  });
+
+  it('gives fail a default message when none is written', () => {
+    expect(parseScript('fail Tests are red\nfail')).toEqual([
+      { kind: 'fail', message: 'Tests are red' },
+      { kind: 'fail', message: 'Scripted failure' },
+    ]);
+  });
+
+  it('reads an empty prompt as no commands', () => {
+    expect(parseScript('')).toEqual([]);
+  });
+});

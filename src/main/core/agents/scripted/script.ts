@@ -1,0 +1,106 @@
+// The scripted agent's language: turns prompt text into typed commands, one per line.
+// Pure: no I/O, so both dialects and the unit tests share the exact same reading of a script.
+
+export type ScriptCommand =
+  | { kind: 'say'; text: string }
+  | { kind: 'think'; text: string }
+  | { kind: 'plan'; entries: string[] }
+  | { kind: 'write'; path: string; text: string }
+  | { kind: 'append'; path: string; text: string }
+  | { kind: 'delete'; path: string }
+  | { kind: 'read'; path: string }
+  | { kind: 'run'; command: string }
+  | { kind: 'ask'; question: string }
+  | { kind: 'question'; text: string }
+  | { kind: 'sleep'; ms: number }
+  | { kind: 'fail'; message: string }
+  | { kind: 'crash'; code: number }
+  | { kind: 'flood'; count: number };
+
+export type ScriptCommandKind = ScriptCommand['kind'];
+
+const DEFAULT_FAIL_MESSAGE = 'Scripted failure';
+const DEFAULT_CRASH_CODE = 1;
+
+/**
+ * Reads a prompt as a script. Lines are trimmed and blank ones skipped; a line that does not
+ * form a valid command (unknown keyword, missing or malformed argument) is said as it is.
+ */
+export function parseScript(prompt: string): ScriptCommand[] {
+  return prompt
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+    .map(parseLine);
+}
+
+/** Reads one trimmed, non-empty line. */
+export function parseLine(line: string): ScriptCommand {
+  const [keyword, rest] = splitFirstWord(line);
+  return parseCommand(keyword, rest) ?? { kind: 'say', text: unescapeText(line) };
+}
+
+// Returns undefined when the line is not a well-formed command, so the caller says it instead.
+function parseCommand(keyword: string, rest: string): ScriptCommand | undefined {
+  switch (keyword) {
+    case 'say':
+      return { kind: 'say', text: unescapeText(rest) };
+    case 'think':
+      return { kind: 'think', text: unescapeText(rest) };
+    case 'plan':
+      return {
+        kind: 'plan',
+        entries: rest.split(';').map((entry) => unescapeText(entry.trim())).filter((entry) => entry !== ''),
+      };
+    case 'write':
+    case 'append': {
+      const [path, text] = splitFirstWord(rest);
+      return path === '' ? undefined : { kind: keyword, path, text: unescapeText(text) };
+    }
+    case 'delete':
+    case 'read':
+      // A path is one word; anything after it would be silently ignored, so refuse the line instead.
+      return rest === '' || /\s/.test(rest) ? undefined : { kind: keyword, path: rest };
+    case 'run':
+      // The command goes to a shell verbatim: a `\n` there is the shell's business, not ours.
+      return rest === '' ? undefined : { kind: 'run', command: rest };
+    case 'ask':
+      return rest === '' ? undefined : { kind: 'ask', question: unescapeText(rest) };
+    case 'question':
+      return rest === '' ? undefined : { kind: 'question', text: unescapeText(rest) };
+    case 'sleep': {
+      const ms = parseCount(rest);
+      return ms === undefined ? undefined : { kind: 'sleep', ms };
+    }
+    case 'fail':
+      return { kind: 'fail', message: rest === '' ? DEFAULT_FAIL_MESSAGE : unescapeText(rest) };
+    case 'crash': {
+      if (rest === '') return { kind: 'crash', code: DEFAULT_CRASH_CODE };
+      const code = parseCount(rest);
+      // Exit codes are a byte on every platform we run on.
+      return code === undefined || code > 255 ? undefined : { kind: 'crash', code };
+    }
+    case 'flood': {
+      const count = parseCount(rest);
+      return count === undefined ? undefined : { kind: 'flood', count };
+    }
+    default:
+      return undefined;
+  }
+}
+
+function splitFirstWord(text: string): [string, string] {
+  const match = /^(\S+)\s*([\s\S]*)$/.exec(text);
+  return match ? [match[1] ?? '', match[2] ?? ''] : ['', ''];
+}
+
+function parseCount(text: string): number | undefined {
+  if (!/^\d+$/.test(text)) return undefined;
+  const value = Number(text);
+  return Number.isSafeInteger(value) ? value : undefined;
+}
+
+/** A prompt line cannot hold a newline, so scripts spell one as a literal backslash-n. */
+export function unescapeText(text: string): string {
+  return text.replaceAll('\\n', '\n');
+}

@@ -1,0 +1,87 @@
+// The script commands that are tool calls (file edits, reads, shell commands): announce, do the work, report.
+// A failed tool is reported and the turn goes on; only a cancel stops it.
+import { randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
+import { deleteFile, readTextIfExists } from './disk-files';
+import type { ScriptCommand } from './script';
+import type { ScriptSink, ToolCallEnd, ToolCallStart } from './script-sink';
+import { TurnCancelled, isCancellation, reasonOf, untilCancelled } from './turn-cancellation';
+
+export interface StepContext {
+  cwd: string;
+  sink: ScriptSink;
+  signal: AbortSignal;
+}
+
+type FileCommand = Extract<ScriptCommand, { kind: 'write' | 'append' | 'delete' | 'read' }>;
+type RunCommand = Extract<ScriptCommand, { kind: 'run' }>;
+
+const VERBS: Record<FileCommand['kind'], string> = { write: 'Write', append: 'Append', delete: 'Delete', read: 'Read' };
+
+export async function runFileStep(command: FileCommand, context: StepContext): Promise<void> {
+  const absolutePath = resolve(context.cwd, command.path);
+  const call: ToolCallStart = {
+    id: randomUUID(),
+    tool: command.kind,
+    title: `${VERBS[command.kind]} ${command.path}`,
+    scriptPath: command.path,
+    absolutePath,
+  };
+  await performTool(call, context, () => fileWork(command, absolutePath, context.sink));
+}
+
+export async function runShellStep(command: RunCommand, context: StepContext): Promise<void> {
+  const call: ToolCallStart = { id: randomUUID(), tool: 'run', title: command.command, command: command.command };
+  await performTool(call, context, async () => {
+    const outcome = await context.sink.runCommand(call, context.signal);
+    const end: ToolCallEnd = { status: outcome.exitCode === 0 ? 'completed' : 'failed', output: outcome.output };
+    if (outcome.terminalId !== undefined) end.terminalId = outcome.terminalId;
+    if (end.status === 'failed') {
+      end.reason = outcome.exitCode === null ? 'the command was stopped by a signal' : `exit code ${outcome.exitCode}`;
+    }
+    return end;
+  });
+}
+
+async function fileWork(command: FileCommand, absolutePath: string, sink: ScriptSink): Promise<ToolCallEnd> {
+  switch (command.kind) {
+    case 'write':
+    case 'append': {
+      const oldText = await sink.files.read(absolutePath);
+      const line = `${command.text}\n`;
+      const newText = command.kind === 'write' ? line : (oldText ?? '') + line;
+      await sink.files.write(absolutePath, newText);
+      return { status: 'completed', diff: { path: absolutePath, oldText, newText } };
+    }
+    case 'delete': {
+      // Deleting is not part of the client file API, so it always happens on disk.
+      const oldText = await readTextIfExists(absolutePath);
+      if (oldText === null) throw new Error(`${command.path} does not exist`);
+      await deleteFile(absolutePath);
+      return { status: 'completed', diff: { path: absolutePath, oldText, newText: '' } };
+    }
+    case 'read': {
+      const text = await sink.files.read(absolutePath);
+      if (text === null) throw new Error(`${command.path} does not exist`);
+      return { status: 'completed', output: text };
+    }
+  }
+}
+
+async function performTool(call: ToolCallStart, context: StepContext, work: () => Promise<ToolCallEnd>): Promise<void> {
+  const { sink, signal } = context;
+  await sink.toolStarted(call);
+  let end: ToolCallEnd;
+  try {
+    end = await untilCancelled(work(), signal);
+  } catch (error) {
+    if (isCancellation(error, signal)) {
+      // Close the tool call the client is showing before the turn reports `cancelled`.
+      await sink.toolFinished(call, { status: 'failed', reason: 'cancelled' }).catch(() => {});
+      throw new TurnCancelled();
+    }
+    end = { status: 'failed', reason: reasonOf(error) };
+  }
+  await sink.toolFinished(call, end);
+  if (end.status === 'failed') await sink.message(`${call.tool} failed: ${end.reason ?? 'unknown reason'}`);
+}
