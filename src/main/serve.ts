@@ -41,9 +41,10 @@ async function main(argv: string[]): Promise<void> {
     const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     const print = (line: string) => process.stdout.write(`${line}\n`);
     print(`Assignment Desk ${APP_VERSION}: ${core.repoRoot} (tasks start from ${core.baseBranch}), agent ${options.agent}, ${options.concurrency} at a time`);
-    print(`Listening on http://${shownHost}:${address.port}`);
     print(token.path ? `Token kept in ${token.path} (send it as "Authorization: Bearer <token>")` : 'Token given with --token');
     print(`Data in ${dataDir}`);
+    // Last, because scripts and tests wait for this line to know the desk is ready.
+    print(`Listening on http://${shownHost}:${address.port}`);
   } catch (error) {
     await core?.close();
     lock.release();

@@ -1,46 +1,38 @@
 // Ending an agent's whole process tree, and recognising one left behind by a crashed desk.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { readProcessTable, treeOf } from './process-table';
 
 const isWindows = process.platform === 'win32';
 
-/** True while a process with this pid exists (it may belong to anyone). */
+/** True while a live (not zombie) process with this pid exists. */
 export function processExists(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  if (isWindows) return signalZero(pid);
+  return readProcessTable().some((p) => p.pid === pid && !p.zombie);
+}
+
+/** True while any live process of the tree rooted at `pid` (descendants, or its group) remains. */
+export function processGroupAlive(pid: number): boolean {
+  if (isWindows) return signalZero(pid);
+  return treeOf(pid, readProcessTable()).length > 0;
 }
 
 /**
- * Signals every process in the group that `pid` leads (agents are spawned as group leaders),
- * and the leader itself in case it left the group. On Windows, `taskkill /T` walks the tree.
+ * Signals every process of the tree rooted at `pid`: each member and each process group they lead,
+ * because agents start helpers in groups of their own. The desk's own group is never signalled.
+ * On Windows, `taskkill /T` walks the tree.
  */
 export function signalProcessTree(pid: number, signal: NodeJS.Signals): void {
   if (isWindows) {
     spawnSync('taskkill', ['/PID', String(pid), '/T', '/F'], { stdio: 'ignore' });
     return;
   }
-  for (const target of [-pid, pid]) {
-    try {
-      process.kill(target, signal);
-    } catch {
-      // Already gone.
-    }
-  }
-}
-
-/** True while any process of the group led by `pid` is alive. */
-export function processGroupAlive(pid: number): boolean {
-  if (isWindows) return processExists(pid);
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  const table = readProcessTable();
+  const ownGroup = table.find((p) => p.pid === process.pid)?.pgid ?? -1;
+  const members = treeOf(pid, table);
+  const groups = new Set(members.map((p) => p.pgid).filter((g) => g !== ownGroup && g > 1));
+  for (const group of groups) trySignal(-group, signal);
+  for (const member of members) if (member.pid !== process.pid) trySignal(member.pid, signal);
 }
 
 /**
@@ -55,7 +47,7 @@ export function commandLineOf(pid: number): string[] | undefined {
   }
 }
 
-/** Sends SIGTERM to the tree, then SIGKILL after `graceMs`; resolves once the group is gone or `limitMs` passed. */
+/** Sends SIGTERM to the tree, then SIGKILL after `graceMs`; resolves once the tree is gone or `limitMs` passed. */
 export async function endProcessTree(pid: number, options: { graceMs?: number; limitMs?: number } = {}): Promise<boolean> {
   const graceMs = options.graceMs ?? 1000;
   const limitMs = options.limitMs ?? 2500;
@@ -72,4 +64,17 @@ export async function endProcessTree(pid: number, options: { graceMs?: number; l
   }
   signalProcessTree(pid, 'SIGKILL');
   return !processGroupAlive(pid);
+}
+
+function trySignal(target: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(target, signal);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function signalZero(pid: number): boolean {
+  return trySignal(pid, 0);
 }

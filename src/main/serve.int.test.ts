@@ -1,0 +1,159 @@
+// The headless host as a person runs it: flags, refusals with exit code 2, token file, clean stop, and recovery after kill -9.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, statSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { processGroupAlive } from './core/agents/process-tree';
+import { git, isolateGitConfig } from './core/git/git-test-fixture';
+import { makeRepo, rawRequest, type RawResponse } from './core/test-support/desk-harness';
+
+const SERVE = resolve(import.meta.dirname, 'serve.ts');
+let root: string;
+let restoreGit: () => void;
+const running: ChildProcessWithoutNullStreams[] = [];
+
+beforeAll(() => { restoreGit = isolateGitConfig(); });
+afterAll(() => restoreGit());
+afterEach(() => {
+  for (const child of running.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+  if (root) rmSync(root, { recursive: true, force: true });
+});
+
+interface Host { child: ChildProcessWithoutNullStreams; url: string; output: () => string }
+
+function serve(args: string[]): ChildProcessWithoutNullStreams {
+  const child = spawn(process.execPath, ['--import', 'tsx', SERVE, ...args], { stdio: 'pipe' });
+  running.push(child);
+  return child;
+}
+
+/** Starts the host and resolves once it prints where it listens. */
+function startHost(args: string[]): Promise<Host> {
+  const child = serve(args);
+  let output = '';
+  return new Promise((resolveHost, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /Listening on (http:\/\/\S+)/.exec(output);
+      if (match) resolveHost({ child, url: match[1] as string, output: () => output });
+    });
+    child.stderr.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${output}`)));
+  });
+}
+
+/** Runs the host expecting it to refuse: resolves with its exit code and what it printed. */
+function refusal(args: string[]): Promise<{ code: number | null; stderr: string; stdout: string }> {
+  const child = serve(args);
+  let stderr = '';
+  let stdout = '';
+  child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+  child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
+  return new Promise((resolveExit) => child.once('exit', (code) => resolveExit({ code, stderr, stdout })));
+}
+
+const exited = (child: ChildProcessWithoutNullStreams) =>
+  new Promise<number | null>((resolveExit) => (child.exitCode !== null ? resolveExit(child.exitCode) : child.once('exit', resolveExit)));
+
+function call(host: Host, token: string, method: string, path: string, body?: unknown): Promise<RawResponse> {
+  const headers = { authorization: `Bearer ${token}`, ...(body !== undefined && { 'content-type': 'application/json' }) };
+  return rawRequest(host.url, method, path, headers, body === undefined ? undefined : JSON.stringify(body));
+}
+
+async function until<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`Timed out waiting for ${what}`);
+}
+
+describe('npm run serve', () => {
+  it('refuses bad flags, a folder that is not a git repository and a busy port with one line and exit code 2', async () => {
+    root = mkdtempSync(join(tmpdir(), 'desk-serve-'));
+    const repo = makeRepo(root);
+    const notRepo = join(root, 'plain');
+    mkdirSync(notRepo);
+    const busy = createServer().listen(0, '127.0.0.1');
+    await new Promise((r) => busy.once('listening', r));
+    const busyPort = (busy.address() as { port: number }).port;
+    try {
+      const cases = [
+        [['--repo', repo, '--frobnicate'], /Unknown option '--frobnicate'/],
+        [['--repo', repo, '--port', 'many'], /--port must be a whole number/],
+        [['--repo', notRepo, '--data-dir', join(root, 'd1')], /not a git repository/i],
+        [['--repo', repo, '--data-dir', join(root, 'd2'), '--port', String(busyPort)], new RegExp(`port ${busyPort} on 127.0.0.1 is already in use`)],
+      ] as const;
+      for (const [args, message] of cases) {
+        const result = await refusal([...args]);
+        expect(result.code, result.stderr).toBe(2);
+        expect(result.stderr.trim().split('\n')).toHaveLength(1);
+        expect(result.stderr).toMatch(message);
+        expect(result.stdout).not.toMatch(/Listening/);
+      }
+    } finally {
+      busy.close();
+    }
+  });
+
+  it('keeps a generated token in the data dir for the user only, and stops cleanly on SIGTERM', async () => {
+    root = mkdtempSync(join(tmpdir(), 'desk-serve-'));
+    const repo = makeRepo(root);
+    const dataDir = join(root, 'data');
+    const host = await startHost(['--repo', repo, '--port', '0', '--data-dir', dataDir]);
+    const tokenPath = join(dataDir, 'token');
+    expect(host.output()).toContain(`Token kept in ${tokenPath}`);
+    expect(statSync(tokenPath).mode & 0o777).toBe(0o600);
+    const token = readFileSync(tokenPath, 'utf8').trim();
+
+    expect((await call(host, 'wrong-token-wrong-token', 'GET', '/')).status).toBe(401);
+    expect((await call(host, token, 'POST', '/', { id: 'slow', prompt: 'run sleep 300' })).status).toBe(202);
+    const pid = await until(async () => (await call(host, token, 'GET', '/tasks/slow')).json.agentPid as number | undefined, 'the agent to start');
+
+    host.child.kill('SIGTERM');
+    expect(await exited(host.child)).toBe(0);
+    expect(processGroupAlive(pid)).toBe(false);
+  });
+
+  it('after kill -9 and a restart, keeps every task, ends the orphaned agent and runs the interrupted task again', async () => {
+    root = mkdtempSync(join(tmpdir(), 'desk-serve-'));
+    const repo = makeRepo(root);
+    const dataDir = join(root, 'data');
+    const args = ['--repo', repo, '--port', '0', '--data-dir', dataDir, '--token', 'restart-token-0123456789'];
+    const token = 'restart-token-0123456789';
+    const first = await startHost(args);
+
+    await call(first, token, 'POST', '/', { id: 'done', prompt: 'Finish first\nwrite done.txt yes' });
+    await until(async () => ((await call(first, token, 'GET', '/tasks/done')).json.status === 'completed' ? true : undefined), 'the first task');
+    await call(first, token, 'POST', '/', { id: 'interrupted', prompt: 'run sleep 300' });
+    await call(first, token, 'POST', '/', { id: 'waiting', prompt: 'say after', dependencies: ['interrupted'] });
+    const orphan = await until(async () => (await call(first, token, 'GET', '/tasks/interrupted')).json.agentPid as number | undefined, 'the agent to start');
+    const before = (await call(first, token, 'GET', '/')).json.tasks;
+
+    first.child.kill('SIGKILL');
+    await exited(first.child);
+
+    const second = await startHost(args);
+    const after = (await call(second, token, 'GET', '/')).json.tasks;
+    expect(after.map((t: { id: string }) => t.id)).toEqual(before.map((t: { id: string }) => t.id));
+    expect(after.find((t: { id: string }) => t.id === 'done')).toMatchObject({ status: 'completed', commit: before[0].commit });
+    expect(git(repo, 'show', `${before[0].commit}:done.txt`)).toBe('yes');
+    expect(processGroupAlive(orphan)).toBe(false);
+
+    const rerun = await until(async () => {
+      const task = (await call(second, token, 'GET', '/tasks/interrupted')).json;
+      return task.status === 'in-progress' && task.agentPid ? task : undefined;
+    }, 'the interrupted task to run again');
+    expect(rerun.attempt).toBe(2);
+    expect(rerun.agentPid).not.toBe(orphan);
+    expect((await call(second, token, 'GET', '/tasks/waiting')).json.status).toBe('queued');
+
+    second.child.kill('SIGINT');
+    expect(await exited(second.child)).toBe(0);
+    expect(processGroupAlive(rerun.agentPid)).toBe(false);
+  });
+});
