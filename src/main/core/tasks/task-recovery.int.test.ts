@@ -9,7 +9,7 @@ import { processGroupAlive, processExists, signalProcessTree } from '../agents/p
 import { isolateGitConfig } from '../git/git-test-fixture';
 import { openDatabase } from '../store/database';
 import { createTasksRepo } from '../store/tasks-repo';
-import { destroyDesk, makeRepo, scriptedAgent, startDesk } from '../test-support/desk-harness';
+import { makeRepo, scriptedAgent, startDesk } from '../test-support/desk-harness';
 
 let restoreGit: () => void;
 beforeAll(() => { restoreGit = isolateGitConfig(); });
