@@ -7,7 +7,7 @@ import type { EventsMessage } from '../src/shared/events';
 
 export type CounterReport =
   | { type: 'ready' }
-  | { type: 'done'; count: number; elapsedMs: number; firstBatch: number }
+  | { type: 'done'; count: number; elapsedMs: number; firstBatch: number; firstAtEpoch: number }
   | { type: 'failed'; message: string };
 
 function report(message: CounterReport, exitCode?: number): void {
@@ -47,7 +47,7 @@ function main([url, token, taskId, countText]: string[]): void {
     count += seen;
     if (count >= target) {
       finished = true;
-      report({ type: 'done', count, elapsedMs: now - firstAt, firstBatch }, 0);
+      report({ type: 'done', count, elapsedMs: now - firstAt, firstBatch, firstAtEpoch: performance.timeOrigin + firstAt }, 0);
     }
   });
   socket.on('error', (error) => report({ type: 'failed', message: `events socket: ${error.message}` }, 1));

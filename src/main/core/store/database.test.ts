@@ -1,0 +1,39 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DatabaseTooNewError, openDatabase } from './database';
+import { MIGRATIONS } from './migrations';
+
+let dir: string | undefined;
+afterEach(() => { if (dir) rmSync(dir, { recursive: true, force: true }); dir = undefined; });
+const dbPath = () => join((dir = mkdtempSync(join(tmpdir(), 'desk-db-'))), 'desk.sqlite');
+
+describe('openDatabase', () => {
+  it('creates the schema in WAL mode and stamps its version', () => {
+    const db = openDatabase(dbPath());
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+    expect(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all()).toEqual([{ name: 'events' }, { name: 'tasks' }]);
+    db.close();
+  });
+
+  it('applies only the migrations a database has not seen, keeping its data', () => {
+    const path = dbPath();
+    openDatabase(path, ['CREATE TABLE notes (text TEXT)']).exec("INSERT INTO notes VALUES ('kept')");
+    const db = openDatabase(path, ['CREATE TABLE notes (text TEXT)', 'ALTER TABLE notes ADD COLUMN at TEXT']);
+    expect(db.pragma('user_version', { simple: true })).toBe(2);
+    expect(db.prepare('SELECT text, at FROM notes').all()).toEqual([{ text: 'kept', at: null }]);
+    db.close();
+  });
+
+  it('refuses a database written by a newer version of the app', () => {
+    const path = dbPath();
+    const newer = new Database(path);
+    newer.pragma(`user_version = ${MIGRATIONS.length + 1}`);
+    newer.close();
+    expect(() => openDatabase(path)).toThrow(DatabaseTooNewError);
+    expect(() => openDatabase(path)).toThrow(/understands up to/);
+  });
+});
