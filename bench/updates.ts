@@ -1,11 +1,12 @@
 // Agent updates per second end to end: the scripted agent's `flood N` through the desk to the events socket,
 // against the same agent process read over a bare pipe with JSON.parse.
-import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, type ChildProcess, type ChildProcessByStdio } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
 import { agentEnvironment } from '../src/main/core/agents/agent-environment';
 import { destroyDesk, scriptedAgent, startDesk, TEST_TOKEN, type Desk } from '../src/main/core/test-support/desk-harness';
 import { formatResult, isMain, perSecond, readCount, runMain, tsxArgs, withCleanup, type BenchResult } from './bench-support';
@@ -14,6 +15,9 @@ import type { CounterReport } from './events-counter';
 export const DEFAULT_UPDATES_COUNT = 100_000;
 const WARM_UP = 2000;
 const COUNTER_SOURCE = resolve(import.meta.dirname, 'events-counter.ts');
+
+/** stdin and stdout piped; stderr goes to ours. */
+type PipedChild = ChildProcessByStdio<Writable, Readable, null>;
 
 /** `elapsedMs` runs from the arrival of the first batch (of `firstBatch` updates) to that of the last. */
 interface Flood { count: number; elapsedMs: number; firstBatch: number; startupMs: number }
@@ -69,7 +73,7 @@ function floodPipe(n: number): Promise<Flood> {
 
 interface RpcMessage { id?: number; method?: string; result?: unknown; error?: { message?: string } }
 
-async function speakAcp(child: ChildProcessWithoutNullStreams, cwd: string, n: number, spawnedAt: number): Promise<Flood> {
+async function speakAcp(child: PipedChild, cwd: string, n: number, spawnedAt: number): Promise<Flood> {
   const waiting = new Map<number, { resolve(result: unknown): void; reject(error: Error): void }>();
   let failure: Error | undefined;
   const fail = (error: Error): void => {
@@ -138,7 +142,7 @@ async function speakAcp(child: ChildProcessWithoutNullStreams, cwd: string, n: n
 type Report<T extends CounterReport['type']> = Extract<CounterReport, { type: T }>;
 
 /** The counter's reports in order; a report that it failed (or its exit) ends every wait. */
-function reportsOf(child: ChildProcessWithoutNullStreams): () => Promise<CounterReport> {
+function reportsOf(child: PipedChild): () => Promise<CounterReport> {
   const queued: CounterReport[] = [];
   const waiters: ((report: CounterReport) => void)[] = [];
   const push = (report: CounterReport): void => {

@@ -1,9 +1,9 @@
 // Electron entry: hosts the core with the user's data dir and shows the board in a window.
 // The desktop shell (tray, notifications, native extras, packaging) grows here; the core stays Electron-free.
-import { app, BrowserWindow } from 'electron';
+import { app, BrowserWindow, dialog } from 'electron';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { homedir, hostname } from 'node:os';
+import { hostname } from 'node:os';
 import { scriptedAgentSpec } from './core/agents/builtin-agents';
 import { createCore, type Core } from './core/core';
 import { loadOrCreateToken } from './core/host/token-file';
@@ -21,7 +21,8 @@ async function start(): Promise<void> {
   await app.whenReady();
   const dataDir = app.getPath('userData');
   const { token } = loadOrCreateToken(dataDir);
-  const repoPath = process.env.ASSIGNMENT_DESK_REPO ?? homedir();
+  // Until the window lets a person pick a repository, it comes from the environment or the launch folder.
+  const repoPath = process.env.ASSIGNMENT_DESK_REPO ?? process.cwd();
   core = await createCore({
     repoPath, dataDir, token, concurrency: 2, defaultAgent: 'scripted',
     // Electron's own binary runs the bundled agent as plain Node.
@@ -46,4 +47,7 @@ app.on('will-quit', (event) => {
   void closing.close().finally(() => app.quit());
 });
 
-void start();
+start().catch((error: unknown) => {
+  dialog.showErrorBox('Assignment Desk cannot start', error instanceof Error ? error.message : String(error));
+  app.exit(2);
+});
