@@ -40,6 +40,37 @@ export type AgentUpdate = z.infer<typeof AgentUpdate>;
 
 export const LogLevel = z.enum(['info', 'warn', 'error']);
 
+/** An option of a permission question (ACP `PermissionOption`). */
+export const QuestionOption = z.object({ optionId: z.string(), name: z.string(), kind: z.string() });
+
+/** Something an agent waits for a person to answer: a permission request or a form (elicitation). */
+export const OpenQuestion = z.object({
+  id: z.string(),
+  taskId: z.string(),
+  kind: z.enum(['permission', 'elicitation']),
+  /** What the agent asks, in its words (tool call title or elicitation message). */
+  prompt: z.string(),
+  /** For permissions: the buttons to offer. */
+  options: z.array(QuestionOption).optional(),
+  /** For elicitations: the JSON schema of the form to fill in. */
+  requestedSchema: z.unknown().optional(),
+  /** The tool call the permission is about, as the agent described it. */
+  toolCall: z.unknown().optional(),
+  /** The governance request that escalated it to a person. */
+  governanceRequestId: z.string().optional(),
+  askedAt: z.string(),
+});
+export type OpenQuestion = z.infer<typeof OpenQuestion>;
+
+/** How a question was answered: an option, form content, a decline, or cancelled (task stopped). */
+export const QuestionAnswer = z.union([
+  z.object({ optionId: z.string() }),
+  z.object({ content: z.record(z.string(), z.unknown()) }),
+  z.object({ declined: z.literal(true) }),
+  z.object({ cancelled: z.literal(true) }),
+]);
+export type QuestionAnswer = z.infer<typeof QuestionAnswer>;
+
 /** Everything that happens to a task. */
 export const TaskEvent = z.discriminatedUnion('type', [
   /** The task was submitted or changed (status, commit, error…); carries the new summary. */
@@ -47,6 +78,18 @@ export const TaskEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('agent'), update: AgentUpdate }),
   /** Progress of the desk's own work (worktree ready, agent started) and the agent's stderr. */
   z.object({ type: z.literal('log'), level: LogLevel, source: z.enum(['desk', 'agent']), text: z.string() }),
+  /** A terminal the agent asked for (ACP `terminal/create`), its output in batches, and its end. */
+  z.object({ type: z.literal('terminal-started'), terminalId: z.string(), command: z.string(), args: z.array(z.string()), cwd: z.string() }),
+  z.object({ type: z.literal('terminal-output'), terminalId: z.string(), data: z.string() }),
+  z.object({ type: z.literal('terminal-exited'), terminalId: z.string(), exitCode: z.number().int().nullable(), signal: z.string().nullable() }),
+  /** The agent waits for a person; and the answer that let it go on. */
+  z.object({ type: z.literal('question-opened'), question: OpenQuestion }),
+  z.object({ type: z.literal('question-answered'), questionId: z.string(), answer: QuestionAnswer, answeredBy: z.string() }),
+  /** A governance decision about something the agent asked to do. */
+  z.object({
+    type: z.literal('governance'), requestId: z.string(), decision: z.enum(['approved', 'rejected', 'escalated']),
+    rule: z.string(), reason: z.string(),
+  }),
 ]);
 export type TaskEvent = z.infer<typeof TaskEvent>;
 
