@@ -14,7 +14,7 @@ export interface BenchResult {
   notes: string[];
 }
 
-/** A whole run (both benchmarks) gives up after this long. */
+/** A whole run (both benchmarks) gives up after this long, unless `--timeout S` says otherwise. */
 export const BENCH_TIMEOUT_MS = 5 * 60_000;
 /** How long cleanup may take once the run is over or cut short. */
 const CLEANUP_LIMIT_MS = 20_000;
@@ -57,12 +57,15 @@ export function isMain(moduleUrl: string): boolean {
 
 type Close = () => Promise<void> | void;
 const pending = new Set<Close>();
+/** Set once the run is over: work still running after a timeout must not open anything new. */
+let closing = false;
 
 /**
  * Opens a resource, uses it and closes it. Until it is closed it is also on a list that
  * `runMain` empties when the time limit cuts the run short, so nothing outlives the process.
  */
 export async function withCleanup<T, R>(open: () => Promise<T> | T, close: (value: T) => Promise<void> | void, use: (value: T) => Promise<R>): Promise<R> {
+  if (closing) throw new Error('the run is over');
   const value = await open();
   const entry: Close = () => close(value);
   pending.add(entry);
@@ -74,6 +77,7 @@ export async function withCleanup<T, R>(open: () => Promise<T> | T, close: (valu
 }
 
 async function closeEverything(): Promise<void> {
+  closing = true;
   for (const entry of [...pending].reverse()) {
     pending.delete(entry);
     try {
@@ -86,15 +90,24 @@ async function closeEverything(): Promise<void> {
 
 /**
  * Runs a benchmark script: git config isolated (commits work without a global identity), a time
- * limit, a clear message and exit code 1 on failure (2 on bad arguments), everything cleaned up.
+ * limit (`--timeout S`, default 300), a clear message and exit code 1 on failure (2 on bad
+ * arguments), everything cleaned up.
  */
-export function runMain(body: (argv: readonly string[]) => Promise<void>, timeoutMs = BENCH_TIMEOUT_MS): void {
+export function runMain(body: (argv: readonly string[]) => Promise<void>): void {
+  const argv = process.argv.slice(2);
+  let timeoutMs = BENCH_TIMEOUT_MS;
+  try {
+    timeoutMs = readCount(argv, '--timeout', BENCH_TIMEOUT_MS / 1000) * 1000;
+  } catch (error) {
+    process.stderr.write(`bench failed: ${messageOf(error)}\n`);
+    process.exit(2);
+  }
   const restoreGit = isolateGitConfig();
   let timer: NodeJS.Timeout | undefined;
   const limit = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`gave up after ${timeoutMs / 1000} s (lower --count?)`)), timeoutMs);
+    timer = setTimeout(() => reject(new Error(`gave up after ${timeoutMs / 1000} s (lower the counts or raise --timeout)`)), timeoutMs);
   });
-  void Promise.race([body(process.argv.slice(2)), limit])
+  void Promise.race([body(argv), limit])
     .then(() => 0, (error: unknown) => {
       process.stderr.write(`bench failed: ${messageOf(error)}\n`);
       return error instanceof UsageError ? 2 : 1;

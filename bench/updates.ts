@@ -1,23 +1,17 @@
 // Agent updates per second end to end: the scripted agent's `flood N` through the desk to the events socket,
 // against the same agent process read over a bare pipe with JSON.parse.
-import { spawn, type ChildProcess, type ChildProcessByStdio } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createInterface } from 'node:readline';
-import type { Readable, Writable } from 'node:stream';
 import { agentEnvironment } from '../src/main/core/agents/agent-environment';
 import { destroyDesk, scriptedAgent, startDesk, TEST_TOKEN, type Desk } from '../src/main/core/test-support/desk-harness';
-import { formatResult, isMain, perSecond, readCount, runMain, tsxArgs, withCleanup, type BenchResult } from './bench-support';
-import type { CounterReport } from './events-counter';
+import { formatResult, isMain, perSecond, readCount, runMain, withCleanup, type BenchResult } from './bench-support';
+import { spawnEventsCounter, stopChild, type PipedChild } from './child-processes';
 
 export const DEFAULT_UPDATES_COUNT = 100_000;
 const WARM_UP = 2000;
-const COUNTER_SOURCE = resolve(import.meta.dirname, 'events-counter.ts');
-
-/** stdin and stdout piped; stderr goes to ours. */
-type PipedChild = ChildProcessByStdio<Writable, Readable, null>;
 
 /** `elapsedMs` runs from the arrival of the first batch (of `firstBatch` updates) to that of the last. */
 interface Flood { count: number; elapsedMs: number; firstBatch: number; startupMs: number }
@@ -39,26 +33,44 @@ export async function benchUpdates(count: number): Promise<BenchResult> {
     unit: 'updates/s',
     desk: rateOf(desk),
     baseline: rateOf(baseline),
-    notes: [`desk: first chunk ${Math.round(desk.startupMs)} ms after the POST (worktree, agent start, handshake); ` +
-      `pipe: ${Math.round(baseline.startupMs)} ms after the spawn`],
+    notes: [
+      `desk: first chunk ${Math.round(desk.startupMs)} ms after the POST (worktree, agent start, handshake); pipe: ${Math.round(baseline.startupMs)} ms after the spawn`,
+      ...(desk.busy === undefined ? [] : [`desk process busy ${Math.round(desk.busy * 100)}% of one core while the flood passed through it`]),
+    ],
   };
 }
 
 /** Submits `flood n` to the desk and lets a child process count the chunks on the events socket. */
-function floodDesk(desk: Desk, id: string, n: number): Promise<Flood> {
-  const counter = () => spawn(process.execPath, [...tsxArgs(COUNTER_SOURCE), desk.url, TEST_TOKEN, id, String(n)], { stdio: ['pipe', 'pipe', 'inherit'] });
-  return withCleanup(counter, stopChild, async (child) => {
-    const next = reportsOf(child);
-    await expectReport(next, 'ready');
+function floodDesk(desk: Desk, id: string, n: number): Promise<Flood & { busy?: number }> {
+  return withCleanup(() => spawnEventsCounter(desk.url, TEST_TOKEN, id, n), (counter) => stopChild(counter.child), async (counter) => {
+    await counter.expect('ready');
+    const load = watchLoad(desk, id, n);
     const postedAt = epochNow();
     const answer = await desk.api('POST', '/', { id, prompt: `flood ${n}` });
     if (answer.status !== 202) throw new Error(`The desk refused the task: ${answer.status} ${answer.text}`);
-    const done = await expectReport(next, 'done');
+    const done = await counter.expect('done');
     const status = await desk.waitForStatus(id, ['completed', 'error', 'cancelled'], 60_000);
     if (status !== 'completed') throw new Error(`Task ${id} ended ${status}: ${desk.core.tasks.detail(id).errorMessage ?? ''}`);
     if (done.count !== n) throw new Error(`The events socket carried ${done.count} chunks for ${id}, expected ${n}.`);
-    return { count: done.count, elapsedMs: done.elapsedMs, firstBatch: done.firstBatch, startupMs: done.firstAtEpoch - postedAt };
+    return { count: done.count, elapsedMs: done.elapsedMs, firstBatch: done.firstBatch, startupMs: done.firstAtEpoch - postedAt, busy: load.stop() };
   });
+}
+
+/** The share of one core the desk's process used between the task's first and last agent event on the bus. */
+function watchLoad(desk: Desk, id: string, n: number): { stop(): number | undefined } {
+  let seen = 0;
+  let from: { cpu: NodeJS.CpuUsage; at: number } | undefined;
+  let busy: number | undefined;
+  const unsubscribe = desk.core.bus.subscribe((envelope) => {
+    if (envelope.taskId !== id || envelope.event.type !== 'agent') return;
+    seen += 1;
+    if (seen === 1) from = { cpu: process.cpuUsage(), at: performance.now() };
+    else if (seen === n && from) {
+      const used = process.cpuUsage(from.cpu);
+      busy = (used.user + used.system) / 1000 / (performance.now() - from.at);
+    }
+  });
+  return { stop: () => { unsubscribe(); return busy; } };
 }
 
 /** Starts the scripted agent as the desk would, speaks ACP over its stdio and counts `session/update` lines. */
@@ -137,42 +149,6 @@ async function speakAcp(child: PipedChild, cwd: string, n: number, spawnedAt: nu
   // The answer to the prompt follows the last update on the same pipe, so the count is final here.
   if (count !== n || firstAt === undefined) throw new Error(`The pipe carried ${count} updates, expected ${n}.`);
   return { count, elapsedMs: lastAt - firstAt, firstBatch, startupMs: firstAtEpoch - spawnedAt };
-}
-
-type Report<T extends CounterReport['type']> = Extract<CounterReport, { type: T }>;
-
-/** The counter's reports in order; a report that it failed (or its exit) ends every wait. */
-function reportsOf(child: PipedChild): () => Promise<CounterReport> {
-  const queued: CounterReport[] = [];
-  const waiters: ((report: CounterReport) => void)[] = [];
-  const push = (report: CounterReport): void => {
-    const waiter = waiters.shift();
-    if (waiter) waiter(report);
-    else queued.push(report);
-  };
-  createInterface({ input: child.stdout, crlfDelay: Infinity }).on('line', (line) => push(JSON.parse(line) as CounterReport));
-  child.once('close', (code) => push({ type: 'failed', message: `the events counter exited (code ${code}) before reporting` }));
-  return () => {
-    const report = queued.shift();
-    return report ? Promise.resolve(report) : new Promise((resolveReport) => waiters.push(resolveReport));
-  };
-}
-
-async function expectReport<T extends CounterReport['type']>(next: () => Promise<CounterReport>, type: T): Promise<Report<T>> {
-  const report = await next();
-  if (report.type === 'failed') throw new Error(report.message);
-  if (report.type !== type) throw new Error(`The events counter said ${report.type}, expected ${type}.`);
-  return report as Report<T>;
-}
-
-/** Closes the child's stdin (the scripted agent ends with its client), then kills it if it lingers. */
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
-  child.stdin?.end();
-  const kill = setTimeout(() => child.kill('SIGKILL'), 2000);
-  await exited;
-  clearTimeout(kill);
 }
 
 if (isMain(import.meta.url)) {
