@@ -1,0 +1,185 @@
+// The terminals an ACP agent asks for (client side of `terminal/*`): each command runs in a pseudo-terminal
+// inside the task's worktree, its output is kept for the agent and streamed to the UI as task events.
+import { constants } from 'node:os';
+import { spawn, type IPty } from 'node-pty';
+import type { TaskEvent } from '../../../shared/events';
+import { INVALID_PARAMS, JsonRpcError } from './json-rpc-peer';
+import { createOutputBatcher, type OutputBatcher } from './output-batcher';
+import { createOutputBuffer, type OutputBuffer } from './output-buffer';
+import { endProcessTree } from './process-tree';
+import { readProcessTable } from './process-table';
+import { holdSlaveOpen } from './pty-output-guard';
+import { resolveTerminalCwd } from './terminal-cwd';
+
+export interface TerminalExitStatus { exitCode: number | null; signal: string | null }
+
+export interface CreateTerminalParams {
+  command: string;
+  args?: string[];
+  env?: { name: string; value: string }[];
+  cwd?: string | null;
+  outputByteLimit?: number | null;
+}
+
+export interface TerminalOutput { output: string; truncated: boolean; exitStatus: TerminalExitStatus | null }
+
+/** The terminals of one task. Unknown (or released) ids fail with JSON-RPC error -32602. */
+export interface TerminalHost {
+  /** Starts `command` with `args` (no shell added); a cwd outside the worktree fails with -32602. */
+  create(params: CreateTerminalParams): Promise<{ terminalId: string }>;
+  output(terminalId: string): TerminalOutput;
+  /** Resolves with the exit status, at once if the command has already exited. */
+  waitForExit(terminalId: string): Promise<TerminalExitStatus>;
+  /** Ends the command's whole process tree; the terminal stays, so its output can still be read. */
+  kill(terminalId: string): void;
+  /** Kills the command if it still runs and forgets the terminal. */
+  release(terminalId: string): void;
+  /** Every terminal dies with its task: kills all and waits (about 3 s at most) for them to end. */
+  disposeAll(): Promise<void>;
+}
+
+export interface TerminalHostOptions {
+  /** Terminals run here; a cwd outside it (after resolving symlinks) is refused. */
+  worktree: string;
+  /** The agent's allowlisted environment; `env` entries of a request are added on top. */
+  baseEnv: Record<string, string>;
+  /** Stores and streams terminal events for the UI. */
+  record(event: TaskEvent): void;
+  outputBatchMs?: number;
+}
+
+interface Terminal {
+  readonly pty: IPty;
+  readonly buffer: OutputBuffer;
+  readonly batcher: OutputBatcher;
+  exitStatus: TerminalExitStatus | null;
+  readonly exited: Promise<TerminalExitStatus>;
+  /** Set while (or after) the tree is being ended, so a second kill does not start a second round. */
+  stopping?: Promise<unknown>;
+}
+
+const DEFAULT_BATCH_MS = 50;
+const MAX_PENDING_OUTPUT = 64 * 1024;
+// Whatever the agent asks (no limit, or a huge one), a runaway `yes` must not eat the desk's memory.
+const MAX_OUTPUT_LIMIT = 32 * 1024 * 1024;
+const DISPOSE_LIMIT_MS = 3000;
+
+export function createTerminalHost(options: TerminalHostOptions): TerminalHost {
+  const terminals = new Map<string, Terminal>();
+  // Released terminals whose command has not ended yet: disposeAll still waits for them.
+  const dying = new Set<Terminal>();
+  let nextNumber = 1;
+
+  const find = (terminalId: string): Terminal => {
+    const terminal = terminals.get(terminalId);
+    if (!terminal) throw new JsonRpcError(INVALID_PARAMS, `Unknown terminal ${terminalId}`);
+    return terminal;
+  };
+
+  const stop = (terminal: Terminal): void => {
+    if (terminal.stopping || !treeMayRemain(terminal)) return;
+    terminal.stopping = endProcessTree(terminal.pty.pid).catch(() => false);
+  };
+
+  return {
+    async create(params) {
+      const limit = checkedLimit(params.outputByteLimit);
+      const cwd = await resolveTerminalCwd(options.worktree, params.cwd);
+      const args = params.args ?? [];
+      const env = { ...options.baseEnv };
+      for (const { name, value } of params.env ?? []) env[name] = value;
+
+      const terminalId = `term-${nextNumber++}`;
+      const pty = spawn(params.command, args, { name: 'xterm-256color', cols: 120, rows: 30, cwd, env });
+      const releaseSlave = holdSlaveOpen(pty);
+      options.record({ type: 'terminal-started', terminalId, command: params.command, args, cwd });
+
+      const buffer = createOutputBuffer(limit);
+      const batcher = createOutputBatcher({
+        intervalMs: options.outputBatchMs ?? DEFAULT_BATCH_MS,
+        maxPending: MAX_PENDING_OUTPUT,
+        emit: (data) => options.record({ type: 'terminal-output', terminalId, data }),
+      });
+      let resolveExit: (status: TerminalExitStatus) => void = () => {};
+      const exited = new Promise<TerminalExitStatus>((resolve) => { resolveExit = resolve; });
+      const terminal: Terminal = { pty, buffer, batcher, exitStatus: null, exited };
+
+      pty.onData((data) => {
+        buffer.append(data);
+        batcher.push(data);
+      });
+      pty.onExit(({ exitCode, signal }) => {
+        releaseSlave();
+        const status = exitStatusOf(exitCode, signal);
+        terminal.exitStatus = status;
+        batcher.flush();
+        options.record({ type: 'terminal-exited', terminalId, ...status });
+        dying.delete(terminal);
+        resolveExit(status);
+      });
+      terminals.set(terminalId, terminal);
+      return { terminalId };
+    },
+
+    output(terminalId) {
+      const terminal = find(terminalId);
+      return { output: terminal.buffer.text(), truncated: terminal.buffer.truncated, exitStatus: terminal.exitStatus };
+    },
+
+    waitForExit(terminalId) {
+      try {
+        return find(terminalId).exited;
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    },
+
+    kill(terminalId) {
+      stop(find(terminalId));
+    },
+
+    release(terminalId) {
+      const terminal = find(terminalId);
+      stop(terminal);
+      terminals.delete(terminalId);
+      if (terminal.exitStatus === null) dying.add(terminal);
+    },
+
+    async disposeAll() {
+      const all = [...terminals.values(), ...dying];
+      for (const terminal of all) stop(terminal);
+      terminals.clear();
+      const ended = Promise.all(all.map((t) => Promise.all([t.exited, t.stopping])));
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const limit = new Promise<void>((resolve) => { timer = setTimeout(resolve, DISPOSE_LIMIT_MS); });
+      await Promise.race([ended, limit]);
+      clearTimeout(timer);
+      dying.clear();
+    },
+  };
+}
+
+/**
+ * True while the command runs, or after it exited while processes it started in the background still hold
+ * its process group. (A pid is not reused while a group of that id exists, so signalling the group then is safe.)
+ */
+function treeMayRemain(terminal: Terminal): boolean {
+  if (terminal.exitStatus === null) return true;
+  const group = terminal.pty.pid;
+  return readProcessTable().some((p) => p.pgid === group && !p.zombie);
+}
+
+function checkedLimit(limit: number | null | undefined): number {
+  if (limit === null || limit === undefined) return MAX_OUTPUT_LIMIT;
+  if (!Number.isInteger(limit) || limit < 0) {
+    throw new JsonRpcError(INVALID_PARAMS, `outputByteLimit must be a non-negative integer, got ${limit}`);
+  }
+  return Math.min(limit, MAX_OUTPUT_LIMIT);
+}
+
+/** node-pty reports a signal by number (0 for none); ACP wants a null exit code and the signal's name. */
+function exitStatusOf(exitCode: number, signal: number | undefined): TerminalExitStatus {
+  if (!signal) return { exitCode, signal: null };
+  const name = Object.entries(constants.signals).find(([, number]) => number === signal)?.[0];
+  return { exitCode: null, signal: name ?? String(signal) };
+}
