@@ -11,6 +11,7 @@ export const ApiErrorCode = z.enum([
   'conflict',
   'payload_too_large',
   'unsupported_media_type',
+  'too_many_requests',
   'internal_error',
 ]);
 export type ApiErrorCode = z.infer<typeof ApiErrorCode>;

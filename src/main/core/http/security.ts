@@ -32,12 +32,17 @@ export function isAllowedHost(hostHeader: string | undefined, allowedHosts: read
   return allowedHosts.some((allowed) => allowed.toLowerCase() === name);
 }
 
+/** The token of an `Authorization: Bearer <token>` header, if that is what the header holds. */
+export function bearerTokenOf(authorization: string | undefined): string | undefined {
+  return /^Bearer[ ]+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
+}
+
 /** Compares the presented bearer token with ours in constant time (hashing first makes the lengths equal). */
 export function hasValidBearer(authorization: string | undefined, token: string): boolean {
-  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization ?? '');
-  if (!match) return false;
+  const presented = bearerTokenOf(authorization);
+  if (presented === undefined) return false;
   const digest = (value: string) => createHash('sha256').update(value).digest();
-  return timingSafeEqual(digest(match[1] as string), digest(token));
+  return timingSafeEqual(digest(presented), digest(token));
 }
 
 /** Whether a browser page from `origin` may call us: a configured origin, or our own pages (same origin). */
@@ -47,7 +52,7 @@ export function isAllowedOrigin(origin: string, hostHeader: string | undefined, 
   return hostHeader !== undefined && (normalized === `http://${hostHeader.trim().toLowerCase()}`);
 }
 
-export const CORS_ALLOWED_METHODS = 'GET, POST, DELETE, OPTIONS';
+export const CORS_ALLOWED_METHODS = 'GET, POST, PUT, DELETE, OPTIONS';
 export const CORS_ALLOWED_HEADERS = 'Authorization, Content-Type, Accept';
 
 /** Headers of a preflight answer for an allowed origin. */

@@ -6,8 +6,8 @@ import { EVENTS_SUBPROTOCOL } from '../../../shared/events';
 import { toHttpError } from './domain-errors';
 import type { EventsSocket } from './events-socket';
 import { HttpError } from './http-error';
-import type { Router } from './router';
-import { hasValidBearer, isAllowedHost, isAllowedOrigin, preflightHeaders, type SecurityConfig } from './security';
+import type { Principal, Router } from './router';
+import { bearerTokenOf, hasValidBearer, isAllowedHost, isAllowedOrigin, preflightHeaders, type SecurityConfig } from './security';
 
 export interface HttpHost {
   readonly server: Server;
@@ -20,7 +20,16 @@ export class ListenError extends Error {
   readonly code = 'listen_failed';
 }
 
-export function createHttpHost(deps: { router: Router; security: SecurityConfig; eventsSocket: EventsSocket; log(error: unknown): void }): HttpHost {
+export interface HttpHostDeps {
+  router: Router;
+  security: SecurityConfig;
+  eventsSocket: EventsSocket;
+  log(error: unknown): void;
+  /** The agent a bearer token belongs to, for routes that accept agent tokens; none when left out. */
+  resolveAgentToken?(token: string): string | undefined;
+}
+
+export function createHttpHost(deps: HttpHostDeps): HttpHost {
   const { router, security } = deps;
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -32,9 +41,8 @@ export function createHttpHost(deps: { router: Router; security: SecurityConfig;
         answerPreflight(request, response);
         return;
       }
-      if (!hasValidBearer(request.headers.authorization, security.token)) throw unauthorized();
-      const { handler, params } = router.match(request.method ?? 'GET', url.pathname);
-      const answer = await handler({ request, response, params, url });
+      const { handler, params, principal } = authenticate(request, url.pathname);
+      const answer = await handler({ request, response, params, url, principal });
       if (answer) sendJson(response, answer[0], answer[1], corsHeaders);
     } catch (error) {
       const httpError = toHttpError(error);
@@ -43,6 +51,22 @@ export function createHttpHost(deps: { router: Router; security: SecurityConfig;
       // Drain what the client still sends (e.g. after a 413) so it can read the answer before the socket closes.
       if (!request.complete) request.resume();
     }
+  }
+
+  /**
+   * The desk token opens every route. Otherwise the bearer may be an agent's token, which opens only the
+   * routes marked `desk-or-agent`; without a known token the request is refused before the router says
+   * whether the path exists.
+   */
+  function authenticate(request: IncomingMessage, pathname: string): ReturnType<Router['match']> & { principal: Principal } {
+    const method = request.method ?? 'GET';
+    if (hasValidBearer(request.headers.authorization, security.token)) return { ...router.match(method, pathname), principal: { kind: 'desk' } };
+    const presented = bearerTokenOf(request.headers.authorization);
+    const agentId = presented === undefined ? undefined : deps.resolveAgentToken?.(presented);
+    if (agentId === undefined) throw unauthorized();
+    const route = router.match(method, pathname);
+    if (route.auth !== 'desk-or-agent') throw new HttpError(403, 'forbidden', `An agent token opens only the /agent/* routes; ${pathname} needs the desk's token.`);
+    return { ...route, principal: { kind: 'agent', agentId } };
   }
 
   /** Host must be ours (DNS rebinding); a browser Origin must be allowed. Adds CORS headers for allowed origins. */

@@ -1,0 +1,43 @@
+// Resolves a path the way the file system will: symlinks followed segment by segment, even where the
+// path does not exist yet (a file about to be created), so a link out of the worktree cannot hide.
+import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
+import { dirname, isAbsolute, join, parse, sep } from 'node:path';
+
+const MAX_LINK_HOPS = 40;
+
+/** The real absolute path of `path`; relative paths are taken from the current directory. */
+export function realPathOf(path: string, hops = 0): string {
+  // Joined by hand: path.join/resolve would fold `link/..` lexically, but the file system climbs from the link's target.
+  const absolute = isAbsolute(path) ? path : `${process.cwd()}${sep}${path}`;
+  const { root } = parse(absolute);
+  let current = realpathSync(root);
+  for (const segment of absolute.slice(root.length).split(/[\\/]+/)) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') {
+      current = dirname(current);
+      continue;
+    }
+    current = resolveSegment(join(current, segment), hops);
+  }
+  return current;
+}
+
+function resolveSegment(next: string, hops: number): string {
+  try {
+    return realpathSync(next);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
+  }
+  // A dangling link still decides where a write lands: follow it to its (missing) target.
+  let isLink = false;
+  try {
+    isLink = lstatSync(next).isSymbolicLink();
+  } catch {
+    return next;
+  }
+  if (!isLink) return next;
+  if (hops >= MAX_LINK_HOPS) throw Object.assign(new Error(`Too many symbolic links at ${next}`), { code: 'ELOOP' });
+  const target = readlinkSync(next);
+  return realPathOf(isAbsolute(target) ? target : `${dirname(next)}${sep}${target}`, hops + 1);
+}
