@@ -4,6 +4,7 @@ import { app, BrowserWindow, dialog } from 'electron';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { hostname } from 'node:os';
+import { hostAgentCatalog } from './core/agents/agent-catalog';
 import { scriptedAgentSpec } from './core/agents/builtin-agents';
 import { createCore, type Core } from './core/core';
 import { loadOrCreateToken } from './core/host/token-file';
@@ -25,8 +26,14 @@ async function start(): Promise<void> {
   const repoPath = process.env.ASSIGNMENT_DESK_REPO ?? process.cwd();
   core = await createCore({
     repoPath, dataDir, token, concurrency: 2, defaultAgent: 'scripted',
-    // Electron's own binary runs the bundled agent as plain Node.
-    agents: [{ ...scriptedAgentSpec(join(here, 'scripted-agent.js')), env: { ELECTRON_RUN_AS_NODE: '1' } }],
+    agents: hostAgentCatalog({
+      dataDir,
+      // Electron's own binary runs the bundled agent as plain Node.
+      scripted: { ...scriptedAgentSpec(join(here, 'scripted-agent.js')), env: { ELECTRON_RUN_AS_NODE: '1' } },
+      // A packaged app has no node_modules/.bin of its own; from a checkout (`npm start`) the project's is searched.
+      ...(!app.isPackaged && { deskRoot: app.getAppPath() }),
+      env: process.env,
+    }),
     allowedHosts: [], allowedOrigins: [PROMPT_PAD_ORIGIN], serverName: `Assignment Desk on ${hostname()}`, appVersion: app.getVersion(),
   });
   const address = await core.listen(PORT, '127.0.0.1');

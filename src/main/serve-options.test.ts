@@ -17,6 +17,19 @@ describe('parseServeOptions', () => {
     });
   });
 
+  it('makes --agent-command the default agent, with its dialect left to detection', () => {
+    expect(parseServeOptions(['--repo', '/r', '--agent-command', `node '/my agents/agent.js' --acp`])).toMatchObject({
+      agent: 'ad-hoc', agentCommand: ['node', '/my agents/agent.js', '--acp'],
+    });
+    expect(parseServeOptions(['--repo', '/r', '--agent-command', 'my-agent'])).not.toHaveProperty('agentDialect');
+  });
+
+  it('keeps --agent as the default when both are given, and takes the dialect', () => {
+    expect(parseServeOptions(['--repo', '/r', '--agent-command', 'kandev-agent', '--agent-dialect', 'kandev', '--agent', 'scripted'])).toMatchObject({
+      agent: 'scripted', agentCommand: ['kandev-agent'], agentDialect: 'kandev',
+    });
+  });
+
   it('asks for --repo', () => {
     expect(() => parseServeOptions([])).toThrow(/--repo PATH is required/);
   });
@@ -29,6 +42,10 @@ describe('parseServeOptions', () => {
     [['--repo', '/r', '--token', 'short'], /--token must be at least 16/],
     [['--repo', '/r', '--allow-origin', 'example.com'], /not an origin/],
     [['--repo', '/r', 'stray'], /positional/i],
+    [['--repo', '/r', '--agent-command', `agent "unclosed`], /--agent-command: the double quote at position 7 is never closed/],
+    [['--repo', '/r', '--agent-command', '  '], /--agent-command: the command is empty/],
+    [['--repo', '/r', '--agent-command', 'a', '--agent-dialect', 'grpc'], /--agent-dialect must be acp or kandev/],
+    [['--repo', '/r', '--agent-dialect', 'acp'], /--agent-dialect applies to --agent-command/],
   ])('refuses %j with a clear message', (argv, message) => {
     expect(() => parseServeOptions(argv)).toThrow(UsageError);
     expect(() => parseServeOptions(argv)).toThrow(message);

@@ -1,5 +1,7 @@
 // The headless host's command line: parsed and checked before anything starts. Pure.
 import { parseArgs } from 'node:util';
+import { AD_HOC_AGENT_ID } from './core/agents/agents-config';
+import { CommandLineError, splitCommandLine } from './core/agents/split-command';
 import { PROMPT_PAD_ORIGIN } from './core/http/security';
 
 export interface ServeOptions {
@@ -9,6 +11,10 @@ export interface ServeOptions {
   token?: string;
   dataDir?: string;
   agent: string;
+  /** `--agent-command` split into words: the ad-hoc agent's program and arguments. */
+  agentCommand?: string[];
+  /** Its dialect; absent means the desk finds out at `initialize`. */
+  agentDialect?: 'acp' | 'kandev';
   concurrency: number;
   baseBranch?: string;
   allowedOrigins: string[];
@@ -25,7 +31,11 @@ export const USAGE = `Usage: npm run serve -- --repo PATH [options]
   --host ADDRESS         address to listen on (default 127.0.0.1)
   --token TOKEN          bearer token clients must send (default: generated once, kept in the data dir)
   --data-dir DIR         where the database, worktrees and token live
-  --agent ID             default agent (default: scripted)
+  --agent ID             default agent (default: the ad-hoc agent if --agent-command is given, else scripted)
+  --agent-command 'CMD ARGS'
+                         run this command as an agent (id "ad-hoc"); quote it as one argument
+  --agent-dialect acp|kandev
+                         the ad-hoc agent's protocol (default: detected when it starts)
   --concurrency N        agents running at once (default 2)
   --base-branch NAME     branch tasks start from (default: the repository's current branch)
   --allow-origin ORIGIN  a web page origin that may call the desk (repeatable; Prompt Pad's is allowed)
@@ -42,7 +52,8 @@ export function parseServeOptions(argv: readonly string[]): ServeOptions | 'help
       allowPositionals: false,
       options: {
         repo: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, token: { type: 'string' },
-        'data-dir': { type: 'string' }, agent: { type: 'string' }, concurrency: { type: 'string' },
+        'data-dir': { type: 'string' }, agent: { type: 'string' },
+        'agent-command': { type: 'string' }, 'agent-dialect': { type: 'string' }, concurrency: { type: 'string' },
         'base-branch': { type: 'string' }, 'allow-origin': { type: 'string', multiple: true },
         'allow-host': { type: 'string', multiple: true }, 'server-name': { type: 'string' }, help: { type: 'boolean' },
       },
@@ -60,19 +71,36 @@ export function parseServeOptions(argv: readonly string[]): ServeOptions | 'help
     if (!/^https?:\/\/[^/\s]+$/i.test(origin)) throw new UsageError(`--allow-origin "${origin}" is not an origin like https://example.com`);
     return origin;
   });
+  const agentCommand = values['agent-command'] === undefined ? undefined : commandWords(values['agent-command']);
+  const agentDialect = values['agent-dialect'];
+  if (agentDialect !== undefined && agentCommand === undefined) throw new UsageError('--agent-dialect applies to --agent-command; give both');
+  if (agentDialect !== undefined && agentDialect !== 'acp' && agentDialect !== 'kandev') {
+    throw new UsageError(`--agent-dialect must be acp or kandev (got "${agentDialect}")`);
+  }
   return {
     repo: values.repo,
     port: integer(values.port ?? '1337', '--port', 0, 65535),
     host: values.host ?? '127.0.0.1',
     ...(token !== undefined && { token }),
     ...(values['data-dir'] !== undefined && { dataDir: values['data-dir'] }),
-    agent: values.agent ?? 'scripted',
+    agent: values.agent ?? (agentCommand ? AD_HOC_AGENT_ID : 'scripted'),
+    ...(agentCommand && { agentCommand }),
+    ...(agentDialect !== undefined && { agentDialect }),
     concurrency: integer(values.concurrency ?? '2', '--concurrency', 1, 64),
     ...(values['base-branch'] !== undefined && { baseBranch: values['base-branch'] }),
     allowedOrigins: [PROMPT_PAD_ORIGIN, ...origins],
     allowedHosts: (values['allow-host'] ?? []).map((h) => h.toLowerCase()),
     ...(values['server-name'] !== undefined && { serverName: values['server-name'] }),
   };
+}
+
+function commandWords(line: string): string[] {
+  try {
+    return splitCommandLine(line);
+  } catch (error) {
+    if (error instanceof CommandLineError) throw new UsageError(`--agent-command: ${error.message}`);
+    throw error;
+  }
 }
 
 function integer(raw: string, flag: string, min: number, max: number): number {

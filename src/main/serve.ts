@@ -3,7 +3,10 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { homedir, hostname } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { adHocAgentSpec } from './core/agents/ad-hoc-agent';
+import { hostAgentCatalog } from './core/agents/agent-catalog';
 import { scriptedAgentSpec } from './core/agents/builtin-agents';
+import { KNOWN_AGENTS } from './core/agents/known-agents';
 import { createCore, type Core } from './core/core';
 import { defaultDataDir } from './core/host/data-dir';
 import { lockDataDir } from './core/host/instance-lock';
@@ -23,6 +26,15 @@ async function main(argv: string[]): Promise<void> {
   const lock = lockDataDir(ensureDir(dataDir));
   let core: Core | undefined;
   try {
+    const agents = hostAgentCatalog({
+      dataDir,
+      scripted: scriptedAgentSpec(scriptedAgentEntry()),
+      ...(options.agentCommand && {
+        adHoc: adHocAgentSpec({ words: options.agentCommand, cwd: process.cwd(), known: KNOWN_AGENTS, ...(options.agentDialect && { dialect: options.agentDialect }) }),
+      }),
+      deskRoot: deskRoot(),
+      env: process.env,
+    });
     const token = options.token !== undefined ? { token: options.token, path: undefined } : loadOrCreateToken(dataDir);
     core = await createCore({
       repoPath: resolve(options.repo),
@@ -31,7 +43,7 @@ async function main(argv: string[]): Promise<void> {
       ...(options.baseBranch !== undefined && { baseBranch: options.baseBranch }),
       concurrency: options.concurrency,
       defaultAgent: options.agent,
-      agents: [scriptedAgentSpec(scriptedAgentEntry())],
+      agents,
       allowedHosts: options.allowedHosts,
       allowedOrigins: options.allowedOrigins,
       serverName: options.serverName ?? `Assignment Desk on ${hostname()}`,
@@ -43,6 +55,8 @@ async function main(argv: string[]): Promise<void> {
     print(`Assignment Desk ${APP_VERSION}: ${core.repoRoot} (tasks start from ${core.baseBranch}), agent ${options.agent}, ${options.concurrency} at a time`);
     print(token.path ? `Token kept in ${token.path} (send it as "Authorization: Bearer <token>")` : 'Token given with --token');
     print(`Data in ${dataDir}`);
+    const chosen = core.agents.describe(options.agent).find((agent) => agent.isDefault);
+    if (chosen && !chosen.available) process.stderr.write(`Warning: the default agent "${chosen.id}" cannot start: ${chosen.reason}\n`);
     // Last, because scripts and tests wait for this line to know the desk is ready.
     print(`Listening on http://${shownHost}:${address.port}`);
   } catch (error) {
@@ -76,6 +90,11 @@ function scriptedAgentEntry(): string {
   const here = dirname(fileURLToPath(import.meta.url));
   const bundled = resolve(here, 'scripted-agent.js');
   return existsSync(bundled) ? bundled : resolve(here, 'core/agents/scripted/scripted-agent-main.ts');
+}
+
+/** The desk's install: two levels above out/main/serve.js (and above src/main/serve.ts when run from source). */
+function deskRoot(): string {
+  return resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 }
 
 function ensureDir(dir: string): string {

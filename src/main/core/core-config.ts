@@ -1,5 +1,5 @@
 // Everything a host (the Electron app or the headless CLI) decides when it builds the core.
-import type { AgentSpec } from './agents/agent-spec';
+import type { AgentCatalog } from './agents/agent-registry';
 
 export interface CoreConfig {
   /** The git repository tasks run against (any path inside it). */
@@ -12,7 +12,8 @@ export interface CoreConfig {
   /** Agents that may run at once. */
   concurrency: number;
   defaultAgent: string;
-  agents: AgentSpec[];
+  /** The core adds the repository's `node_modules/.bin` to `searchDirs`. */
+  agents: AgentCatalog;
   allowedHosts: string[];
   allowedOrigins: string[];
   serverName: string;

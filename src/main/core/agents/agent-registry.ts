@@ -1,15 +1,78 @@
-// The agents the desk can run, by id. The host decides which entries exist (the scripted agent's path differs per build).
+// The agents the desk can run, by id: the scripted agent, the known vendor agents, agents.json and `--agent-command`.
+// Programs are looked up when asked for, so an agent installed while the desk runs is found without a restart.
+import type { AgentInfo, AgentSource } from '../../../shared/agents';
+import { findCommand, isExecutableFile, type Detection, type DetectionContext } from './agent-detection';
 import type { AgentSpec } from './agent-spec';
+import type { KnownAgent } from './known-agents';
 
 export interface AgentRegistry {
+  /** The spec to launch, with the program's absolute path when it was found; undefined for an unknown id. */
   get(id: string): AgentSpec | undefined;
   list(): AgentSpec[];
+  /** Every agent with whether its program can be found, for `GET /api/agents` and the board. */
+  describe(defaultAgent: string): AgentInfo[];
 }
 
-export function createAgentRegistry(specs: readonly AgentSpec[]): AgentRegistry {
-  const byId = new Map(specs.map((spec) => [spec.id, spec]));
+/** What a host decides about agents; a later source overrides an earlier one with the same id. */
+export interface AgentCatalog {
+  /** Built in and always present (its program is the desk's own Node or Electron). */
+  scripted: AgentSpec;
+  builtins: readonly KnownAgent[];
+  /** From agents.json. */
+  custom: readonly AgentSpec[];
+  /** From `--agent-command`. */
+  adHoc?: AgentSpec;
+  /** Searched after PATH: the desk's and the repository's `node_modules/.bin`. */
+  searchDirs: readonly string[];
+  /** The desk's environment, for PATH and PATHEXT. */
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+export interface RegistryProbe {
+  platform?: NodeJS.Platform;
+  isExecutable?: (path: string) => boolean;
+}
+
+interface Entry { spec: AgentSpec; source: AgentSource; npmPackage?: string }
+
+export function createAgentRegistry(catalog: AgentCatalog, probe: RegistryProbe = {}): AgentRegistry {
+  const platform = probe.platform ?? process.platform;
+  const context: DetectionContext = {
+    env: catalog.env,
+    platform,
+    searchDirs: catalog.searchDirs,
+    isExecutable: probe.isExecutable ?? ((path) => isExecutableFile(path, platform)),
+  };
+  const entries = new Map<string, Entry>();
+  entries.set(catalog.scripted.id, { spec: catalog.scripted, source: 'builtin' });
+  for (const { npmPackage, ...spec } of catalog.builtins) entries.set(spec.id, { spec, source: 'builtin', npmPackage });
+  for (const spec of catalog.custom) entries.set(spec.id, { spec, source: 'config' });
+  if (catalog.adHoc) entries.set(catalog.adHoc.id, { spec: catalog.adHoc, source: 'ad-hoc' });
+
+  const launchable = ({ spec }: Entry, detection: Detection): AgentSpec => (detection.found ? { ...spec, command: detection.path } : spec);
+
   return {
-    get: (id) => byId.get(id),
-    list: () => [...byId.values()],
+    get(id) {
+      const entry = entries.get(id);
+      return entry && launchable(entry, findCommand(entry.spec.command, context));
+    },
+    list: () => [...entries.values()].map((entry) => launchable(entry, findCommand(entry.spec.command, context))),
+    describe: (defaultAgent) => [...entries.values()].map((entry) => describeEntry(entry, findCommand(entry.spec.command, context), defaultAgent)),
+  };
+}
+
+function describeEntry({ spec, source, npmPackage }: Entry, detection: Detection, defaultAgent: string): AgentInfo {
+  const hint = npmPackage ? `; install it with "npm install -g ${npmPackage}"` : '';
+  return {
+    id: spec.id,
+    name: spec.name,
+    command: spec.command,
+    args: [...spec.args],
+    dialect: spec.dialect,
+    source,
+    available: detection.found,
+    ...(detection.found ? { resolvedPath: detection.path } : { reason: `${detection.reason}${hint}` }),
+    envAllowlist: [...spec.envAllowlist],
+    isDefault: spec.id === defaultAgent,
   };
 }

@@ -1,4 +1,4 @@
-// The agents every desk knows without configuration. Real vendor agents join through configuration.
+// The scripted agent, which every desk has; vendor agents it knows by name are in known-agents.ts.
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
