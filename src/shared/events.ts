@@ -1,5 +1,6 @@
 // The one event union that flows from agents to the store, the events socket and the renderer.
 import { z } from 'zod';
+import { OpenQuestion, QuestionAnswer } from './questions';
 import { TaskSummary } from './task';
 
 export const ToolCallStatus = z.enum(['pending', 'in_progress', 'completed', 'failed']);
@@ -40,36 +41,6 @@ export type AgentUpdate = z.infer<typeof AgentUpdate>;
 
 export const LogLevel = z.enum(['info', 'warn', 'error']);
 
-/** An option of a permission question (ACP `PermissionOption`). */
-export const QuestionOption = z.object({ optionId: z.string(), name: z.string(), kind: z.string() });
-
-/** Something an agent waits for a person to answer: a permission request or a form (elicitation). */
-export const OpenQuestion = z.object({
-  id: z.string(),
-  taskId: z.string(),
-  kind: z.enum(['permission', 'elicitation']),
-  /** What the agent asks, in its words (tool call title or elicitation message). */
-  prompt: z.string(),
-  /** For permissions: the buttons to offer. */
-  options: z.array(QuestionOption).optional(),
-  /** For elicitations: the JSON schema of the form to fill in. */
-  requestedSchema: z.unknown().optional(),
-  /** The tool call the permission is about, as the agent described it. */
-  toolCall: z.unknown().optional(),
-  /** The governance request that escalated it to a person. */
-  governanceRequestId: z.string().optional(),
-  askedAt: z.string(),
-});
-export type OpenQuestion = z.infer<typeof OpenQuestion>;
-
-/** How a question was answered: an option, form content, a decline, or cancelled (task stopped). */
-export const QuestionAnswer = z.union([
-  z.object({ optionId: z.string() }),
-  z.object({ content: z.record(z.string(), z.unknown()) }),
-  z.object({ declined: z.literal(true) }),
-  z.object({ cancelled: z.literal(true) }),
-]);
-export type QuestionAnswer = z.infer<typeof QuestionAnswer>;
 
 /** Everything that happens to a task. */
 export const TaskEvent = z.discriminatedUnion('type', [

@@ -1,5 +1,6 @@
 // The task contract shared by the core, its HTTP clients and the renderer: statuses, submissions and task views.
 import { z } from 'zod';
+import { OpenQuestion } from './questions';
 
 /** Where a task is in its life; the AA wire format uses these values as they are. */
 export const TaskStatus = z.enum(['queued', 'in-progress', 'awaiting-input', 'completed', 'error', 'cancelled']);
@@ -28,6 +29,22 @@ export const SubmitTask = z.object({
 });
 export type SubmitTask = z.infer<typeof SubmitTask>;
 
+/** `POST /tasks/<id>/prompt` body: another turn for the task's agent. */
+export const FollowUp = z.object({ prompt: z.string().refine((p) => p.trim().length > 0, 'must not be empty') });
+export type FollowUp = z.infer<typeof FollowUp>;
+
+/** `POST /tasks/<id>/input` body: the answer to an open question (`questionId` may be left out when one is open). */
+export const AnswerInput = z.union([
+  z.object({ questionId: z.string().optional(), optionId: z.string().min(1) }).strict(),
+  z.object({ questionId: z.string().optional(), content: z.record(z.string(), z.unknown()) }).strict(),
+  z.object({ questionId: z.string().optional(), declined: z.literal(true) }).strict(),
+]);
+export type AnswerInput = z.infer<typeof AnswerInput>;
+
+/** `POST /tasks/<id>/mode` and `/config` bodies: change the live session's mode or a configuration option. */
+export const SetMode = z.object({ modeId: z.string().min(1) });
+export const SetConfigOption = z.object({ configId: z.string().min(1), value: z.union([z.string(), z.boolean()]) });
+
 /** `DELETE /` body: the id of the task to cancel. */
 export const CancelTask = z.object({ id: TaskId });
 export type CancelTask = z.infer<typeof CancelTask>;
@@ -53,8 +70,22 @@ export const TaskSummary = z.object({
   dependencies: z.array(z.string()),
   review: ReviewState,
   updatedAt: z.string(),
+  /** What the agent waits for a person to answer (present while the task is awaiting-input). */
+  openQuestions: z.array(OpenQuestion).optional(),
 });
 export type TaskSummary = z.infer<typeof TaskSummary>;
+
+/** One prompt to the task's agent: the first, then each follow-up; each ends in its own commit. */
+export const Turn = z.object({
+  turn: z.number().int(),
+  prompt: z.string(),
+  status: z.enum(['pending', 'running', 'completed', 'error', 'cancelled']),
+  commit: z.string().optional(),
+  requestedAt: z.string(),
+  startedAt: z.string().optional(),
+  finishedAt: z.string().optional(),
+});
+export type Turn = z.infer<typeof Turn>;
 
 /** One task in full, as `GET /tasks/<id>` returns it. */
 export const TaskDetail = TaskSummary.extend({
@@ -71,6 +102,7 @@ export const TaskDetail = TaskSummary.extend({
   /** How many times the task was started (re-runs after a restart count). */
   attempt: z.number().int(),
   agentPid: z.number().int().optional(),
+  turns: z.array(Turn),
 });
 export type TaskDetail = z.infer<typeof TaskDetail>;
 

@@ -3,12 +3,18 @@ import { createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { TaskEvent } from '../../shared/events';
+import { binDir } from './agents/agent-catalog';
 import { createAgentRegistry, type AgentRegistry } from './agents/agent-registry';
 import type { CoreConfig } from './core-config';
 import { createEventBus, type EventBus } from './events/event-bus';
 import { openRepository } from './git/repository';
 import { createGitService, type GitService } from './git/git-service';
-import { refuseWithoutPolicy } from './governance/no-policy-permission';
+import { createGovernanceGate } from './governance/governance-gate';
+import { createGovernanceRepo } from './governance/governance-repo';
+import { createGovernanceService, type GovernanceService } from './governance/governance-service';
+import { createPolicyFileStore } from './governance/policy-file';
+import { addAgentRoutes } from './http/agents-routes';
+import { addGovernanceRoutes } from './http/governance-routes';
 import { addAgentAssignmentRoutes } from './http/aa-routes';
 import { addApiRoutes } from './http/api-routes';
 import { createEventsSocket } from './http/events-socket';
@@ -17,6 +23,7 @@ import { createHttpHost, type HttpHost } from './http/server';
 import { openDatabase } from './store/database';
 import { createEventsRepo, type EventsRepo } from './store/events-repo';
 import { createTasksRepo } from './store/tasks-repo';
+import { createTurnsRepo } from './store/turns-repo';
 import { UnknownAgentError } from './tasks/task-errors';
 import { runTask } from './tasks/task-runner';
 import { createTaskService, type TaskService } from './tasks/task-service';
@@ -29,6 +36,7 @@ export interface Core {
   readonly bus: EventBus;
   readonly git: GitService;
   readonly agents: AgentRegistry;
+  readonly governance: GovernanceService;
   readonly http: HttpHost;
   /** Listens, then recovers interrupted tasks and starts scheduling. */
   listen(port: number, host: string): Promise<AddressInfo>;
@@ -39,11 +47,12 @@ export interface Core {
 export async function createCore(config: CoreConfig): Promise<Core> {
   const now = config.now ?? (() => new Date());
   const log = config.log ?? ((message: string) => process.stderr.write(`${message}\n`));
-  const agents = createAgentRegistry(config.agents);
-  if (!agents.get(config.defaultAgent)) throw new UnknownAgentError(config.defaultAgent, agents.list().map((a) => a.id));
 
   // Everything that can refuse the configuration runs before anything is opened or started.
   const { root: repoRoot } = await openRepository(config.repoPath);
+  // The repository's node_modules/.bin comes last: it may supply an agent, never shadow one on PATH.
+  const agents = createAgentRegistry({ ...config.agents, searchDirs: [...config.agents.searchDirs, binDir(repoRoot)] });
+  if (!agents.get(config.defaultAgent)) throw new UnknownAgentError(config.defaultAgent, agents.list().map((a) => a.id));
   const git = createGitService({
     repoRoot,
     worktreesDir: join(config.dataDir, 'worktrees', shortHash(repoRoot)),
@@ -53,39 +62,49 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   const baseBranch = config.baseBranch ?? await git.currentBranch();
   await git.assertUsableBase(baseBranch);
 
+  // A broken policy file stops the host with one clear line, before anything is opened.
+  const policyStore = createPolicyFileStore(config.dataDir);
+  policyStore.load();
+
   const db = openDatabase(join(config.dataDir, 'desk.sqlite'));
   const events = createEventsRepo(db, repoRoot);
   const bus = createEventBus();
   const record = (taskId: string, attempt: number, event: TaskEvent) => bus.publish(events.append(taskId, attempt, event, now().toISOString()));
 
+  const governance = createGovernanceService({ repo: createGovernanceRepo(db, repoRoot), policyStore, now });
+  const tasksRepo = createTasksRepo(db, repoRoot);
   const tasks = createTaskService({
-    tasks: createTasksRepo(db, repoRoot),
+    tasks: tasksRepo,
+    turns: createTurnsRepo(db, repoRoot),
     git,
     agents,
+    gate: createGovernanceGate(governance, log),
+    limits: (agentId) => {
+      const { promptsPerHour, concurrentTasks } = governance.policyFor(agentId);
+      return { ...(promptsPerHour !== undefined && { promptsPerHour }), ...(concurrentTasks !== undefined && { concurrentTasks }) };
+    },
     record,
     run: runTask,
-    decidePermission: async (task, request) => {
-      const outcome = refuseWithoutPolicy(request);
-      record(task.id, task.attempt, { type: 'log', level: 'warn', source: 'desk', text: `Refused "${request.toolCall.title ?? 'a permission request'}": no governance policy allows it.` });
-      return outcome;
-    },
     now,
     config: { concurrency: config.concurrency, defaultAgent: config.defaultAgent, baseBranch, clientVersion: config.appVersion },
   });
 
   const router = createRouter();
   addApiRoutes(router, { tasks, events });
+  addAgentRoutes(router, { agents, defaultAgent: config.defaultAgent });
+  addGovernanceRoutes(router, { governance, repoRoot, worktreeOf: (id) => tasksRepo.get(id)?.worktreePath });
   addAgentAssignmentRoutes(router, { tasks, serverName: config.serverName });
   const http = createHttpHost({
     router,
     security: { token: config.token, allowedHosts: config.allowedHosts, allowedOrigins: config.allowedOrigins },
     eventsSocket: createEventsSocket({ bus, events }),
+    resolveAgentToken: (token) => governance.agentForToken(token),
     log: (error) => log(`Request failed: ${error instanceof Error ? error.stack : String(error)}`),
   });
 
   let closed = false;
   return {
-    repoRoot, baseBranch, tasks, events, bus, git, agents, http,
+    repoRoot, baseBranch, tasks, events, bus, git, agents, governance, http,
     async listen(port, host) {
       const address = await http.listen(port, host);
       await tasks.recover();

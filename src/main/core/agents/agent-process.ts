@@ -49,7 +49,9 @@ export async function spawnAgent(options: SpawnAgentOptions): Promise<AgentProce
 
   await new Promise<void>((resolve, reject) => {
     child.once('spawn', resolve);
-    child.once('error', (error) => reject(new AgentStartError(`Cannot start agent "${options.command}": ${error.message}`)));
+    child.once('error', (error: NodeJS.ErrnoException) => reject(new AgentStartError(error.code === 'ENOENT'
+      ? `Cannot start agent "${options.command}": it is not installed or not on PATH (see GET /api/agents).`
+      : `Cannot start agent "${options.command}": ${error.message}`)));
   });
   // A closed pipe must not crash the desk; the exit tells the story.
   child.stdin.on('error', () => {});

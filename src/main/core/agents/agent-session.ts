@@ -5,28 +5,64 @@ export interface PermissionOption { optionId: string; name: string; kind: string
 
 /** An agent asking to be allowed to do something (ACP `session/request_permission`). */
 export interface PermissionRequest {
-  toolCall: { toolCallId?: string; title?: string; kind?: string };
+  toolCall: { toolCallId?: string; title?: string; kind?: string; locations?: { path: string }[]; rawInput?: unknown };
   options: PermissionOption[];
 }
 
 export type PermissionOutcome = { outcome: 'selected'; optionId: string } | { outcome: 'cancelled' };
 
+/** An agent asking the person a question with a form (ACP `elicitation/create`). */
+export interface ElicitationRequest {
+  message: string;
+  mode: string;
+  requestedSchema?: unknown;
+  url?: string;
+}
+
+export type ElicitationResponse =
+  | { action: 'accept'; content: Record<string, unknown> }
+  | { action: 'decline' }
+  | { action: 'cancel' };
+
+/** The terminal calls an agent may make (ACP `terminal/*`), served in the task's worktree. */
+export interface TerminalHandlers {
+  create(params: { command: string; args?: string[]; env?: { name: string; value: string }[]; cwd?: string | null; outputByteLimit?: number | null }): Promise<{ terminalId: string }>;
+  output(terminalId: string): { output: string; truncated: boolean; exitStatus: { exitCode: number | null; signal: string | null } | null };
+  waitForExit(terminalId: string): Promise<{ exitCode: number | null; signal: string | null }>;
+  kill(terminalId: string): void;
+  release(terminalId: string): void;
+}
+
 /** The services the desk offers an agent while it works; each one decides inside the task's worktree. */
 export interface ClientHandlers {
   requestPermission(request: PermissionRequest): Promise<PermissionOutcome>;
+  elicit(request: ElicitationRequest): Promise<ElicitationResponse>;
   readTextFile(request: { path: string; line?: number; limit?: number }): Promise<string>;
   writeTextFile(request: { path: string; content: string }): Promise<void>;
+  terminals: TerminalHandlers;
 }
 
 /** How a turn ended: the ACP stop reason (`end_turn`, `cancelled`, `refusal`, `max_tokens`, …). */
 export interface TurnEnd { stopReason: string }
 
+/** What the agent said it can do, as far as the desk cares. */
+export interface SessionFeatures {
+  /** Can continue an earlier session in a new process (`session/load` or `session/resume`). */
+  canContinue: boolean;
+  modes?: unknown;
+  configOptions?: unknown;
+}
+
 export interface AgentSession {
   readonly sessionId: string;
+  readonly dialect: 'acp' | 'kandev';
+  readonly features: SessionFeatures;
   /** Sends one turn and resolves when the agent ends it; rejects with the agent's error. */
   prompt(text: string): Promise<TurnEnd>;
   /** Asks the agent to stop the current turn; the pending `prompt` then resolves with `cancelled`. */
   cancel(): void;
+  setMode(modeId: string): Promise<void>;
+  setConfigOption(configId: string, value: string | boolean): Promise<void>;
 }
 
 export interface SessionCallbacks {
@@ -37,4 +73,12 @@ export interface SessionCallbacks {
 /** The agent answered in a way that makes the task impossible to run (wrong protocol, refused session…). */
 export class AgentProtocolError extends Error {
   readonly code = 'agent_protocol';
+}
+
+/** The agent wants a login the desk cannot do for it; the message says which. */
+export class AgentLoginRequiredError extends Error {
+  readonly code = 'agent_login_required';
+  constructor(message: string, readonly methods: { id: string; name: string; description?: string }[]) {
+    super(message);
+  }
 }

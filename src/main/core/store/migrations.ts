@@ -38,4 +38,36 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX events_by_task ON events (repo, task_id, seq);
   `,
+  // Governance: every request an agent made and what became of it (the audit log). The record itself is
+  // the JSON body; the columns are what lists filter and sort by.
+  `
+  CREATE TABLE governance_requests (
+    repo       TEXT NOT NULL,
+    id         TEXT PRIMARY KEY,
+    agent_id   TEXT NOT NULL,
+    task_id    TEXT,
+    state      TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    body       TEXT NOT NULL
+  );
+  CREATE INDEX governance_requests_by_created ON governance_requests (repo, created_at);
+  `,
+  // 3: turns: the first prompt and every follow-up of a task, each with its own commit.
+  `
+  CREATE TABLE task_turns (
+    repo         TEXT    NOT NULL,
+    task_id      TEXT    NOT NULL,
+    turn         INTEGER NOT NULL,
+    prompt       TEXT    NOT NULL,
+    agent        TEXT    NOT NULL,
+    status       TEXT    NOT NULL,
+    commit_sha   TEXT,
+    output       TEXT,
+    requested_at TEXT    NOT NULL,
+    started_at   TEXT,
+    finished_at  TEXT,
+    PRIMARY KEY (repo, task_id, turn)
+  );
+  CREATE INDEX task_turns_by_agent ON task_turns (repo, agent, started_at);
+  `,
 ];

@@ -27,4 +27,10 @@ describe('pickTasksToStart', () => {
     const tasks = [task('x', 'error'), task('y', 'cancelled'), task('a', 'queued', ['x']), task('b', 'queued', ['y']), task('c', 'queued', ['ghost'])];
     expect(pickTasksToStart(tasks, 0, 5)).toEqual([]);
   });
+
+  it('lets a hold-back rule skip a ready task, counting tasks picked in the same round', () => {
+    const tasks = [task('a', 'queued'), task('b', 'queued'), task('c', 'queued')];
+    const onlyOneAtATime = (_t: SchedulableTask, picked: readonly SchedulableTask[]) => picked.length < 1;
+    expect(pickTasksToStart(tasks, 0, 3, onlyOneAtATime).map((t) => t.id)).toEqual(['a']);
+  });
 });

@@ -7,13 +7,25 @@ export interface SchedulableTask {
   dependencies: readonly string[];
 }
 
-/** The tasks to start, in submission order, filling at most the free slots. `tasks` is in submission order. */
-export function pickTasksToStart<T extends SchedulableTask>(tasks: readonly T[], activeCount: number, concurrency: number): T[] {
+/**
+ * The tasks to start, in submission order, filling at most the free slots. `tasks` is in submission
+ * order. `mayStart` holds back a ready task (e.g. its agent reached a rate limit) and is told which
+ * tasks were already picked in this round, so per-agent limits count them too.
+ */
+export function pickTasksToStart<T extends SchedulableTask>(
+  tasks: readonly T[],
+  activeCount: number,
+  concurrency: number,
+  mayStart: (task: T, picked: readonly T[]) => boolean = () => true,
+): T[] {
   const free = concurrency - activeCount;
   if (free <= 0) return [];
   const statusById = new Map(tasks.map((t) => [t.id, t.status]));
-  const ready = tasks.filter(
-    (t) => t.status === 'queued' && t.dependencies.every((d) => statusById.get(d) === 'completed'),
-  );
-  return ready.slice(0, free);
+  const picked: T[] = [];
+  for (const task of tasks) {
+    if (picked.length === free) break;
+    if (task.status !== 'queued' || !task.dependencies.every((d) => statusById.get(d) === 'completed')) continue;
+    if (mayStart(task, picked)) picked.push(task);
+  }
+  return picked;
 }

@@ -20,3 +20,8 @@ export class UnknownAgentError extends Error {
     super(`No agent "${agentId}"; known agents: ${known.join(', ')}`);
   }
 }
+
+/** The task is in a state where this request makes no sense now (e.g. a follow-up while the agent works). */
+export class TaskBusyError extends Error {
+  readonly code = 'task_busy';
+}

@@ -154,18 +154,6 @@ describe('the scheduler', () => {
   });
 });
 
-describe('permission requests', () => {
-  it('are refused while no governance policy allows them, and the task goes on without hanging', async () => {
-    desk = await startDesk();
-    await submit({ id: 'asks', prompt: 'ask May I delete everything?\nwrite after.txt should not happen' });
-    await desk.waitForStatus('asks', 'completed');
-    const task = await detail('asks');
-    expect(() => git((desk as Desk).repo, 'show', `${task.commit}:after.txt`)).toThrow();
-    const events = (await (desk as Desk).api('GET', '/api/tasks/asks/events')).json.events;
-    expect(events.some((e: { event: { text?: string } }) => /Refused "May I delete everything\?"/.test(e.event.text ?? ''))).toBe(true);
-  });
-});
-
 describe('the agent\'s file access', () => {
   it('writes through the desk inside the worktree and is refused outside it', async () => {
     desk = await startDesk();

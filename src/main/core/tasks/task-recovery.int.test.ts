@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { AgentSpec } from '../agents/agent-spec';
-import { processGroupAlive, processExists, signalProcessTree } from '../agents/process-tree';
+import { commandLineOf, processGroupAlive, processExists, signalProcessTree } from '../agents/process-tree';
 import { isolateGitConfig } from '../git/git-test-fixture';
 import { openDatabase } from '../store/database';
 import { createTasksRepo } from '../store/tasks-repo';
@@ -25,6 +25,10 @@ it('ends the tree of an agent left running by a crashed desk and re-queues its t
   const orphan = spawn(stubborn.command, stubborn.args, { detached: true, stdio: 'ignore' });
   const bystander = spawn('sleep', ['300'], { detached: true, stdio: 'ignore' });
   try {
+    // Until exec completes, a just-spawned child still shows its parent's command line.
+    for (const [child, command] of [[orphan, 'sh'], [bystander, 'sleep']] as const) {
+      while (commandLineOf(child.pid as number)?.[0] !== command) await new Promise((r) => setTimeout(r, 10));
+    }
     const db = openDatabase(join(dataDir, 'desk.sqlite'));
     const tasks = createTasksRepo(db, realpathSync(repo));
     const at = new Date().toISOString();

@@ -1,11 +1,14 @@
-// One run of one task: worktree with its dependencies merged, the agent's turn over ACP, then the commit.
+// One turn of one task: the worktree (fresh with dependencies merged, or the task's own for a follow-up),
+// the agent's turn over ACP or Kandev, then the commit.
+import { access } from 'node:fs/promises';
 import type { AgentUpdate, TaskEvent } from '../../../shared/events';
-import { startAcpSession } from '../agents/acp-session';
 import { agentEnvironment } from '../agents/agent-environment';
 import { spawnAgent, type AgentExit, type AgentProcess } from '../agents/agent-process';
 import type { AgentRegistry } from '../agents/agent-registry';
-import type { PermissionOutcome, PermissionRequest } from '../agents/agent-session';
+import type { AgentSession, ElicitationRequest, ElicitationResponse, PermissionOutcome, PermissionRequest } from '../agents/agent-session';
+import { connectAgent } from '../agents/connect-agent';
 import { createJsonRpcPeer, JsonRpcError, PeerClosedError } from '../agents/json-rpc-peer';
+import { createTerminalHost } from '../agents/terminal-host';
 import { createWorktreeFiles } from '../agents/worktree-files';
 import { MergeConflictError } from '../git/git-errors';
 import type { GitService } from '../git/git-service';
@@ -13,12 +16,14 @@ import type { TaskPatch, TaskRecord } from '../store/tasks-repo';
 import { commitMessageFor } from './commit-message';
 
 export type RunOutcome =
-  | { status: 'completed'; commit: string }
-  | { status: 'error'; message: string }
-  | { status: 'cancelled' };
+  | { status: 'completed'; commit: string; output: string }
+  | { status: 'error'; message: string; output?: string }
+  | { status: 'cancelled'; output?: string };
 
 export interface RunContext {
   task: TaskRecord;
+  /** Which turn this is and what to say; turn 1 is the task's own prompt. */
+  turn: { number: number; prompt: string };
   signal: AbortSignal;
   git: GitService;
   agents: AgentRegistry;
@@ -26,66 +31,104 @@ export interface RunContext {
   /** Stores facts of the run (branch, worktree, pid, session) on the task. */
   update(patch: TaskPatch): void;
   record(event: TaskEvent): void;
-  /** Decides an agent's permission request (the governance policy, later a person). */
-  decidePermission(request: PermissionRequest): Promise<PermissionOutcome>;
+  /** The live session, for mode and option changes while the agent works. */
+  onSession(session: AgentSession | undefined): void;
+  /** Governance, then a person if needed: whether the agent may do what it asks. */
+  decidePermission(request: PermissionRequest, worktree: string): Promise<PermissionOutcome>;
+  /** A question for a person (after governance). */
+  elicit(request: ElicitationRequest): Promise<ElicitationResponse>;
+  /** Governance for a terminal command; throws (to the agent) when refused. */
+  authorizeCommand(commandLine: string, worktree: string): Promise<void>;
+  /** Governance for a file read or write; throws (to the agent) when refused. */
+  authorizeFile(access: { kind: 'read' | 'edit'; path: string }, worktree: string): Promise<void>;
 }
 
 /** How long a cancelled agent may take to end its turn by itself before its process tree is killed. */
 const CANCEL_GRACE_MS = 400;
 
 export async function runTask(context: RunContext): Promise<RunOutcome> {
-  const { task, signal, git } = context;
+  const { task, signal, git, turn } = context;
   const log = (text: string, level: 'info' | 'warn' | 'error' = 'info') => context.record({ type: 'log', level, source: 'desk', text });
 
   const spec = context.agents.get(task.agent);
   if (!spec) return { status: 'error', message: `No agent "${task.agent}" is configured.` };
 
-  let worktree: { path: string; branch: string };
-  try {
-    const dependencyBranches = task.dependencies.map((id) => git.branchFor(id));
-    log(dependencyBranches.length > 0
-      ? `Preparing a worktree from ${task.baseBranch} with ${dependencyBranches.join(', ')} merged in`
-      : `Preparing a worktree from ${task.baseBranch}`);
-    worktree = await git.prepareWorktree({ taskId: task.id, baseBranch: task.baseBranch, dependencyBranches });
-  } catch (error) {
-    if (error instanceof MergeConflictError) return { status: 'error', message: error.message };
-    throw error;
+  let worktree: string;
+  if (turn.number === 1) {
+    try {
+      const dependencyBranches = task.dependencies.map((id) => git.branchFor(id));
+      log(dependencyBranches.length > 0
+        ? `Preparing a worktree from ${task.baseBranch} with ${dependencyBranches.join(', ')} merged in`
+        : `Preparing a worktree from ${task.baseBranch}`);
+      const prepared = await git.prepareWorktree({ taskId: task.id, baseBranch: task.baseBranch, dependencyBranches });
+      context.update({ branch: prepared.branch, worktreePath: prepared.path });
+      worktree = prepared.path;
+    } catch (error) {
+      if (error instanceof MergeConflictError) return { status: 'error', message: error.message };
+      throw error;
+    }
+  } else {
+    worktree = task.worktreePath ?? git.worktreePathFor(task.id);
+    const exists = await access(worktree).then(() => true, () => false);
+    if (!exists) return { status: 'error', message: `The task's worktree ${worktree} is gone; resubmit the task to start again.` };
+    log(`Turn ${turn.number}: continuing in ${worktree}`);
   }
-  context.update({ branch: worktree.branch, worktreePath: worktree.path });
   if (signal.aborted) return { status: 'cancelled' };
 
+  const env = agentEnvironment(process.env, spec);
   const agent = await spawnAgent({
     command: spec.command,
     args: spec.args,
-    cwd: worktree.path,
-    env: agentEnvironment(process.env, spec),
+    cwd: worktree,
+    env,
     onLogLine: (line) => context.record({ type: 'log', level: 'info', source: 'agent', text: line }),
   });
   context.update({ agentPid: agent.pid });
-  log(`Started ${spec.name} (pid ${agent.pid}) in ${worktree.path}`);
+  log(`Started ${spec.name} (pid ${agent.pid}) in ${worktree}`);
+  const terminals = createTerminalHost({ worktree, baseEnv: env, record: context.record });
+  let said = '';
   try {
-    const turn = await converse(context, agent, worktree.path);
-    if (signal.aborted) return { status: 'cancelled' };
-    if (turn.status !== 'ended') return turn;
+    const ended = await converse(context, agent, worktree, spec, terminals, (text) => { said += text; });
+    if (signal.aborted) return { status: 'cancelled', output: said };
+    if (ended.status !== 'ended') return { ...ended, output: said };
   } finally {
+    context.onSession(undefined);
+    await terminals.disposeAll();
     await agent.stop();
     context.update({ agentPid: null });
   }
 
-  const commit = await git.commitAll(worktree.path, commitMessageFor(task.id, task.prompt));
-  log(`Committed ${commit.slice(0, 12)} on ${worktree.branch}`);
-  return { status: 'completed', commit };
+  const extra: Record<string, string> = turn.number > 1 ? { Turn: String(turn.number) } : {};
+  const commit = await git.commitAll(worktree, commitMessageFor(task.id, turn.prompt, extra));
+  log(`Committed ${commit.slice(0, 12)} on ${task.branch ?? git.branchFor(task.id)}`);
+  return { status: 'completed', commit, output: said };
 }
 
-/** Runs the ACP session and the turn; `ended` means the agent finished its turn well. */
-async function converse(context: RunContext, agent: AgentProcess, cwd: string): Promise<RunOutcome | { status: 'ended' }> {
-  const { signal } = context;
+/** Runs the session and the turn; `ended` means the agent finished its turn well. */
+async function converse(
+  context: RunContext,
+  agent: AgentProcess,
+  cwd: string,
+  spec: NonNullable<ReturnType<AgentRegistry['get']>>,
+  terminals: ReturnType<typeof createTerminalHost>,
+  onText: (text: string) => void,
+): Promise<Exclude<RunOutcome, { status: 'completed' }> | { status: 'ended' }> {
+  const { signal, turn } = context;
   const peer = createJsonRpcPeer(agent.child.stdout, agent.child.stdin);
   peer.onNoise((line) => context.record({ type: 'log', level: 'warn', source: 'agent', text: `(not JSON-RPC) ${line}` }));
   void agent.exited.then((exit) => peer.close(new PeerClosedError(describeExit(exit, agent.recentLog()))));
 
   const files = createWorktreeFiles(cwd);
-  let session: Awaited<ReturnType<typeof startAcpSession>> | undefined;
+  const guarded = async <T>(access: { kind: 'read' | 'edit'; path: string }, work: () => Promise<T>): Promise<T> => {
+    try {
+      await context.authorizeFile(access, cwd);
+      return await work();
+    } catch (error) {
+      if (error instanceof JsonRpcError) context.record({ type: 'log', level: 'warn', source: 'desk', text: `Refused ${access.kind} of ${access.path}: ${error.message}` });
+      throw error;
+    }
+  };
+  let session: AgentSession | undefined;
   const onAbort = () => {
     session?.cancel();
     // A well-behaved agent answers the cancel by ending its turn; the rest is cut short by the kill.
@@ -93,18 +136,42 @@ async function converse(context: RunContext, agent: AgentProcess, cwd: string): 
   };
   signal.addEventListener('abort', onAbort, { once: true });
   try {
-    session = await startAcpSession(peer, { cwd, clientVersion: context.clientVersion }, {
-      onUpdate: (update: AgentUpdate) => context.record({ type: 'agent', update }),
+    const continueSessionId = turn.number > 1 ? context.task.sessionId : undefined;
+    const connected = await connectAgent(peer, {
+      dialect: spec.dialect,
+      cwd,
+      clientVersion: context.clientVersion,
+      ...(spec.authMethod !== undefined && { authMethod: spec.authMethod }),
+      ...(continueSessionId !== undefined && { continueSessionId }),
+    }, {
+      onUpdate: (update: AgentUpdate) => {
+        if (update.kind === 'message' && update.role === 'agent') onText(update.text);
+        context.record({ type: 'agent', update });
+      },
       handlers: {
-        requestPermission: (request) => context.decidePermission(request),
-        readTextFile: (request) => files.readTextFile(request),
-        writeTextFile: (request) => files.writeTextFile(request),
+        requestPermission: (request) => context.decidePermission(request, cwd),
+        elicit: (request) => context.elicit(request),
+        readTextFile: (request) => guarded({ kind: 'read', path: request.path }, () => files.readTextFile(request)),
+        writeTextFile: (request) => guarded({ kind: 'edit', path: request.path }, () => files.writeTextFile(request)),
+        terminals: {
+          ...terminals,
+          create: async (params) => {
+            await context.authorizeCommand([params.command, ...(params.args ?? [])].join(' '), cwd);
+            return terminals.create(params);
+          },
+        },
       },
     });
-    context.update({ sessionId: session.sessionId });
+    session = connected;
+    context.onSession(connected);
+    context.update({ sessionId: connected.sessionId });
+    if (connected.features.modes !== undefined) context.record({ type: 'agent', update: { kind: 'other', name: 'session_modes', data: connected.features.modes } });
+    if (connected.features.configOptions !== undefined) context.record({ type: 'agent', update: { kind: 'other', name: 'config_options', data: connected.features.configOptions } });
     if (signal.aborted) return { status: 'cancelled' };
-    const turn = await session.prompt(context.task.prompt);
-    switch (turn.stopReason) {
+
+    const prompt = turn.number > 1 && !connected.continued ? followUpWithContext(context.task.prompt, turn.prompt) : turn.prompt;
+    const end = await connected.prompt(prompt);
+    switch (end.stopReason) {
       case 'end_turn':
         return { status: 'ended' };
       case 'cancelled':
@@ -112,7 +179,7 @@ async function converse(context: RunContext, agent: AgentProcess, cwd: string): 
       case 'refusal':
         return { status: 'error', message: 'The agent refused the prompt.' };
       default:
-        return { status: 'error', message: `The agent stopped before finishing (${turn.stopReason}).` };
+        return { status: 'error', message: `The agent stopped before finishing (${end.stopReason}).` };
     }
   } catch (error) {
     if (signal.aborted) return { status: 'cancelled' };
@@ -127,6 +194,12 @@ async function converse(context: RunContext, agent: AgentProcess, cwd: string): 
   } finally {
     signal.removeEventListener('abort', onAbort);
   }
+}
+
+/** An agent that cannot continue its earlier session gets the task's story with the follow-up. */
+function followUpWithContext(original: string, followUp: string): string {
+  const quoted = original.split('\n').map((line) => `> ${line}`).join('\n');
+  return `You are continuing earlier work on this task in this worktree; its changes so far are committed.\nThe task was:\n${quoted}\n\nNow:\n${followUp}`;
 }
 
 function describeExit(exit: AgentExit, recentLog: string): string {

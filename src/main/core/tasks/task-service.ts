@@ -1,14 +1,18 @@
-// Submitting, cancelling and scheduling tasks: loads state, asks the pure rules, saves, records events, starts runs.
+// Submitting, following up, answering, cancelling and scheduling tasks: load, ask the pure rules, save, record, start runs.
 import type { TaskEvent } from '../../../shared/events';
-import type { SubmitTask, TaskDetail, TaskSummary } from '../../../shared/task';
+import type { OpenQuestion } from '../../../shared/questions';
+import type { AnswerInput, SubmitTask, TaskDetail, TaskSummary } from '../../../shared/task';
 import type { AgentRegistry } from '../agents/agent-registry';
-import type { PermissionOutcome, PermissionRequest } from '../agents/agent-session';
-import { commandLineOf, endProcessTree, processExists, processGroupAlive } from '../agents/process-tree';
+import type { AgentSession } from '../agents/agent-session';
 import type { GitService } from '../git/git-service';
-import type { TaskPatch, TaskRecord, TasksRepo } from '../store/tasks-repo';
+import type { GraphTask, TaskPatch, TaskRecord, TasksRepo } from '../store/tasks-repo';
+import type { TurnsRepo } from '../store/turns-repo';
+import { createAgentRequests, type PermissionGate } from './agent-requests';
 import { findCycle } from './dependency-graph';
+import { createOpenQuestions } from './open-questions';
+import { reapOrphan } from './orphans';
 import { pickTasksToStart } from './scheduler';
-import { CycleError, UnknownAgentError, UnknownTaskError } from './task-errors';
+import { CycleError, TaskBusyError, UnknownAgentError, UnknownTaskError } from './task-errors';
 import type { RunContext, RunOutcome } from './task-runner';
 import { canTransition, isActive } from './task-state';
 import { toDetail, toSummary } from './task-view';
@@ -16,9 +20,16 @@ import { toDetail, toSummary } from './task-view';
 export interface TaskService {
   /** Queues a task; a task with the same id is cancelled and replaced. Throws CycleError, UnknownAgentError. */
   submit(input: SubmitTask): Promise<TaskRecord>;
-  /** Stops the task's agent (within about 3 s) and marks it cancelled. Throws UnknownTaskError. */
+  /** Queues another turn for a task whose run is over; it ends in one more commit. Throws TaskBusyError while it runs. */
+  followUp(id: string, prompt: string): Promise<TaskRecord>;
+  /** Answers the task's open question; the first answer wins. */
+  answer(id: string, input: AnswerInput): OpenQuestion;
+  setMode(id: string, modeId: string): Promise<void>;
+  setConfigOption(id: string, configId: string, value: string | boolean): Promise<void>;
+  /** Stops the task's agent (within about 3 s), answers its open questions with `cancelled`, marks it cancelled. */
   cancel(id: string): Promise<TaskRecord>;
   list(): TaskSummary[];
+  summary(id: string): TaskSummary;
   /** Throws UnknownTaskError. */
   detail(id: string): TaskDetail;
   /** Re-queues tasks that were running when the desk stopped, ending agents they left behind. */
@@ -29,33 +40,56 @@ export interface TaskService {
   shutdown(): Promise<void>;
 }
 
+/** Per-agent limits from the governance policy. */
+export interface AgentLimits { promptsPerHour?: number; concurrentTasks?: number }
+
 export interface TaskServiceDeps {
   tasks: TasksRepo;
+  turns: TurnsRepo;
   git: GitService;
   agents: AgentRegistry;
+  gate: PermissionGate;
+  limits?(agentId: string): AgentLimits;
   record(taskId: string, attempt: number, event: TaskEvent): void;
   run(context: RunContext): Promise<RunOutcome>;
-  decidePermission(task: TaskRecord, request: PermissionRequest): Promise<PermissionOutcome>;
   now(): Date;
   config: { concurrency: number; defaultAgent: string; baseBranch: string; clientVersion: string };
 }
 
-interface ActiveRun { attempt: number; controller: AbortController; done: Promise<void> }
+interface ActiveRun { attempt: number; agent: string; controller: AbortController; done: Promise<void>; session?: AgentSession }
+
+const HOUR_MS = 3_600_000;
+/** Rate limits free up with time, not with events: look again this often while anything is held back. */
+const RATE_LIMIT_RECHECK_MS = 30_000;
 
 export function createTaskService(deps: TaskServiceDeps): TaskService {
-  const { tasks } = deps;
+  const { tasks, turns } = deps;
   const running = new Map<string, ActiveRun>();
   const locks = new Map<string, Promise<unknown>>();
+  const questions = createOpenQuestions();
   let started = false;
   let stopping = false;
+  let recheck: NodeJS.Timeout | undefined;
 
   const now = () => deps.now().toISOString();
   const statusOf = (id: string) => tasks.get(id)?.status;
+  const summaryOf = (task: TaskRecord) => toSummary(task, questions.forTask(task.id));
+
+  const requests = createAgentRequests({
+    gate: deps.gate,
+    questions,
+    now: deps.now,
+    record: (task, event) => deps.record(task.id, task.attempt, event),
+    setWaiting: (task, waiting) => {
+      if (!isCurrent(task.id, task.attempt)) return;
+      const target = waiting ? 'awaiting-input' : 'in-progress';
+      if (tasks.get(task.id)?.status !== target) save(task.id, { status: target });
+    },
+  });
 
   /** Runs `work` after every earlier operation on the same task id has finished. */
   function withTaskLock<T>(id: string, work: () => Promise<T>): Promise<T> {
-    const previous = locks.get(id) ?? Promise.resolve();
-    const next = previous.then(work, work);
+    const next = (locks.get(id) ?? Promise.resolve()).then(work, work);
     const settled = next.catch(() => undefined);
     locks.set(id, settled);
     void settled.then(() => { if (locks.get(id) === settled) locks.delete(id); });
@@ -64,7 +98,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
 
   function save(id: string, patch: TaskPatch): TaskRecord {
     const updated = tasks.update(id, { ...patch, updatedAt: now() });
-    deps.record(id, updated.attempt, { type: 'task', task: toSummary(updated) });
+    deps.record(id, updated.attempt, { type: 'task', task: summaryOf(updated) });
     return updated;
   }
 
@@ -72,45 +106,73 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
     deps.record(task.id, task.attempt, { type: 'log', level, source: 'desk', text });
   }
 
-  function assertNoCycle(id: string, dependencies: readonly string[]): void {
-    const graph = new Map(tasks.list().filter((t) => t.id !== id).map((t) => [t.id, t.dependencies]));
-    const cycle = findCycle(graph, id, dependencies);
+  function assertNoCycle(id: string, dependencies: readonly string[], graph: readonly GraphTask[]): void {
+    if (dependencies.length === 0) return;
+    const cycle = findCycle(new Map(graph.filter((t) => t.id !== id).map((t) => [t.id, t.dependencies])), id, dependencies);
     if (cycle) throw new CycleError(cycle);
   }
 
-  /** Aborts the task's run, if any, and waits until its agent is gone. */
-  async function stopRun(id: string): Promise<void> {
-    const run = running.get(id);
-    if (!run) return;
-    run.controller.abort();
-    await run.done;
+  function mustGet(id: string): TaskRecord {
+    const task = tasks.get(id);
+    if (!task) throw new UnknownTaskError(id);
+    return task;
+  }
+
+  /** Why a ready task of `agent` may not start now, or undefined when it may. */
+  function heldBy(agent: string, alsoStarting = 0): string | undefined {
+    const limits = deps.limits?.(agent) ?? {};
+    const runningOfAgent = [...running.values()].filter((r) => r.agent === agent).length + alsoStarting;
+    if (limits.concurrentTasks !== undefined && runningOfAgent >= limits.concurrentTasks) {
+      return `Waiting: agent ${agent} may run ${limits.concurrentTasks} task${limits.concurrentTasks === 1 ? '' : 's'} at once.`;
+    }
+    if (limits.promptsPerHour !== undefined) {
+      const since = new Date(deps.now().getTime() - HOUR_MS).toISOString();
+      if (turns.countStartedSince(agent, since) + alsoStarting >= limits.promptsPerHour) {
+        return `Waiting: agent ${agent} reached its limit of ${limits.promptsPerHour} prompts per hour.`;
+      }
+    }
+    return undefined;
   }
 
   function schedule(): void {
     if (!started || stopping) return;
-    for (const task of pickTasksToStart(tasks.list(), running.size, deps.config.concurrency)) startRun(task);
+    let held = false;
+    const mayStart = (task: GraphTask, picked: readonly GraphTask[]) => {
+      const reason = heldBy(task.agent, picked.filter((p) => p.agent === task.agent).length);
+      held ||= reason !== undefined;
+      return reason === undefined;
+    };
+    for (const task of pickTasksToStart(tasks.graph(), running.size, deps.config.concurrency, mayStart)) startRun(mustGet(task.id));
+    if (held && !recheck) recheck = setTimeout(() => { recheck = undefined; schedule(); }, RATE_LIMIT_RECHECK_MS).unref();
   }
 
   function startRun(task: TaskRecord): void {
     const attempt = task.attempt + 1;
-    const record = save(task.id, {
-      status: 'in-progress', attempt, startedAt: now(), finishedAt: null, errorMessage: null, commit: null, agentPid: null, sessionId: null,
-    });
+    const turn = turns.latest(task.id) ?? turns.startOver(task.id, task.prompt, task.agent, now());
+    const startedAt = now();
+    turns.update(task.id, turn.turn, { status: 'running', startedAt });
+    const record = save(task.id, { status: 'in-progress', attempt, startedAt, finishedAt: null, errorMessage: null, agentPid: null });
     const controller = new AbortController();
+    const run: ActiveRun = { attempt, agent: task.agent, controller, done: Promise.resolve() };
     const context: RunContext = {
       task: record,
+      turn: { number: turn.turn, prompt: turn.prompt },
       signal: controller.signal,
       git: deps.git,
       agents: deps.agents,
       clientVersion: deps.config.clientVersion,
       update: (patch) => { if (isCurrent(task.id, attempt)) tasks.update(task.id, patch); },
       record: (event) => deps.record(task.id, attempt, event),
-      decidePermission: (request) => deps.decidePermission(record, request),
+      onSession: (session) => { run.session = session; },
+      decidePermission: (request, worktree) => requests.permission(record, request, worktree),
+      elicit: (request) => requests.elicitation(record, request, tasks.get(task.id)?.worktreePath ?? ''),
+      authorizeFile: (access, worktree) => requests.fileAccess(record, access, worktree),
+      authorizeCommand: (commandLine, worktree) => requests.terminalCommand(record, commandLine, worktree),
     };
-    const done = deps.run(context)
+    run.done = deps.run(context)
       .catch((error: unknown): RunOutcome => ({ status: 'error', message: error instanceof Error ? error.message : String(error) }))
-      .then((outcome) => finishRun(task.id, attempt, outcome));
-    running.set(task.id, { attempt, controller, done });
+      .then((outcome) => finishRun(task.id, attempt, turn.turn, outcome));
+    running.set(task.id, run);
   }
 
   function isCurrent(id: string, attempt: number): boolean {
@@ -118,7 +180,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
     return current !== undefined && current.attempt === attempt && isActive(current.status);
   }
 
-  function finishRun(id: string, attempt: number, outcome: RunOutcome): void {
+  function finishRun(id: string, attempt: number, turn: number, outcome: RunOutcome): void {
     if (running.get(id)?.attempt === attempt) running.delete(id);
     if (!isCurrent(id, attempt)) return;
     const current = tasks.get(id) as TaskRecord;
@@ -128,61 +190,107 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
       return;
     }
     const finishedAt = now();
+    turns.update(id, turn, { status: outcome.status, finishedAt, ...(outcome.output && { output: outcome.output }), ...(outcome.status === 'completed' && { commit: outcome.commit }) });
     if (outcome.status === 'completed') save(id, { status: 'completed', commit: outcome.commit, finishedAt });
-    else if (outcome.status === 'error') {
-      const failed = save(id, { status: 'error', errorMessage: outcome.message, finishedAt });
-      log(failed, outcome.message, 'error');
-    } else save(id, { status: 'cancelled', finishedAt });
+    else if (outcome.status === 'error') log(save(id, { status: 'error', errorMessage: outcome.message, finishedAt }), outcome.message, 'error');
+    else save(id, { status: 'cancelled', finishedAt });
     schedule();
+  }
+
+  /** Aborts the task's run, if any, and waits until its agent is gone. */
+  async function stopRun(id: string): Promise<void> {
+    questions.cancelAll(id);
+    const run = running.get(id);
+    if (!run) return;
+    run.controller.abort();
+    await run.done;
+  }
+
+  function liveSession(id: string): AgentSession {
+    mustGet(id);
+    const session = running.get(id)?.session;
+    if (!session) throw new TaskBusyError(`Task ${id} has no agent running right now.`);
+    return session;
   }
 
   return {
     async submit(input) {
       const agent = input.agent ?? deps.config.defaultAgent;
       if (!deps.agents.get(agent)) throw new UnknownAgentError(agent, deps.agents.list().map((a) => a.id));
-      assertNoCycle(input.id, input.dependencies);
+      assertNoCycle(input.id, input.dependencies, tasks.graph());
       return withTaskLock(input.id, async () => {
         const previous = tasks.get(input.id);
-        if (previous) await stopRun(input.id);
-        // The graph may have changed while the old run was stopping.
-        assertNoCycle(input.id, input.dependencies);
+        if (previous) {
+          await stopRun(input.id);
+          // The graph may have changed while the old run was stopping.
+          assertNoCycle(input.id, input.dependencies, tasks.graph());
+        }
         const at = now();
         const record = tasks.putSubmission({
           id: input.id, prompt: input.prompt, dependencies: input.dependencies, agent, status: 'queued', review: 'pending',
           submittedAt: at, updatedAt: at, baseBranch: deps.config.baseBranch, attempt: previous?.attempt ?? 0,
         });
-        deps.record(record.id, record.attempt, { type: 'task', task: toSummary(record) });
+        turns.startOver(record.id, record.prompt, agent, at);
+        deps.record(record.id, record.attempt, { type: 'task', task: summaryOf(record) });
         if (previous) log(record, `Replaced the earlier submission (it was ${previous.status}); its branch is archived when this run starts.`);
         schedule();
         return tasks.get(input.id) as TaskRecord;
       });
     },
 
+    followUp(id, prompt) {
+      return withTaskLock(id, async () => {
+        const task = mustGet(id);
+        if (!['completed', 'error', 'cancelled'].includes(task.status)) {
+          throw new TaskBusyError(`Task ${id} is ${task.status}; send a follow-up once its agent has finished.`);
+        }
+        if (!task.worktreePath) throw new TaskBusyError(`Task ${id} never started, so there is no session to follow up; resubmit it instead.`);
+        turns.add(id, prompt, task.agent, now());
+        const queued = save(id, { status: 'queued', errorMessage: null, finishedAt: null });
+        log(queued, 'Follow-up queued.');
+        schedule();
+        return tasks.get(id) as TaskRecord;
+      });
+    },
+
+    answer(id, input) {
+      mustGet(id);
+      const { questionId, ...answer } = input;
+      return questions.answer(id, questionId, answer);
+    },
+
+    setMode: async (id, modeId) => liveSession(id).setMode(modeId),
+    setConfigOption: async (id, configId, value) => liveSession(id).setConfigOption(configId, value),
+
     cancel(id) {
       return withTaskLock(id, async () => {
-        const task = tasks.get(id);
-        if (!task) throw new UnknownTaskError(id);
-        if (running.has(id)) await stopRun(id);
+        mustGet(id);
+        await stopRun(id);
         const current = tasks.get(id) as TaskRecord;
         if (!canTransition(current.status, 'cancelled')) return current;
         const cancelled = save(id, { status: 'cancelled', finishedAt: now(), agentPid: null });
+        const turn = turns.latest(id);
+        if (turn && (turn.status === 'pending' || turn.status === 'running')) turns.update(id, turn.turn, { status: 'cancelled', finishedAt: now() });
         schedule();
         return cancelled;
       });
     },
 
-    list: () => tasks.list().map(toSummary),
+    list: () => tasks.list().map(summaryOf),
+    summary: (id) => summaryOf(mustGet(id)),
 
     detail(id) {
-      const task = tasks.get(id);
-      if (!task) throw new UnknownTaskError(id);
-      return toDetail(task, statusOf);
+      const task = mustGet(id);
+      return toDetail(task, {
+        statusOf, openQuestions: questions.forTask(id), turns: turns.list(id),
+        ...(task.status === 'queued' && { heldBy: heldBy(task.agent) }),
+      });
     },
 
     async recover() {
-      const interrupted = tasks.list().filter((t) => isActive(t.status));
-      for (const task of interrupted) {
+      for (const task of tasks.list().filter((t) => isActive(t.status))) {
         if (task.agentPid !== undefined) await reapOrphan(task, deps.agents);
+        deps.gate.closeOpen(task.id);
         const requeued = save(task.id, { status: 'queued', agentPid: null });
         log(requeued, 'The desk stopped while this task ran; it will run again from a clean worktree.', 'warn');
       }
@@ -195,27 +303,12 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
 
     async shutdown() {
       stopping = true;
+      if (recheck) clearTimeout(recheck);
+      const ids = [...running.keys()];
+      for (const id of ids) questions.cancelAll(id);
       const runs = [...running.values()];
       for (const run of runs) run.controller.abort();
       await Promise.all(runs.map((run) => run.done));
     },
   };
-}
-
-/**
- * Ends the process group a crashed desk left behind for this task. A pid is not reused while a group
- * of that id exists, so a group whose leader is gone is surely ours; a live leader is checked by its
- * command line (where the platform tells it) because the pid may have been recycled.
- */
-async function reapOrphan(task: TaskRecord, agents: AgentRegistry): Promise<void> {
-  const pid = task.agentPid as number;
-  if (!processGroupAlive(pid)) return;
-  if (processExists(pid)) {
-    const commandLine = commandLineOf(pid);
-    const spec = agents.get(task.agent);
-    const ours = commandLine !== undefined && spec !== undefined
-      && commandLine[0] === spec.command && spec.args.every((arg) => commandLine.includes(arg));
-    if (!ours) return;
-  }
-  await endProcessTree(pid);
 }

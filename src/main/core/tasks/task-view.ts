@@ -1,9 +1,11 @@
 // How a stored task is shown to clients: the summary `GET /` lists and the detail of `GET /tasks/<id>`. Pure.
+import type { OpenQuestion } from '../../../shared/questions';
 import { firstLineOf, type TaskDetail, type TaskStatus, type TaskSummary } from '../../../shared/task';
 import type { TaskRecord } from '../store/tasks-repo';
+import type { TurnRecord } from '../store/turns-repo';
 import { blockedReason, unmetDependencies } from './dependency-graph';
 
-export function toSummary(task: TaskRecord): TaskSummary {
+export function toSummary(task: TaskRecord, openQuestions: readonly OpenQuestion[] = []): TaskSummary {
   return {
     id: task.id,
     submittedAt: task.submittedAt,
@@ -14,14 +16,23 @@ export function toSummary(task: TaskRecord): TaskSummary {
     dependencies: task.dependencies,
     review: task.review,
     updatedAt: task.updatedAt,
+    ...(openQuestions.length > 0 && { openQuestions: [...openQuestions] }),
   };
 }
 
-export function toDetail(task: TaskRecord, statusOf: (id: string) => TaskStatus | undefined): TaskDetail {
-  const unmet = unmetDependencies(task.dependencies, statusOf);
-  const blockedBy = task.status === 'queued' ? blockedReason(unmet) : undefined;
+export interface DetailFacts {
+  statusOf(id: string): TaskStatus | undefined;
+  openQuestions: readonly OpenQuestion[];
+  turns: readonly TurnRecord[];
+  /** Why a ready task still waits (an agent's rate limit), if it does. */
+  heldBy?: string;
+}
+
+export function toDetail(task: TaskRecord, facts: DetailFacts): TaskDetail {
+  const unmet = unmetDependencies(task.dependencies, facts.statusOf);
+  const blockedBy = task.status === 'queued' ? (blockedReason(unmet) ?? (unmet.length === 0 ? facts.heldBy : undefined)) : undefined;
   return {
-    ...toSummary(task),
+    ...toSummary(task, facts.openQuestions),
     prompt: task.prompt,
     unmetDependencies: unmet,
     ...(blockedBy !== undefined && { blockedBy }),
@@ -33,5 +44,9 @@ export function toDetail(task: TaskRecord, statusOf: (id: string) => TaskStatus 
     ...(task.finishedAt !== undefined && { finishedAt: task.finishedAt }),
     attempt: task.attempt,
     ...(task.agentPid !== undefined && { agentPid: task.agentPid }),
+    turns: facts.turns.map(({ turn, prompt, status, commit, requestedAt, startedAt, finishedAt }) => ({
+      turn, prompt, status, requestedAt,
+      ...(commit !== undefined && { commit }), ...(startedAt !== undefined && { startedAt }), ...(finishedAt !== undefined && { finishedAt }),
+    })),
   };
 }

@@ -30,7 +30,10 @@ export interface RawResponse { status: number; headers: Record<string, string | 
 
 export interface DeskOptions {
   concurrency?: number;
+  /** Agents besides the known vendor ones (which a test desk leaves out); default: the scripted agent alone. */
   agents?: AgentSpec[];
+  /** Where agent programs are looked up after PATH. */
+  searchDirs?: string[];
   files?: Record<string, string>;
   /** Reuse a repo and data dir (to restart a desk over the same state). */
   reuse?: { root: string; repo: string; dataDir: string };
@@ -52,9 +55,17 @@ export async function startDesk(options: DeskOptions = {}): Promise<Desk & { roo
   const root = options.reuse?.root ?? mkdtempSync(join(tmpdir(), 'desk-test-'));
   const repo = options.reuse?.repo ?? makeRepo(root, options.files);
   const dataDir = options.reuse?.dataDir ?? join(root, 'data');
+  const specs = options.agents ?? [scriptedAgent()];
   const core = await createCore({
     repoPath: repo, dataDir, token: TEST_TOKEN, concurrency: options.concurrency ?? 2, defaultAgent: 'scripted',
-    agents: options.agents ?? [scriptedAgent()], allowedHosts: [], allowedOrigins: ['https://prompt-pad.danmercer.net'],
+    agents: {
+      scripted: specs.find((spec) => spec.id === 'scripted') ?? scriptedAgent(),
+      builtins: [],
+      custom: specs.filter((spec) => spec.id !== 'scripted'),
+      searchDirs: options.searchDirs ?? [],
+      env: process.env,
+    },
+    allowedHosts: [], allowedOrigins: ['https://prompt-pad.danmercer.net'],
     serverName: 'Test desk', appVersion: '0.0.0-test', log: () => {},
   });
   const address = await core.listen(0, '127.0.0.1');

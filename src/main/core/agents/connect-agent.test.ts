@@ -1,0 +1,101 @@
+// The handshake against fake agents over in-memory streams: dialects, versions, logins and continued sessions.
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import type { SessionCallbacks } from './agent-session';
+import { connectAgent } from './connect-agent';
+import { createJsonRpcPeer, JsonRpcError, type JsonRpcPeer } from './json-rpc-peer';
+
+/** A desk-side peer and an agent-side peer joined by two in-memory pipes. */
+function pair(): { desk: JsonRpcPeer; agent: JsonRpcPeer } {
+  const toAgent = new PassThrough();
+  const toDesk = new PassThrough();
+  return { desk: createJsonRpcPeer(toDesk, toAgent), agent: createJsonRpcPeer(toAgent, toDesk) };
+}
+
+const callbacks = (updates: unknown[] = []): SessionCallbacks => ({
+  onUpdate: (u) => updates.push(u),
+  handlers: {
+    requestPermission: async () => ({ outcome: 'cancelled' }),
+    elicit: async () => ({ action: 'cancel' }),
+    readTextFile: async () => '',
+    writeTextFile: async () => {},
+    terminals: { create: async () => ({ terminalId: 't' }), output: () => ({ output: '', truncated: false, exitStatus: null }), waitForExit: async () => ({ exitCode: 0, signal: null }), kill: () => {}, release: () => {} },
+  },
+});
+
+const options = { dialect: 'auto' as const, cwd: '/w', clientVersion: 'test' };
+
+describe('connectAgent', () => {
+  it('offers files, terminals and forms, and opens a session in the worktree', async () => {
+    const { desk, agent } = pair();
+    let initParams: unknown;
+    let newParams: unknown;
+    agent.handle('initialize', (params) => { initParams = params; return { protocolVersion: 1, agentCapabilities: {}, authMethods: [] }; });
+    agent.handle('session/new', (params) => { newParams = params; return { sessionId: 's1', modes: { currentModeId: 'code', availableModes: [] } }; });
+    const session = await connectAgent(desk, options, callbacks());
+    expect(initParams).toMatchObject({ protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, elicitation: { form: {} } } });
+    expect(newParams).toEqual({ cwd: '/w', mcpServers: [] });
+    expect(session).toMatchObject({ sessionId: 's1', dialect: 'acp', continued: false, features: { modes: { currentModeId: 'code' } } });
+  });
+
+  it('switches to the Kandev dialect when the agent answers "1.0"', async () => {
+    const { desk, agent } = pair();
+    agent.handle('initialize', () => ({ protocolVersion: '1.0', capabilities: { streaming: true } }));
+    agent.handle('session/new', () => ({ sessionId: 'k1' }));
+    expect(await connectAgent(desk, options, callbacks())).toMatchObject({ sessionId: 'k1', dialect: 'kandev' });
+  });
+
+  it('refuses a protocol version it cannot speak', async () => {
+    const { desk, agent } = pair();
+    agent.handle('initialize', () => ({ protocolVersion: 2 }));
+    await expect(connectAgent(desk, options, callbacks())).rejects.toThrow(/speaks protocol version 2/);
+  });
+
+  it('names the missing login when the agent requires one', async () => {
+    const { desk, agent } = pair();
+    agent.handle('initialize', () => ({ protocolVersion: 1, authMethods: [{ id: 'claude-login', name: 'Log in with Claude', description: 'Run claude /login' }] }));
+    agent.handle('session/new', () => { throw new JsonRpcError(-32000, 'Authentication required'); });
+    await expect(connectAgent(desk, options, callbacks())).rejects.toThrow(/needs a login before it can work: "Log in with Claude" \(Run claude \/login\)/);
+  });
+
+  it('logs in with the configured method before the session', async () => {
+    const { desk, agent } = pair();
+    const calls: string[] = [];
+    agent.handle('initialize', () => ({ protocolVersion: 1, authMethods: [{ id: 'api-key', name: 'API key' }] }));
+    agent.handle('authenticate', (params) => { calls.push(`authenticate ${(params as { methodId: string }).methodId}`); return {}; });
+    agent.handle('session/new', () => { calls.push('session/new'); return { sessionId: 's' }; });
+    await connectAgent(desk, { ...options, authMethod: 'api-key' }, callbacks());
+    expect(calls).toEqual(['authenticate api-key', 'session/new']);
+  });
+
+  it('continues an earlier session with session/load without recording its replayed history', async () => {
+    const { desk, agent } = pair();
+    const updates: unknown[] = [];
+    agent.handle('initialize', () => ({ protocolVersion: 1, agentCapabilities: { loadSession: true } }));
+    agent.handle('session/load', (params) => {
+      agent.notify('session/update', { sessionId: 'old', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'from before' } } });
+      expect(params).toEqual({ cwd: '/w', mcpServers: [], sessionId: 'old' });
+      return {};
+    });
+    const session = await connectAgent(desk, { ...options, continueSessionId: 'old' }, callbacks(updates));
+    expect(session).toMatchObject({ sessionId: 'old', continued: true });
+    agent.notify('session/update', { sessionId: 'old', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'new' } } });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(updates).toEqual([{ kind: 'message', role: 'agent', text: 'new' }]);
+  });
+
+  it('starts a new session when the agent cannot continue one', async () => {
+    const { desk, agent } = pair();
+    agent.handle('initialize', () => ({ protocolVersion: 1, agentCapabilities: {} }));
+    agent.handle('session/new', () => ({ sessionId: 'fresh' }));
+    expect(await connectAgent(desk, { ...options, continueSessionId: 'old' }, callbacks())).toMatchObject({ sessionId: 'fresh', continued: false });
+  });
+
+  it('answers unknown agent requests, extensions included, with method-not-found and keeps going', async () => {
+    const { desk, agent } = pair();
+    agent.handle('initialize', () => ({ protocolVersion: 1, extraField: true }));
+    agent.handle('session/new', () => ({ sessionId: 's' }));
+    await connectAgent(desk, options, callbacks());
+    await expect(agent.request('_vendor/ping', {})).rejects.toMatchObject({ code: -32601 });
+  });
+});

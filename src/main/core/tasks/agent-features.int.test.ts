@@ -1,0 +1,128 @@
+// The ACP client features a task uses, end to end with the real scripted agent in both dialects:
+// follow-up turns, terminals, the Kandev dialect, and file access confined to the worktree.
+import { mkdirSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { AgentSpec } from '../agents/agent-spec';
+import { git, isolateGitConfig } from '../git/git-test-fixture';
+import { destroyDesk, scriptedAgent, startDesk, type Desk } from '../test-support/desk-harness';
+
+let restoreGit: () => void;
+let desk: (Desk & { root: string }) | undefined;
+beforeAll(() => { restoreGit = isolateGitConfig(); });
+afterAll(() => restoreGit());
+afterEach(async () => {
+  await destroyDesk(desk);
+  desk = undefined;
+});
+
+const kandevAgent = (): AgentSpec => ({ ...scriptedAgent(), id: 'scripted-kandev', name: 'Scripted agent (Kandev)', args: [...scriptedAgent().args, '--dialect', 'kandev'], dialect: 'kandev' });
+
+async function open(): Promise<Desk & { root: string }> {
+  desk = await startDesk({ agents: [scriptedAgent(), kandevAgent()] });
+  return desk;
+}
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each test reads the fields it needs
+const events = async (d: Desk, id: string): Promise<any[]> => (await d.api('GET', `/api/tasks/${id}/events?limit=5000`)).json.events.map((e: { event: unknown }) => e.event);
+
+describe('a follow-up prompt', () => {
+  it('runs another turn in the task\'s worktree and makes a second commit on its branch', async () => {
+    const d = await open();
+    await d.api('POST', '/', { id: 'twice', prompt: 'First part\nwrite one.txt first' });
+    await d.waitForStatus('twice', 'completed');
+    const first = (await d.api('GET', '/tasks/twice')).json;
+
+    const response = await d.api('POST', '/tasks/twice/prompt', { prompt: 'Second part\nread one.txt\nwrite two.txt second' });
+    expect(response.status).toBe(202);
+    await d.waitForStatus('twice', 'completed');
+    const second = (await d.api('GET', '/tasks/twice')).json;
+
+    expect(second.commit).not.toBe(first.commit);
+    expect(git(d.repo, 'rev-parse', `${second.commit}^`)).toBe(first.commit);
+    expect(git(d.repo, 'show', `${second.commit}:one.txt`)).toBe('first');
+    expect(git(d.repo, 'show', `${second.commit}:two.txt`)).toBe('second');
+    expect(git(d.repo, 'log', '-1', '--format=%B', second.commit).trimEnd()).toBe('Second part\n\nSecond part\nread one.txt\nwrite two.txt second\n\nTask-Id: twice\nTurn: 2');
+    expect(second.turns.map((t: { turn: number; status: string; commit: string }) => [t.turn, t.status, t.commit]))
+      .toEqual([[1, 'completed', first.commit], [2, 'completed', second.commit]]);
+    expect(git(d.repo, 'rev-parse', second.branch)).toBe(second.commit);
+  });
+
+  it('is refused while the agent still works, and for an unknown task', async () => {
+    const d = await open();
+    await d.api('POST', '/', { id: 'busy', prompt: 'sleep 5000' });
+    await d.waitForStatus('busy', 'in-progress');
+    const busy = await d.api('POST', '/tasks/busy/prompt', { prompt: 'say more' });
+    expect(busy.status).toBe(409);
+    expect(busy.json.message).toMatch(/in-progress/);
+    expect((await d.api('POST', '/tasks/nobody/prompt', { prompt: 'x' })).status).toBe(404);
+    expect((await d.api('POST', '/tasks/busy/prompt', { prompt: '  ' })).json.message).toMatch(/^prompt: /);
+  });
+});
+
+describe('terminals', () => {
+  it('run the agent\'s commands in the worktree and keep their output for the board', async () => {
+    const d = await open();
+    await d.api('POST', '/', { id: 'term', prompt: 'run echo hello from $(basename "$PWD")' });
+    await d.waitForStatus('term', 'completed');
+    const recorded = await events(d, 'term');
+    const started = recorded.find((e) => e.type === 'terminal-started');
+    expect(started).toMatchObject({ command: 'sh' });
+    const output = recorded.filter((e) => e.type === 'terminal-output' && e.terminalId === started.terminalId).map((e) => e.data).join('');
+    expect(output).toMatch(/hello from term-/);
+    expect(recorded.find((e) => e.type === 'terminal-exited')).toMatchObject({ terminalId: started.terminalId, exitCode: 0 });
+    const toolContent = recorded.filter((e) => e.type === 'agent' && e.update.toolKind === undefined && e.update.content).flatMap((e) => e.update.content);
+    expect(toolContent).toContainEqual({ type: 'terminal', terminalId: started.terminalId });
+  });
+});
+
+describe('the Kandev dialect', () => {
+  it('runs a task to a commit, with its updates recorded like any agent\'s', async () => {
+    const d = await open();
+    await d.api('POST', '/', { id: 'kandev', prompt: 'Kandev task\nsay working on it\nwrite k.txt from kandev', agent: 'scripted-kandev' });
+    await d.waitForStatus('kandev', 'completed');
+    const task = (await d.api('GET', '/tasks/kandev')).json;
+    expect(git(d.repo, 'show', `${task.commit}:k.txt`)).toBe('from kandev');
+    const updates = (await events(d, 'kandev')).filter((e) => e.type === 'agent').map((e) => e.update);
+    expect(updates).toContainEqual({ kind: 'message', role: 'agent', text: 'working on it' });
+    expect(updates.find((u) => u.kind === 'tool-call')).toMatchObject({ toolKind: 'edit', locations: [{ path: 'k.txt' }] });
+    expect(updates.find((u) => u.kind === 'tool-call-update')).toMatchObject({ status: 'completed' });
+  });
+
+  it('ends a failing turn in error with the agent\'s message, and cancels a sleeping one', async () => {
+    const d = await open();
+    await d.api('POST', '/', { id: 'kfail', prompt: 'fail Kandev broke', agent: 'scripted-kandev' });
+    await d.waitForStatus('kfail', 'error');
+    expect((await d.api('GET', '/tasks/kfail')).json.errorMessage).toContain('Kandev broke');
+
+    await d.api('POST', '/', { id: 'ksleep', prompt: 'sleep 60000', agent: 'scripted-kandev' });
+    await d.waitForStatus('ksleep', 'in-progress');
+    const started = Date.now();
+    expect((await d.api('DELETE', '/ksleep')).json.status).toBe('cancelled');
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it('is refused with a clear error when an agent configured as standard ACP answers in Kandev', async () => {
+    desk = await startDesk({ agents: [scriptedAgent(), { ...kandevAgent(), dialect: 'acp' }] });
+    await desk.api('POST', '/', { id: 'mismatch', prompt: 'say hi', agent: 'scripted-kandev' });
+    await desk.waitForStatus('mismatch', 'error');
+    expect((await desk.api('GET', '/tasks/mismatch')).json.errorMessage).toMatch(/Kandev dialect/);
+  });
+});
+
+describe('file access', () => {
+  it('refuses a path that leaves the worktree through a symlink, and logs it', async () => {
+    const d = await open();
+    const outside = join(d.root, 'secret-dir');
+    mkdirSync(outside);
+    // The link is committed to the repository, so every worktree has it.
+    symlinkSync(outside, join(d.repo, 'escape'));
+    git(d.repo, 'add', 'escape');
+    git(d.repo, 'commit', '-qm', 'a link out');
+    await d.api('POST', '/', { id: 'sneaky', prompt: 'write escape/stolen.txt gotcha' });
+    await d.waitForStatus('sneaky', 'completed');
+    const recorded = await events(d, 'sneaky');
+    expect(recorded.some((e) => e.type === 'log' && /Refused (read|edit) of \S*escape\/stolen\.txt/.test(e.text))).toBe(true);
+    expect(recorded.find((e) => e.type === 'governance')).toMatchObject({ decision: 'rejected', rule: 'path-outside-worktree' });
+    expect(recorded.some((e) => e.type === 'agent' && e.update.kind === 'tool-call-update' && e.update.status === 'failed')).toBe(true);
+  });
+});
