@@ -35,3 +35,26 @@ export const AgentsResponse = z.object({
   defaultAgent: z.string(),
 });
 export type AgentsResponse = z.infer<typeof AgentsResponse>;
+
+/** `POST /api/agents/<id>/login` body: which of the agent's terminal login methods to run (default: its first). */
+export const StartLogin = z.object({ methodId: z.string().min(1).optional() });
+export type StartLogin = z.infer<typeof StartLogin>;
+
+/** `POST /api/agents/<id>/login/input` body: what the person types into the login terminal. */
+export const LoginInput = z.object({ data: z.string().min(1).max(4096) });
+export type LoginInput = z.infer<typeof LoginInput>;
+
+/** An agent's login running in a terminal the person sees; its output also streams as events of `login:<agentId>`. */
+export const AgentLogin = z.object({
+  agentId: z.string(),
+  methodId: z.string(),
+  methodName: z.string(),
+  terminalId: z.string(),
+  command: z.string(),
+  args: z.array(z.string()),
+  output: z.string(),
+  exitStatus: z.object({ exitCode: z.number().int().nullable(), signal: z.string().nullable() }).nullable(),
+  /** The id its terminal events carry on the events socket. */
+  eventsId: z.string(),
+});
+export type AgentLogin = z.infer<typeof AgentLogin>;

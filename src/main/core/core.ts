@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { TaskEvent } from '../../shared/events';
 import { binDir } from './agents/agent-catalog';
+import { createAgentLogins } from './agents/agent-logins';
 import { createAgentRegistry, type AgentRegistry } from './agents/agent-registry';
 import type { CoreConfig } from './core-config';
 import { createEventBus, type EventBus } from './events/event-bus';
@@ -91,7 +92,11 @@ export async function createCore(config: CoreConfig): Promise<Core> {
 
   const router = createRouter();
   addApiRoutes(router, { tasks, events });
-  addAgentRoutes(router, { agents, defaultAgent: config.defaultAgent });
+  const logins = createAgentLogins({
+    agents, cwd: repoRoot, clientVersion: config.appVersion,
+    record: (eventsId, event) => bus.publish(events.append(eventsId, 0, event, now().toISOString())),
+  });
+  addAgentRoutes(router, { agents, defaultAgent: config.defaultAgent, logins });
   addGovernanceRoutes(router, { governance, repoRoot, worktreeOf: (id) => tasksRepo.get(id)?.worktreePath });
   addAgentAssignmentRoutes(router, { tasks, serverName: config.serverName });
   const http = createHttpHost({
@@ -115,6 +120,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
       if (closed) return;
       closed = true;
       await tasks.shutdown();
+      await logins.disposeAll();
       await http.close();
       events.close();
       db.close();

@@ -91,7 +91,7 @@ function loginRequired(methods: Record<string, unknown>[], agentMessage: string)
   const list = described.map((m) => `"${m.name}"${m.description ? ` (${m.description})` : ''}`).join(', ');
   return new AgentLoginRequiredError(
     described.length > 0
-      ? `The agent needs a login before it can work: ${list}. Log in once outside the desk, or set the agent's authMethod and pass its key through envAllowlist.`
+      ? `The agent needs a login before it can work: ${list}. Log in once outside the desk (a terminal login also runs with POST /api/agents/<id>/login), or set the agent's authMethod and pass its key through envAllowlist.`
       : `The agent needs a login before it can work (${agentMessage}).`,
     described,
   );

@@ -7,6 +7,14 @@ import type { JsonRpcPeer } from './json-rpc-peer';
 import { startKandevSession } from './kandev-session';
 
 export const ACP_PROTOCOL_VERSION = 1;
+
+/** What the desk offers every standard agent: file access and terminals in the worktree, forms, terminal logins. */
+export const DESK_CLIENT_CAPABILITIES = {
+  fs: { readTextFile: true, writeTextFile: true },
+  terminal: true,
+  elicitation: { form: {} },
+  auth: { terminal: true },
+};
 const KANDEV_PROTOCOL_VERSION = '1.0';
 
 export interface ConnectOptions {
@@ -23,7 +31,7 @@ export async function connectAgent(peer: JsonRpcPeer, options: ConnectOptions, c
     ? { protocolVersion: KANDEV_PROTOCOL_VERSION, clientInfo, capabilities: { streaming: true } }
     : {
       protocolVersion: ACP_PROTOCOL_VERSION,
-      clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, elicitation: { form: {} } },
+      clientCapabilities: DESK_CLIENT_CAPABILITIES,
       clientInfo,
     });
   if (!isObject(init)) throw new AgentProtocolError('The agent answered initialize without an object.');

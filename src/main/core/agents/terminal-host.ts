@@ -34,6 +34,8 @@ export interface TerminalHost {
   kill(terminalId: string): void;
   /** Kills the command if it still runs and forgets the terminal. */
   release(terminalId: string): void;
+  /** Types into the terminal, as a person at its keyboard would (a login that asks for a code). */
+  write(terminalId: string, data: string): void;
   /** Every terminal dies with its task: kills all and waits (about 3 s at most) for them to end. */
   disposeAll(): Promise<void>;
 }
@@ -136,6 +138,11 @@ export function createTerminalHost(options: TerminalHostOptions): TerminalHost {
 
     kill(terminalId) {
       stop(find(terminalId));
+    },
+
+    write(terminalId, data) {
+      const terminal = find(terminalId);
+      if (terminal.exitStatus === null) terminal.pty.write(data);
     },
 
     release(terminalId) {

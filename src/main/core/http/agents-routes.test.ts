@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AgentsResponse } from '../../../shared/agents';
+import { createAgentLogins } from '../agents/agent-logins';
 import { createAgentRegistry } from '../agents/agent-registry';
 import { KNOWN_AGENTS } from '../agents/known-agents';
 import { addAgentRoutes } from './agents-routes';
@@ -13,7 +14,8 @@ describe('GET /api/agents', () => {
       { platform: 'linux', isExecutable: (path) => path === '/usr/bin/node' },
     );
     const router = createRouter();
-    addAgentRoutes(router, { agents, defaultAgent: 'scripted' });
+    const logins = createAgentLogins({ agents, cwd: '/', clientVersion: 'test', record: () => {} });
+    addAgentRoutes(router, { agents, defaultAgent: 'scripted', logins });
 
     const { handler } = router.match('GET', '/api/agents');
     const [status, body] = await handler({} as RouteRequest) as [number, unknown];

@@ -1,4 +1,5 @@
 // Maps the core's domain errors to HTTP answers; anything unknown becomes a 500 without internals.
+import { LoginRunningError, LoginUnavailableError, UnknownLoginError } from '../agents/agent-logins';
 import { AgentProtocolError } from '../agents/agent-session';
 import { JsonRpcError } from '../agents/json-rpc-peer';
 import { AlreadyAnsweredError, InvalidAnswerError, NoOpenQuestionError } from '../tasks/open-questions';
@@ -16,6 +17,8 @@ export function toHttpError(error: unknown): HttpError {
   if (error instanceof TaskBusyError || error instanceof AlreadyAnsweredError || error instanceof NoOpenQuestionError) {
     return new HttpError(409, 'conflict', error.message);
   }
+  if (error instanceof UnknownLoginError) return new HttpError(404, 'not_found', error.message);
+  if (error instanceof LoginUnavailableError || error instanceof LoginRunningError) return new HttpError(409, 'conflict', error.message);
   if (error instanceof InvalidAnswerError) return new HttpError(400, 'validation_error', error.message);
   if (error instanceof JsonRpcError || error instanceof AgentProtocolError) return new HttpError(409, 'conflict', `The agent refused: ${error.message}`);
   if (error instanceof UnknownGovernanceRequestError) return new HttpError(404, 'not_found', error.message);
