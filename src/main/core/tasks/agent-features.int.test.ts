@@ -59,6 +59,24 @@ describe('a follow-up prompt', () => {
   });
 });
 
+describe('session settings', () => {
+  it('are refused while no agent runs, and passed on to a running agent that may refuse them', async () => {
+    const d = await open();
+    await d.api('POST', '/', { id: 'modes', prompt: 'sleep 3000' });
+    await d.waitForStatus('modes', 'in-progress');
+    // Wait for the session: the agent's pid is recorded once it runs.
+    while (!(await d.api('GET', '/tasks/modes')).json.agentPid) await new Promise((r) => setTimeout(r, 50));
+    const refused = await d.api('POST', '/tasks/modes/mode', { modeId: 'architect' });
+    expect(refused.status).toBe(409);
+    expect(refused.json.message).toMatch(/^The agent refused: /);
+    await d.api('DELETE', '/modes');
+    const idle = await d.api('POST', '/tasks/modes/config', { configId: 'model', value: 'fast' });
+    expect(idle.status).toBe(409);
+    expect(idle.json.message).toMatch(/no agent running/);
+    expect((await d.api('POST', '/tasks/modes/mode', {})).json.message).toMatch(/^modeId: /);
+  });
+});
+
 describe('terminals', () => {
   it('run the agent\'s commands in the worktree and keep their output for the board', async () => {
     const d = await open();
@@ -99,6 +117,19 @@ describe('the Kandev dialect', () => {
     const started = Date.now();
     expect((await d.api('DELETE', '/ksleep')).json.status).toBe('cancelled');
     expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it('follows up with a new session that is told what came before, since the agent cannot resume', async () => {
+    const d = await open();
+    await d.api('POST', '/', { id: 'kfollow', prompt: 'write first.txt one', agent: 'scripted-kandev' });
+    await d.waitForStatus('kfollow', 'completed');
+    const first = (await d.api('GET', '/tasks/kfollow')).json.commit;
+    await d.api('POST', '/tasks/kfollow/prompt', { prompt: 'append first.txt two' });
+    await d.waitForStatus('kfollow', 'completed');
+    const second = (await d.api('GET', '/tasks/kfollow')).json.commit;
+    expect(git(d.repo, 'rev-parse', `${second}^`)).toBe(first);
+    // The earlier prompt came along quoted, so the scripted agent did not run it again.
+    expect(git(d.repo, 'show', `${second}:first.txt`)).toBe('one\ntwo');
   });
 
   it('is refused with a clear error when an agent configured as standard ACP answers in Kandev', async () => {
