@@ -62,10 +62,9 @@ describe('a follow-up prompt', () => {
 describe('session settings', () => {
   it('are refused while no agent runs, and passed on to a running agent that may refuse them', async () => {
     const d = await open();
-    await d.api('POST', '/', { id: 'modes', prompt: 'sleep 3000' });
-    await d.waitForStatus('modes', 'in-progress');
-    // Wait for the session: the agent's pid is recorded once it runs.
-    while (!(await d.api('GET', '/tasks/modes')).json.agentPid) await new Promise((r) => setTimeout(r, 50));
+    await d.api('POST', '/', { id: 'modes', prompt: 'say ready\nsleep 3000' });
+    // A message of the turn means the session is open.
+    while (!(await events(d, 'modes')).some((e) => e.type === 'agent' && e.update.text === 'ready')) await new Promise((r) => setTimeout(r, 50));
     const refused = await d.api('POST', '/tasks/modes/mode', { modeId: 'architect' });
     expect(refused.status).toBe(409);
     expect(refused.json.message).toMatch(/^The agent refused: /);
