@@ -95,6 +95,8 @@ export const TaskDetail = TaskSummary.extend({
   blockedBy: z.string().optional(),
   branch: z.string().optional(),
   baseBranch: z.string(),
+  /** The base branch's commit the task's worktree started from. */
+  baseCommit: z.string().optional(),
   worktreePath: z.string().optional(),
   errorMessage: z.string().optional(),
   startedAt: z.string().optional(),

@@ -70,4 +70,8 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX task_turns_by_agent ON task_turns (repo, agent, started_at);
   `,
+  // 4: the base commit a task's worktree started from, so its diff and artifacts can be shown after a merge.
+  `
+  ALTER TABLE tasks ADD COLUMN base_commit TEXT;
+  `,
 ];

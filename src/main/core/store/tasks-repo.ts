@@ -17,6 +17,8 @@ export interface TaskRecord {
   startedAt?: string;
   finishedAt?: string;
   baseBranch: string;
+  /** The base branch's commit the task's worktree started from (before dependencies were merged in). */
+  baseCommit?: string;
   branch?: string;
   worktreePath?: string;
   commit?: string;
@@ -47,14 +49,14 @@ export interface TasksRepo {
 interface TaskRow {
   id: string; seq: number; prompt: string; dependencies: string; agent: string; status: string; review: string;
   submitted_at: string; updated_at: string; started_at: string | null; finished_at: string | null;
-  base_branch: string; branch: string | null; worktree_path: string | null; commit_sha: string | null;
+  base_branch: string; base_commit: string | null; branch: string | null; worktree_path: string | null; commit_sha: string | null;
   error_message: string | null; attempt: number; agent_pid: number | null; session_id: string | null;
 }
 
 const COLUMNS: Record<keyof TaskPatch, keyof TaskRow> = {
   prompt: 'prompt', dependencies: 'dependencies', agent: 'agent', status: 'status', review: 'review',
   updatedAt: 'updated_at', startedAt: 'started_at', finishedAt: 'finished_at', baseBranch: 'base_branch',
-  branch: 'branch', worktreePath: 'worktree_path', commit: 'commit_sha', errorMessage: 'error_message',
+  baseCommit: 'base_commit', branch: 'branch', worktreePath: 'worktree_path', commit: 'commit_sha', errorMessage: 'error_message',
   attempt: 'attempt', agentPid: 'agent_pid', sessionId: 'session_id',
 };
 
@@ -66,9 +68,9 @@ export function createTasksRepo(db: Db, repo: string): TasksRepo {
   const nextSeq = db.prepare<[], { next: number }>('SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM tasks');
   const remove = db.prepare<[string, string]>('DELETE FROM tasks WHERE repo = ? AND id = ?');
   const insert = db.prepare(`INSERT INTO tasks (repo, id, seq, prompt, dependencies, agent, status, review, submitted_at,
-      updated_at, started_at, finished_at, base_branch, branch, worktree_path, commit_sha, error_message, attempt, agent_pid, session_id)
+      updated_at, started_at, finished_at, base_branch, base_commit, branch, worktree_path, commit_sha, error_message, attempt, agent_pid, session_id)
     VALUES (@repo, @id, @seq, @prompt, @dependencies, @agent, @status, @review, @submitted_at, @updated_at, @started_at,
-      @finished_at, @base_branch, @branch, @worktree_path, @commit_sha, @error_message, @attempt, @agent_pid, @session_id)`);
+      @finished_at, @base_branch, @base_commit, @branch, @worktree_path, @commit_sha, @error_message, @attempt, @agent_pid, @session_id)`);
   const updateStatements = new Map<string, ReturnType<Db['prepare']>>();
 
   function get(id: string): TaskRecord | undefined {
@@ -130,6 +132,7 @@ function fromRow(row: TaskRow): TaskRecord {
     startedAt: row.started_at ?? undefined,
     finishedAt: row.finished_at ?? undefined,
     baseBranch: row.base_branch,
+    baseCommit: row.base_commit ?? undefined,
     branch: row.branch ?? undefined,
     worktreePath: row.worktree_path ?? undefined,
     commit: row.commit_sha ?? undefined,
@@ -145,7 +148,7 @@ function toRow(task: TaskRecord): Omit<TaskRow, never> {
     id: task.id, seq: task.seq, prompt: task.prompt, dependencies: JSON.stringify(task.dependencies), agent: task.agent,
     status: task.status, review: task.review, submitted_at: task.submittedAt, updated_at: task.updatedAt,
     started_at: task.startedAt ?? null, finished_at: task.finishedAt ?? null, base_branch: task.baseBranch,
-    branch: task.branch ?? null, worktree_path: task.worktreePath ?? null, commit_sha: task.commit ?? null,
+    base_commit: task.baseCommit ?? null, branch: task.branch ?? null, worktree_path: task.worktreePath ?? null, commit_sha: task.commit ?? null,
     error_message: task.errorMessage ?? null, attempt: task.attempt, agent_pid: task.agentPid ?? null,
     session_id: task.sessionId ?? null,
   };

@@ -61,7 +61,7 @@ export async function runTask(context: RunContext): Promise<RunOutcome> {
         ? `Preparing a worktree from ${task.baseBranch} with ${dependencyBranches.join(', ')} merged in`
         : `Preparing a worktree from ${task.baseBranch}`);
       const prepared = await git.prepareWorktree({ taskId: task.id, baseBranch: task.baseBranch, dependencyBranches });
-      context.update({ branch: prepared.branch, worktreePath: prepared.path });
+      context.update({ branch: prepared.branch, worktreePath: prepared.path, baseCommit: prepared.baseCommit });
       worktree = prepared.path;
     } catch (error) {
       if (error instanceof MergeConflictError) return { status: 'error', message: error.message };

@@ -38,6 +38,7 @@ export function toDetail(task: TaskRecord, facts: DetailFacts): TaskDetail {
     ...(blockedBy !== undefined && { blockedBy }),
     ...(task.branch !== undefined && { branch: task.branch }),
     baseBranch: task.baseBranch,
+    ...(task.baseCommit !== undefined && { baseCommit: task.baseCommit }),
     ...(task.worktreePath !== undefined && { worktreePath: task.worktreePath }),
     ...(task.errorMessage !== undefined && { errorMessage: task.errorMessage }),
     ...(task.startedAt !== undefined && { startedAt: task.startedAt }),
