@@ -1,7 +1,7 @@
 // Headless host: the core plus its HTTP endpoint in plain Node, for servers, scripts, tests and browsers.
 import { existsSync, mkdirSync } from 'node:fs';
 import { homedir, hostname } from 'node:os';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { adHocAgentSpec } from './core/agents/ad-hoc-agent';
 import { hostAgentCatalog } from './core/agents/agent-catalog';
@@ -48,6 +48,7 @@ async function main(argv: string[]): Promise<void> {
       allowedOrigins: options.allowedOrigins,
       serverName: options.serverName ?? `Assignment Desk on ${hostname()}`,
       appVersion: APP_VERSION,
+      uiDir: builtRendererDir(),
     });
     const address = await core.listen(options.port, options.host);
     const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -57,6 +58,8 @@ async function main(argv: string[]): Promise<void> {
     print(`Data in ${dataDir}`);
     const chosen = core.agents.describe(options.agent).find((agent) => agent.isDefault);
     if (chosen && !chosen.available) process.stderr.write(`Warning: the default agent "${chosen.id}" cannot start: ${chosen.reason}\n`);
+    // The token rides in the fragment, which browsers never send to a server or put in logs.
+    print(`Board: http://${shownHost}:${address.port}/ui/#token=${encodeURIComponent(token.token)}`);
     // Last, because scripts and tests wait for this line to know the desk is ready.
     print(`Listening on http://${shownHost}:${address.port}`);
   } catch (error) {
@@ -83,6 +86,13 @@ function stopOnSignals(core: Core, lock: { release(): void }): void {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+}
+
+/** The renderer electron-vite built: beside out/main when running the build, in out/ when running from source. */
+function builtRendererDir(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const beside = resolve(here, '../renderer');
+  return existsSync(join(beside, 'index.html')) ? beside : resolve(here, '../../out/renderer');
 }
 
 /** The bundled scripted agent next to this file, or its source when running from source. */

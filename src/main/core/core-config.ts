@@ -18,6 +18,8 @@ export interface CoreConfig {
   allowedOrigins: string[];
   serverName: string;
   appVersion: string;
+  /** The built renderer (out/renderer), served at /ui/; the board is not served when left out. */
+  uiDir?: string;
   now?: () => Date;
   log?: (message: string) => void;
 }

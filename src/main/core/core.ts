@@ -15,6 +15,8 @@ import { createGovernanceRepo } from './governance/governance-repo';
 import { createGovernanceService, type GovernanceService } from './governance/governance-service';
 import { createPolicyFileStore } from './governance/policy-file';
 import { addAgentRoutes } from './http/agents-routes';
+import { addBoardRoutes } from './http/board-routes';
+import { createStaticUi } from './http/static-ui';
 import { addGovernanceRoutes } from './http/governance-routes';
 import { addAgentAssignmentRoutes } from './http/aa-routes';
 import { addApiRoutes } from './http/api-routes';
@@ -98,12 +100,14 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   });
   addAgentRoutes(router, { agents, defaultAgent: config.defaultAgent, logins });
   addGovernanceRoutes(router, { governance, repoRoot, worktreeOf: (id) => tasksRepo.get(id)?.worktreePath });
+  addBoardRoutes(router, { tasks, lastSeq: () => events.lastSeq(), fixedSettings: { serverName: config.serverName, repository: repoRoot, dataDir: config.dataDir } });
   addAgentAssignmentRoutes(router, { tasks, serverName: config.serverName });
   const http = createHttpHost({
     router,
     security: { token: config.token, allowedHosts: config.allowedHosts, allowedOrigins: config.allowedOrigins },
     eventsSocket: createEventsSocket({ bus, events }),
     resolveAgentToken: (token) => governance.agentForToken(token),
+    staticUi: createStaticUi(config.uiDir),
     log: (error) => log(`Request failed: ${error instanceof Error ? error.stack : String(error)}`),
   });
 

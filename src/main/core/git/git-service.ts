@@ -9,7 +9,10 @@ import { createGitRunner } from './git-runner';
 import { mergeDependencies } from './merge-dependencies';
 import { createMutex } from './repo-mutex';
 import { isAncestorCommit, resolveCommit } from './refs';
+import { mergeIntoBase, type MergeResult } from './merge-into-base';
 import { retireTask } from './retire-task';
+import { taskDiff } from './task-diff';
+import type { TaskDiff } from '../../../shared/review';
 import type { RetireContext } from './retire-task';
 
 export interface GitService {
@@ -36,6 +39,10 @@ export interface GitService {
   isAncestor(ancestor: string, descendant: string): Promise<boolean>;
   branchFor(taskId: string): string;
   worktreePathFor(taskId: string): string;
+  /** The files `head` changed against `base`, with texts to show. */
+  diff(base: string, head: string): Promise<TaskDiff>;
+  /** Merges the task's branch into `baseBranch` (approval); throws DirtyCheckoutError or MergeConflictError. */
+  mergeIntoBase(request: { taskId: string; baseBranch: string; message: string }): Promise<MergeResult>;
 }
 
 export interface GitServiceOptions {
@@ -135,5 +142,12 @@ export function createGitService(options: GitServiceOptions): GitService {
 
     branchFor: branchNameFor,
     worktreePathFor,
+
+    diff: (base, head) => taskDiff(git, repoRoot, base, head),
+
+    async mergeIntoBase({ taskId, baseBranch, message }) {
+      const context = await ready();
+      return repoLock.run(() => mergeIntoBase(git, { repoRoot, scratchDir: context.worktreesDir, baseBranch, taskBranch: branchNameFor(taskId), message }));
+    },
   };
 }

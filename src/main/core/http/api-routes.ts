@@ -18,7 +18,6 @@ export function addApiRoutes(router: Router, deps: { tasks: TaskService; events:
     const page: EventPage = { events, ...(events.length === limit && last && { nextAfter: last.seq }) };
     return [200, page];
   });
-  router.on('GET', '/api/tasks', async () => [200, { tasks: deps.tasks.list() }]);
 }
 
 function integerParam(url: URL, name: string, fallback: number): number {

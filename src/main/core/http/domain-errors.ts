@@ -1,6 +1,8 @@
 // Maps the core's domain errors to HTTP answers; anything unknown becomes a 500 without internals.
 import { LoginRunningError, LoginUnavailableError, UnknownLoginError } from '../agents/agent-logins';
 import { AgentProtocolError } from '../agents/agent-session';
+import { MergeConflictError } from '../git/git-errors';
+import { DirtyCheckoutError } from '../git/merge-into-base';
 import { JsonRpcError } from '../agents/json-rpc-peer';
 import { AlreadyAnsweredError, InvalidAnswerError, NoOpenQuestionError } from '../tasks/open-questions';
 import { UnknownAgentError, CycleError, TaskBusyError, UnknownTaskError } from '../tasks/task-errors';
@@ -17,6 +19,8 @@ export function toHttpError(error: unknown): HttpError {
   if (error instanceof TaskBusyError || error instanceof AlreadyAnsweredError || error instanceof NoOpenQuestionError) {
     return new HttpError(409, 'conflict', error.message);
   }
+  if (error instanceof DirtyCheckoutError) return new HttpError(409, 'conflict', error.message);
+  if (error instanceof MergeConflictError) return new HttpError(409, 'conflict', error.message, { paths: error.paths });
   if (error instanceof UnknownLoginError) return new HttpError(404, 'not_found', error.message);
   if (error instanceof LoginUnavailableError || error instanceof LoginRunningError) return new HttpError(409, 'conflict', error.message);
   if (error instanceof InvalidAnswerError) return new HttpError(400, 'validation_error', error.message);

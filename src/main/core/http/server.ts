@@ -7,6 +7,7 @@ import { toHttpError } from './domain-errors';
 import type { EventsSocket } from './events-socket';
 import { HttpError } from './http-error';
 import type { Principal, Router } from './router';
+import type { StaticUi } from './static-ui';
 import { bearerTokenOf, hasValidBearer, isAllowedHost, isAllowedOrigin, preflightHeaders, type SecurityConfig } from './security';
 
 export interface HttpHost {
@@ -27,6 +28,14 @@ export interface HttpHostDeps {
   log(error: unknown): void;
   /** The agent a bearer token belongs to, for routes that accept agent tokens; none when left out. */
   resolveAgentToken?(token: string): string | undefined;
+  /** The built board at /ui/, served without a token (it carries no data; the token comes in the URL fragment). */
+  staticUi?: StaticUi;
+}
+
+/** A person typing the desk's address into a browser gets the board instead of a 401. */
+function isBrowserVisit(request: IncomingMessage, pathname: string): boolean {
+  return pathname === '/' && request.method === 'GET' && request.headers.authorization === undefined
+    && (request.headers.accept ?? '').includes('text/html');
 }
 
 export function createHttpHost(deps: HttpHostDeps): HttpHost {
@@ -39,6 +48,11 @@ export function createHttpHost(deps: HttpHostDeps): HttpHost {
       checkHostAndOrigin(request, corsHeaders);
       if (request.method === 'OPTIONS') {
         answerPreflight(request, response);
+        return;
+      }
+      if (await deps.staticUi?.handle(request, response, url.pathname)) return;
+      if (isBrowserVisit(request, url.pathname)) {
+        response.writeHead(302, { Location: '/ui/' }).end();
         return;
       }
       const { handler, params, principal } = authenticate(request, url.pathname);

@@ -11,6 +11,8 @@ export interface EventsRepo {
   listForTask(taskId: string, options: { after?: number; limit: number }): EventEnvelope[];
   /** Every task's events after `after`, oldest first (for catching up a socket). */
   listAfter(after: number, limit: number): EventEnvelope[];
+  /** The seq of the newest recorded event (0 when none). */
+  lastSeq(): number;
   /** Flushes and stops the timer. */
   close(): void;
 }
@@ -61,6 +63,7 @@ export function createEventsRepo(db: Db, repo: string, options: { flushDelayMs?:
       flush();
       return selectAfter.all(repo, after, limit).map(fromRow);
     },
+    lastSeq: () => lastSeq,
     close: flush,
   };
 }

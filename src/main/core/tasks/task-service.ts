@@ -8,6 +8,7 @@ import type { GitService } from '../git/git-service';
 import type { GraphTask, TaskPatch, TaskRecord, TasksRepo } from '../store/tasks-repo';
 import type { TurnsRepo } from '../store/turns-repo';
 import { createAgentRequests, type PermissionGate } from './agent-requests';
+import { createTaskReview, type TaskReview } from './task-review';
 import { findCycle } from './dependency-graph';
 import { createOpenQuestions } from './open-questions';
 import { reapOrphan } from './orphans';
@@ -17,7 +18,12 @@ import type { RunContext, RunOutcome } from './task-runner';
 import { canTransition, isActive } from './task-state';
 import { toDetail, toSummary } from './task-view';
 
-export interface TaskService {
+export interface TaskService extends TaskReview {
+  /** Replaces the tasks a queued task waits for; refuses a cycle (CycleError) or a task that already started. */
+  setDependencies(id: string, dependencies: string[]): Promise<TaskRecord>;
+  /** Changes how many agents run at once and the agent a submission gets by default. */
+  configure(settings: { concurrency?: number; defaultAgent?: string }): void;
+  settings(): { concurrency: number; defaultAgent: string; baseBranch: string };
   /** Queues a task; a task with the same id is cancelled and replaced. Throws CycleError, UnknownAgentError. */
   submit(input: SubmitTask): Promise<TaskRecord>;
   /** Queues another turn for a task whose run is over; it ends in one more commit. Throws TaskBusyError while it runs. */
@@ -213,30 +219,59 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
     return session;
   }
 
+  async function submit(input: SubmitTask): Promise<TaskRecord> {
+    const agent = input.agent ?? deps.config.defaultAgent;
+    if (!deps.agents.get(agent)) throw new UnknownAgentError(agent, deps.agents.list().map((a) => a.id));
+    assertNoCycle(input.id, input.dependencies, tasks.graph());
+    return withTaskLock(input.id, async () => {
+      const previous = tasks.get(input.id);
+      if (previous) {
+        await stopRun(input.id);
+        // The graph may have changed while the old run was stopping.
+        assertNoCycle(input.id, input.dependencies, tasks.graph());
+      }
+      const at = now();
+      const record = tasks.putSubmission({
+        id: input.id, prompt: input.prompt, dependencies: input.dependencies, agent, status: 'queued', review: 'pending',
+        submittedAt: at, updatedAt: at, baseBranch: deps.config.baseBranch, attempt: previous?.attempt ?? 0,
+      });
+      turns.startOver(record.id, record.prompt, agent, at);
+      deps.record(record.id, record.attempt, { type: 'task', task: summaryOf(record) });
+      if (previous) log(record, `Replaced the earlier submission (it was ${previous.status}); its branch is archived when this run starts.`);
+      schedule();
+      return tasks.get(input.id) as TaskRecord;
+    });
+  }
+
+  const review = createTaskReview({ git: deps.git, mustGet, save, log, withTaskLock, submit });
+
   return {
-    async submit(input) {
-      const agent = input.agent ?? deps.config.defaultAgent;
-      if (!deps.agents.get(agent)) throw new UnknownAgentError(agent, deps.agents.list().map((a) => a.id));
-      assertNoCycle(input.id, input.dependencies, tasks.graph());
-      return withTaskLock(input.id, async () => {
-        const previous = tasks.get(input.id);
-        if (previous) {
-          await stopRun(input.id);
-          // The graph may have changed while the old run was stopping.
-          assertNoCycle(input.id, input.dependencies, tasks.graph());
-        }
-        const at = now();
-        const record = tasks.putSubmission({
-          id: input.id, prompt: input.prompt, dependencies: input.dependencies, agent, status: 'queued', review: 'pending',
-          submittedAt: at, updatedAt: at, baseBranch: deps.config.baseBranch, attempt: previous?.attempt ?? 0,
-        });
-        turns.startOver(record.id, record.prompt, agent, at);
-        deps.record(record.id, record.attempt, { type: 'task', task: summaryOf(record) });
-        if (previous) log(record, `Replaced the earlier submission (it was ${previous.status}); its branch is archived when this run starts.`);
+    ...review,
+    submit,
+
+    setDependencies(id, dependencies) {
+      return withTaskLock(id, async () => {
+        const task = mustGet(id);
+        if (task.status !== 'queued') throw new TaskBusyError(`Task ${id} is ${task.status}; its dependencies change only while it waits.`);
+        const unique = [...new Set(dependencies)];
+        assertNoCycle(id, unique, tasks.graph());
+        const updated = save(id, { dependencies: unique });
+        log(updated, unique.length > 0 ? `Now waits for ${unique.join(', ')}.` : 'Waits for nothing now.');
         schedule();
-        return tasks.get(input.id) as TaskRecord;
+        return updated;
       });
     },
+
+    configure({ concurrency, defaultAgent }) {
+      if (defaultAgent !== undefined) {
+        if (!deps.agents.get(defaultAgent)) throw new UnknownAgentError(defaultAgent, deps.agents.list().map((a) => a.id));
+        deps.config.defaultAgent = defaultAgent;
+      }
+      if (concurrency !== undefined) deps.config.concurrency = concurrency;
+      schedule();
+    },
+
+    settings: () => ({ concurrency: deps.config.concurrency, defaultAgent: deps.config.defaultAgent, baseBranch: deps.config.baseBranch }),
 
     followUp(id, prompt) {
       return withTaskLock(id, async () => {

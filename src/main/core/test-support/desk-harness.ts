@@ -34,6 +34,8 @@ export interface DeskOptions {
   agents?: AgentSpec[];
   /** Where agent programs are looked up after PATH. */
   searchDirs?: string[];
+  /** A built board to serve at /ui/. */
+  uiDir?: string;
   files?: Record<string, string>;
   /** Reuse a repo and data dir (to restart a desk over the same state). */
   reuse?: { root: string; repo: string; dataDir: string };
@@ -67,6 +69,7 @@ export async function startDesk(options: DeskOptions = {}): Promise<Desk & { roo
     },
     allowedHosts: [], allowedOrigins: ['https://prompt-pad.danmercer.net'],
     serverName: 'Test desk', appVersion: '0.0.0-test', log: () => {},
+    ...(options.uiDir !== undefined && { uiDir: options.uiDir }),
   });
   const address = await core.listen(0, '127.0.0.1');
   const url = `http://127.0.0.1:${address.port}`;

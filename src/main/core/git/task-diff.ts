@@ -1,0 +1,81 @@
+// What a task's branch changed against the commit its worktree started from, file by file, with texts to show.
+import type { FileDiff, TaskDiff } from '../../../shared/review';
+import type { GitRunner } from './git-runner';
+
+/** Files larger than this are listed with their counts, but without texts. */
+const MAX_SHOWN_BYTES = 512 * 1024;
+
+const STATUS: Record<string, FileDiff['status']> = { A: 'added', M: 'modified', D: 'deleted', R: 'renamed', C: 'copied', T: 'type-changed' };
+
+export async function taskDiff(git: GitRunner, repoRoot: string, base: string, head: string): Promise<TaskDiff> {
+  const [baseCommit, headCommit] = await Promise.all([git.run(repoRoot, ['rev-parse', base]), git.run(repoRoot, ['rev-parse', head])]);
+  const entries = parseNameStatus(await git.run(repoRoot, ['diff', '--name-status', '-z', '-M', baseCommit, headCommit]));
+  const counts = parseNumstat(await git.run(repoRoot, ['diff', '--numstat', '-z', '-M', baseCommit, headCommit]));
+  const files: FileDiff[] = [];
+  for (const entry of entries) {
+    const count = counts.get(entry.path) ?? { additions: 0, deletions: 0, binary: false };
+    const show = async (commit: string, path: string | undefined): Promise<{ text?: string; tooLarge: boolean }> => {
+      if (path === undefined || count.binary) return { tooLarge: false };
+      const size = Number(await git.run(repoRoot, ['cat-file', '-s', `${commit}:${path}`]));
+      if (size > MAX_SHOWN_BYTES) return { tooLarge: true };
+      return { text: await git.run(repoRoot, ['show', `${commit}:${path}`]).then((t) => t, () => ''), tooLarge: false };
+    };
+    const old = await show(baseCommit, entry.status === 'added' ? undefined : (entry.oldPath ?? entry.path));
+    const neu = await show(headCommit, entry.status === 'deleted' ? undefined : entry.path);
+    files.push({
+      path: entry.path,
+      ...(entry.oldPath !== undefined && { oldPath: entry.oldPath }),
+      status: entry.status,
+      ...count,
+      ...(old.text !== undefined && { oldText: withNewline(old.text) }),
+      ...(neu.text !== undefined && { newText: withNewline(neu.text) }),
+      tooLarge: old.tooLarge || neu.tooLarge,
+    });
+  }
+  return { base: baseCommit, head: headCommit, files };
+}
+
+/** The runner drops one trailing newline of git's output; put it back so texts match the files. */
+function withNewline(text: string): string {
+  return text === '' ? text : `${text}\n`;
+}
+
+interface NameStatus { status: FileDiff['status']; path: string; oldPath?: string }
+
+/** `--name-status -z`: a status (R and C carry a score), then one path, or two for renames and copies. */
+export function parseNameStatus(output: string): NameStatus[] {
+  const fields = output.split('\0').filter((f) => f !== '');
+  const entries: NameStatus[] = [];
+  for (let i = 0; i < fields.length;) {
+    const code = (fields[i] as string)[0] as string;
+    const status = STATUS[code] ?? 'modified';
+    if (code === 'R' || code === 'C') {
+      entries.push({ status, oldPath: fields[i + 1] as string, path: fields[i + 2] as string });
+      i += 3;
+    } else {
+      entries.push({ status, path: fields[i + 1] as string });
+      i += 2;
+    }
+  }
+  return entries;
+}
+
+/** `--numstat -z`: "adds\tdels\tpath" or, for renames, "adds\tdels\t" then old and new path; "-" counts mean binary. */
+export function parseNumstat(output: string): Map<string, { additions: number; deletions: number; binary: boolean }> {
+  const counts = new Map<string, { additions: number; deletions: number; binary: boolean }>();
+  const fields = output.split('\0');
+  for (let i = 0; i < fields.length; i += 1) {
+    const field = fields[i] as string;
+    const match = /^(-|\d+)\t(-|\d+)\t(.*)$/s.exec(field);
+    if (!match) continue;
+    let path = match[3] as string;
+    if (path === '') {
+      // A rename: the old and new paths follow as their own fields.
+      path = fields[i + 2] as string;
+      i += 2;
+    }
+    const binary = match[1] === '-';
+    counts.set(path, { additions: binary ? 0 : Number(match[1]), deletions: binary ? 0 : Number(match[2]), binary });
+  }
+  return counts;
+}

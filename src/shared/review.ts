@@ -1,0 +1,48 @@
+// The review contract: what a task changed (per-file diffs) and the answers to approve, reject or re-run it.
+import { z } from 'zod';
+
+export const FileChangeStatus = z.enum(['added', 'modified', 'deleted', 'renamed', 'copied', 'type-changed']);
+
+/** One file the task's branch changed against the commit its worktree started from. */
+export const FileDiff = z.object({
+  path: z.string(),
+  oldPath: z.string().optional(),
+  status: FileChangeStatus,
+  additions: z.number().int(),
+  deletions: z.number().int(),
+  binary: z.boolean(),
+  /** Whole texts for the viewer to diff (unified or side by side); absent for binary or very large files. */
+  oldText: z.string().optional(),
+  newText: z.string().optional(),
+  /** True when a text was left out because the file is too large to show. */
+  tooLarge: z.boolean(),
+});
+export type FileDiff = z.infer<typeof FileDiff>;
+
+/** `GET /api/tasks/<id>/diff` answer. */
+export const TaskDiff = z.object({
+  base: z.string(),
+  head: z.string(),
+  files: z.array(FileDiff),
+});
+export type TaskDiff = z.infer<typeof TaskDiff>;
+
+/** `PUT /tasks/<id>/dependencies` body (the whole set), and `POST` body (one more). */
+export const SetDependencies = z.object({ dependencies: z.array(z.string().min(1).max(200)).max(100) });
+export const AddDependency = z.object({ id: z.string().min(1).max(200) });
+
+/** `GET /api/settings`: what the board's settings show; `PUT` takes the editable part. */
+export const DeskSettings = z.object({
+  serverName: z.string(),
+  repository: z.string(),
+  baseBranch: z.string(),
+  defaultAgent: z.string(),
+  concurrency: z.number().int().min(1).max(64),
+  dataDir: z.string(),
+});
+export type DeskSettings = z.infer<typeof DeskSettings>;
+export const UpdateSettings = z.object({
+  defaultAgent: z.string().min(1).optional(),
+  concurrency: z.number().int().min(1).max(64).optional(),
+}).strict();
+export type UpdateSettings = z.infer<typeof UpdateSettings>;
