@@ -1,0 +1,55 @@
+// `npm run serve` as a spec starts it: the headless host from source on a temp repository, port chosen by the system.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { makeRepo, rawRequest, type RawResponse } from '../../../src/main/core/test-support/desk-harness';
+
+const SERVE = resolve(import.meta.dirname, '../../../src/main/serve.ts');
+const TOKEN = 'e2e-token-0123456789abcdef';
+
+export interface ServedDesk {
+  url: string;
+  /** The board's address, with the token in the fragment as `npm run serve` prints it. */
+  boardUrl: string;
+  repo: string;
+  api(method: string, path: string, body?: unknown): Promise<RawResponse>;
+  stop(): Promise<void>;
+}
+
+export async function serveDesk(): Promise<ServedDesk> {
+  const root = mkdtempSync(join(tmpdir(), 'desk-e2e-'));
+  const repo = makeRepo(root, { 'README.md': '# Demo project\n', 'src/app.js': 'export const greet = () => "hello";\n' });
+  const child = spawn(process.execPath, ['--import', 'tsx', SERVE, '--repo', repo, '--port', '0', '--data-dir', join(root, 'data'), '--token', TOKEN], { stdio: 'pipe' });
+  const { url, boardUrl } = await readyLines(child);
+  return {
+    url,
+    boardUrl,
+    repo,
+    api: (method, path, body) => rawRequest(url, method, path, {
+      authorization: `Bearer ${TOKEN}`, ...(body !== undefined && { 'content-type': 'application/json' }),
+    }, body === undefined ? undefined : JSON.stringify(body)),
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+function readyLines(child: ChildProcessWithoutNullStreams): Promise<{ url: string; boardUrl: string }> {
+  let output = '';
+  return new Promise((resolveReady, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const board = /Board: (\S+)/.exec(output);
+      const listening = /Listening on (\S+)/.exec(output);
+      if (board && listening) resolveReady({ url: listening[1] as string, boardUrl: board[1] as string });
+    });
+    child.stderr.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${output}`)));
+  });
+}
