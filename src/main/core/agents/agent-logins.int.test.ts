@@ -2,9 +2,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { isolateGitConfig } from '../git/git-test-fixture';
-import { destroyDesk, scriptedAgent, startDesk, type Desk } from '../test-support/desk-harness';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { desksPerTest, scriptedAgent } from '../test-support/desk-harness';
 
 // A stand-in for a vendor agent: it offers a terminal login in `initialize`, and with `--login` asks for a code.
 const LOGIN_AGENT = `
@@ -27,14 +26,7 @@ if (process.argv.includes('--login')) {
 }
 `;
 
-let restoreGit: () => void;
-let desk: (Desk & { root: string }) | undefined;
-beforeAll(() => { restoreGit = isolateGitConfig(); });
-afterAll(() => restoreGit());
-afterEach(async () => {
-  await destroyDesk(desk);
-  desk = undefined;
-});
+const openDesk = desksPerTest();
 
 async function until<T>(probe: () => Promise<T | undefined>, what: string): Promise<T> {
   for (const deadline = Date.now() + 15_000; Date.now() < deadline;) {
@@ -51,7 +43,7 @@ describe('an agent\'s terminal login', () => {
     const script = join(scriptDir, 'login-agent.cjs');
     writeFileSync(script, LOGIN_AGENT);
     onTestFinished(() => rmSync(scriptDir, { recursive: true, force: true }));
-    const d = desk = await startDesk({ agents: [scriptedAgent(), { ...scriptedAgent(), id: 'needs-login', name: 'Needs login', args: [script] }] });
+    const d = await openDesk({ agents: [scriptedAgent(), { ...scriptedAgent(), id: 'needs-login', name: 'Needs login', args: [script] }] });
 
     const started = await d.api('POST', '/api/agents/needs-login/login', {});
     expect(started.status, started.text).toBe(202);
@@ -69,11 +61,11 @@ describe('an agent\'s terminal login', () => {
   });
 
   it('says when an agent offers no login the desk can run, and when there is no login to show', async () => {
-    desk = await startDesk({ agents: [scriptedAgent()] });
-    const none = await desk.api('POST', '/api/agents/scripted/login', {});
+    const d = await openDesk({ agents: [scriptedAgent()] });
+    const none = await d.api('POST', '/api/agents/scripted/login', {});
     expect(none.status).toBe(409);
     expect(none.json.message).toMatch(/offers no terminal login/);
-    expect((await desk.api('POST', '/api/agents/nobody/login', {})).status).toBe(404);
-    expect((await desk.api('GET', '/api/agents/scripted/login')).status).toBe(404);
+    expect((await d.api('POST', '/api/agents/nobody/login', {})).status).toBe(404);
+    expect((await d.api('GET', '/api/agents/scripted/login')).status).toBe(404);
   });
 });

@@ -2,18 +2,11 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { git, isolateGitConfig } from '../git/git-test-fixture';
-import { destroyDesk, startDesk, type Desk } from '../test-support/desk-harness';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { git } from '../git/git-test-fixture';
+import { desksPerTest, type Desk } from '../test-support/desk-harness';
 
-let restoreGit: () => void;
-let desk: (Desk & { root: string }) | undefined;
-beforeAll(() => { restoreGit = isolateGitConfig(); });
-afterAll(() => restoreGit());
-afterEach(async () => {
-  await destroyDesk(desk);
-  desk = undefined;
-});
+const openDesk = desksPerTest();
 
 async function completed(d: Desk, id: string, prompt: string) {
   await d.api('POST', '/', { id, prompt });
@@ -23,7 +16,7 @@ async function completed(d: Desk, id: string, prompt: string) {
 
 describe('review', () => {
   it('shows what a task changed, file by file, against the commit it started from', async () => {
-    const d = desk = await startDesk({ files: { 'README.md': '# Fixture\n', 'old.txt': 'bye\n' } });
+    const d = await openDesk({ files: { 'README.md': '# Fixture\n', 'old.txt': 'bye\n' } });
     await completed(d, 'diffed', 'write notes.txt one\nappend README.md more\ndelete old.txt');
     const diff = (await d.api('GET', '/api/tasks/diffed/diff')).json;
     const byPath = Object.fromEntries(diff.files.map((f: { path: string }) => [f.path, f]));
@@ -34,7 +27,7 @@ describe('review', () => {
   });
 
   it('approval merges the task into the base branch, updating a clean checkout of it', async () => {
-    const d = desk = await startDesk();
+    const d = await openDesk();
     const task = await completed(d, 'good', 'Add the guide\nwrite guide.txt read me');
     const approved = await d.api('POST', '/tasks/good/approve');
     expect(approved.status, approved.text).toBe(200);
@@ -46,7 +39,7 @@ describe('review', () => {
   });
 
   it('approval refuses to merge into a checkout with uncommitted changes, and leaves them alone', async () => {
-    const d = desk = await startDesk();
+    const d = await openDesk();
     await completed(d, 'blocked', 'write other.txt x');
     writeFileSync(join(d.repo, 'README.md'), 'my unsaved work\n');
     const refused = await d.api('POST', '/tasks/blocked/approve');
@@ -57,7 +50,7 @@ describe('review', () => {
   });
 
   it('approval moves the base branch without touching the person\'s checkout of another branch', async () => {
-    const d = desk = await startDesk();
+    const d = await openDesk();
     const task = await completed(d, 'elsewhere', 'write away.txt x');
     git(d.repo, 'checkout', '-q', '-b', 'my-feature');
     expect((await d.api('POST', '/tasks/elsewhere/approve')).status).toBe(200);
@@ -67,7 +60,7 @@ describe('review', () => {
   });
 
   it('rejection discards the branch but keeps its work under an archive ref', async () => {
-    const d = desk = await startDesk();
+    const d = await openDesk();
     const task = await completed(d, 'bad', 'write bad.txt nope');
     const rejected = await d.api('POST', '/tasks/bad/reject');
     expect(rejected.json).toMatchObject({ review: 'rejected' });
@@ -78,7 +71,7 @@ describe('review', () => {
   });
 
   it('re-runs a task with the same submission', async () => {
-    const d = desk = await startDesk();
+    const d = await openDesk();
     const first = await completed(d, 'again', 'write again.txt x');
     expect((await d.api('POST', '/tasks/again/rerun')).status).toBe(202);
     await d.waitForStatus('again', 'completed');
@@ -90,7 +83,7 @@ describe('review', () => {
 
 describe('dependency links', () => {
   it('are set, added and removed while a task waits, and a cycle is refused by name', async () => {
-    const d = desk = await startDesk();
+    const d = await openDesk();
     await d.api('POST', '/', { id: 'a', prompt: 'say a', dependencies: ['gate'] });
     await d.api('POST', '/', { id: 'b', prompt: 'say b', dependencies: ['gate'] });
     expect((await d.api('POST', '/tasks/a/dependencies', { id: 'b' })).json.dependencies).toEqual(['gate', 'b']);
@@ -106,7 +99,7 @@ describe('dependency links', () => {
 
 describe('settings', () => {
   it('shows the desk\'s settings and changes concurrency and the default agent', async () => {
-    const d = desk = await startDesk();
+    const d = await openDesk();
     expect((await d.api('GET', '/api/settings')).json).toMatchObject({ serverName: 'Test desk', baseBranch: 'main', defaultAgent: 'scripted', concurrency: 2 });
     expect((await d.api('PUT', '/api/settings', { concurrency: 3 })).json.concurrency).toBe(3);
     expect((await d.api('PUT', '/api/settings', { defaultAgent: 'nobody' })).status).toBe(400);
@@ -114,7 +107,7 @@ describe('settings', () => {
   });
 
   it('lists tasks with the seq to follow the events socket from', async () => {
-    const d = desk = await startDesk();
+    const d = await openDesk();
     await d.api('POST', '/', { id: 'x', prompt: 'say x', dependencies: ['never'] });
     const listed = (await d.api('GET', '/api/tasks')).json;
     expect(listed.tasks.map((t: { id: string }) => t.id)).toEqual(['x']);
@@ -129,7 +122,7 @@ describe('the served board', () => {
     mkdirSync(join(root, 'assets'), { recursive: true });
     writeFileSync(join(root, 'index.html'), '<!doctype html><title>Board</title>');
     writeFileSync(join(root, 'assets', 'app.js'), 'console.log(1)');
-    const d = desk = await startDesk({ uiDir: root });
+    const d = await openDesk({ uiDir: root });
     const page = await d.raw('GET', '/ui/');
     expect(page.status).toBe(200);
     expect(page.text).toContain('<title>Board</title>');

@@ -2,28 +2,20 @@
 // follow-up turns, terminals, the Kandev dialect, and file access confined to the worktree.
 import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { AgentSpec } from '../agents/agent-spec';
-import { git, isolateGitConfig } from '../git/git-test-fixture';
-import { destroyDesk, scriptedAgent, startDesk, type Desk } from '../test-support/desk-harness';
+import { describe, expect, it } from 'vitest';
+import { git } from '../git/git-test-fixture';
+import { desksPerTest, type Desk, kandevScriptedAgent, scriptedAgent, taskEvents } from '../test-support/desk-harness';
 
-let restoreGit: () => void;
+const openDesk = desksPerTest();
 let desk: (Desk & { root: string }) | undefined;
-beforeAll(() => { restoreGit = isolateGitConfig(); });
-afterAll(() => restoreGit());
-afterEach(async () => {
-  await destroyDesk(desk);
-  desk = undefined;
-});
 
-const kandevAgent = (): AgentSpec => ({ ...scriptedAgent(), id: 'scripted-kandev', name: 'Scripted agent (Kandev)', args: [...scriptedAgent().args, '--dialect', 'kandev'], dialect: 'kandev' });
 
 async function open(): Promise<Desk & { root: string }> {
-  desk = await startDesk({ agents: [scriptedAgent(), kandevAgent()] });
+  desk = await openDesk({ agents: [scriptedAgent(), kandevScriptedAgent()] });
   return desk;
 }
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each test reads the fields it needs
-const events = async (d: Desk, id: string): Promise<any[]> => (await d.api('GET', `/api/tasks/${id}/events?limit=5000`)).json.events.map((e: { event: unknown }) => e.event);
+const events = (d: Desk, id: string): Promise<any[]> => taskEvents(d, id);
 
 describe('a follow-up prompt', () => {
   it('runs another turn in the task\'s worktree and makes a second commit on its branch', async () => {
@@ -132,7 +124,7 @@ describe('the Kandev dialect', () => {
   });
 
   it('is refused with a clear error when an agent configured as standard ACP answers in Kandev', async () => {
-    desk = await startDesk({ agents: [scriptedAgent(), { ...kandevAgent(), dialect: 'acp' }] });
+    desk = await openDesk({ agents: [scriptedAgent(), { ...kandevScriptedAgent(), dialect: 'acp' }] });
     await desk.api('POST', '/', { id: 'mismatch', prompt: 'say hi', agent: 'scripted-kandev' });
     await desk.waitForStatus('mismatch', 'error');
     expect((await desk.api('GET', '/tasks/mismatch')).json.errorMessage).toMatch(/Kandev dialect/);

@@ -1,20 +1,13 @@
 // Tasks run end to end: real git repo, real SQLite, the real scripted agent process, the real HTTP endpoint.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { processGroupAlive } from '../agents/process-tree';
-import { git, isolateGitConfig } from '../git/git-test-fixture';
-import { destroyDesk, startDesk, type Desk } from '../test-support/desk-harness';
+import { git } from '../git/git-test-fixture';
+import { desksPerTest, type Desk } from '../test-support/desk-harness';
 
-let restoreGit: () => void;
+const openDesk = desksPerTest();
 let desk: (Desk & { root: string }) | undefined;
-
-beforeAll(() => { restoreGit = isolateGitConfig(); });
-afterAll(() => restoreGit());
-afterEach(async () => {
-  await destroyDesk(desk);
-  desk = undefined;
-});
 
 const submit = async (body: { id: string; prompt: string; dependencies?: string[] }) => {
   const response = await (desk as Desk).api('POST', '/', body);
@@ -25,7 +18,7 @@ const detail = async (id: string) => (await (desk as Desk).api('GET', `/tasks/${
 
 describe('a finished task', () => {
   it('is committed on its own branch with the prompt in the message, leaving the user\'s checkout alone', async () => {
-    desk = await startDesk();
+    desk = await openDesk();
     const headBefore = git(desk.repo, 'rev-parse', 'HEAD');
     const prompt = 'Write the notes file\nwrite notes/todo.txt buy milk\n# not a heading, a line of the prompt';
     await submit({ id: 'notes', prompt });
@@ -42,7 +35,7 @@ describe('a finished task', () => {
   });
 
   it('is committed even when the agent changed nothing', async () => {
-    desk = await startDesk();
+    desk = await openDesk();
     await submit({ id: 'quiet', prompt: 'say nothing to change' });
     await desk.waitForStatus('quiet', 'completed');
     const task = await detail('quiet');
@@ -53,7 +46,7 @@ describe('a finished task', () => {
 
 describe('dependencies', () => {
   it('start a task only after its dependency completed, from a tree that holds the dependency\'s commit', async () => {
-    desk = await startDesk();
+    desk = await openDesk();
     // Submitted first, it waits for a task nobody submitted yet.
     await submit({ id: 'second', prompt: 'Use the first file\nread first.txt\nwrite second.txt built on first', dependencies: ['first'] });
     expect((await detail('second')).unmetDependencies).toEqual([{ id: 'first', status: 'unknown', blocking: false }]);
@@ -72,7 +65,7 @@ describe('dependencies', () => {
   });
 
   it('keep a dependent queued, with the reason, when the dependency failed', async () => {
-    desk = await startDesk();
+    desk = await openDesk();
     await submit({ id: 'broken', prompt: 'fail The build is red' });
     await submit({ id: 'after-broken', prompt: 'say never runs', dependencies: ['broken'] });
     await desk.waitForStatus('broken', 'error');
@@ -83,7 +76,7 @@ describe('dependencies', () => {
   });
 
   it('end a task in error naming the files when its dependencies conflict', async () => {
-    desk = await startDesk();
+    desk = await openDesk();
     await submit({ id: 'left', prompt: 'write shared.txt left' });
     await submit({ id: 'right', prompt: 'write shared.txt right' });
     await submit({ id: 'both', prompt: 'say merge them', dependencies: ['left', 'right'] });
@@ -94,7 +87,7 @@ describe('dependencies', () => {
 
 describe('replacing and cancelling', () => {
   it('a second submission with the same id cancels the sleeping run and queues the new prompt', async () => {
-    desk = await startDesk();
+    desk = await openDesk();
     await submit({ id: 'same', prompt: 'sleep 60000' });
     await desk.waitForStatus('same', 'in-progress');
     const firstRun = await waitForAgentPid('same');
@@ -113,7 +106,7 @@ describe('replacing and cancelling', () => {
   });
 
   it('a cancel ends the agent and the processes it started within 3 s', async () => {
-    desk = await startDesk();
+    desk = await openDesk();
     await submit({ id: 'long', prompt: 'run sleep 120' });
     const pid = await waitForAgentPid('long');
     await waitForEvent('long', (e) => e.event.type === 'agent' && e.event.update.kind === 'tool-call');
@@ -128,14 +121,14 @@ describe('replacing and cancelling', () => {
 
 describe('failures', () => {
   it('an agent crash ends the task in error with what happened', async () => {
-    desk = await startDesk();
+    desk = await openDesk();
     await submit({ id: 'crashy', prompt: 'say about to go\ncrash 3' });
     await desk.waitForStatus('crashy', 'error');
     expect((await detail('crashy')).errorMessage).toMatch(/exited with code 3/);
   });
 
   it('a failed prompt ends the task in error with the agent\'s message', async () => {
-    desk = await startDesk();
+    desk = await openDesk();
     await submit({ id: 'failing', prompt: 'fail Cannot reach the model' });
     await desk.waitForStatus('failing', 'error');
     expect((await detail('failing')).errorMessage).toContain('Cannot reach the model');
@@ -144,7 +137,7 @@ describe('failures', () => {
 
 describe('the scheduler', () => {
   it('runs at most `concurrency` agents at once, first in first out', async () => {
-    desk = await startDesk({ concurrency: 1 });
+    desk = await openDesk({ concurrency: 1 });
     await submit({ id: 'one', prompt: 'sleep 400' });
     await submit({ id: 'two', prompt: 'say second' });
     await desk.waitForStatus('one', 'in-progress');
@@ -156,7 +149,7 @@ describe('the scheduler', () => {
 
 describe('the agent\'s file access', () => {
   it('writes through the desk inside the worktree and is refused outside it', async () => {
-    desk = await startDesk();
+    desk = await openDesk();
     const outside = join(desk.root, 'outside.txt');
     await submit({ id: 'fs', prompt: `write inside.txt ok\nwrite ${outside} escaped` });
     await desk.waitForStatus('fs', 'completed');

@@ -1,30 +1,22 @@
 // Waiting for input and governance, end to end in both dialects: what the policy approves, rejects and
 // escalates; questions answered over HTTP; cancel answering open requests; rate limits holding tasks back.
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { AgentSpec } from '../agents/agent-spec';
+import { describe, expect, it } from 'vitest';
 import { processGroupAlive } from '../agents/process-tree';
-import { git, isolateGitConfig } from '../git/git-test-fixture';
-import { destroyDesk, scriptedAgent, startDesk, type Desk } from '../test-support/desk-harness';
+import { git } from '../git/git-test-fixture';
+import { desksPerTest, type Desk, kandevScriptedAgent, scriptedAgent, taskEvents } from '../test-support/desk-harness';
 
-let restoreGit: () => void;
+const openDesk = desksPerTest();
 let desk: (Desk & { root: string }) | undefined;
-beforeAll(() => { restoreGit = isolateGitConfig(); });
-afterAll(() => restoreGit());
-afterEach(async () => {
-  await destroyDesk(desk);
-  desk = undefined;
-});
 
-const kandevAgent = (): AgentSpec => ({ ...scriptedAgent(), id: 'scripted-kandev', name: 'Scripted agent (Kandev)', args: [...scriptedAgent().args, '--dialect', 'kandev'], dialect: 'kandev' });
 const dialects = [['standard ACP', 'scripted'], ['Kandev', 'scripted-kandev']] as const;
 
 async function open(): Promise<Desk & { root: string }> {
-  desk = await startDesk({ agents: [scriptedAgent(), kandevAgent()] });
+  desk = await openDesk({ agents: [scriptedAgent(), kandevScriptedAgent()] });
   return desk;
 }
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each test reads the fields it needs
-const events = async (d: Desk, id: string): Promise<any[]> => (await d.api('GET', `/api/tasks/${id}/events?limit=5000`)).json.events.map((e: { event: unknown }) => e.event);
+const events = (d: Desk, id: string): Promise<any[]> => taskEvents(d, id);
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- audit records are read loosely
 const audit = async (d: Desk, taskId: string): Promise<any[]> => (await d.api('GET', `/api/governance/requests?task=${taskId}`)).json.requests;
 const fileAt = (d: Desk, commit: string, path: string) => { try { return git(d.repo, 'show', `${commit}:${path}`); } catch { return undefined; } };

@@ -8,7 +8,9 @@ import type { TaskStatus } from '../../../shared/task';
 import { scriptedAgentSpec } from '../agents/builtin-agents';
 import type { AgentSpec } from '../agents/agent-spec';
 import { createCore, type Core } from '../core';
-import { commitFiles, git } from '../git/git-test-fixture';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import type { TaskEvent } from '../../../shared/events';
+import { commitFiles, git, isolateGitConfig } from '../git/git-test-fixture';
 
 export const SCRIPTED_AGENT_SOURCE = resolve(import.meta.dirname, '../agents/scripted/scripted-agent-main.ts');
 export const TEST_TOKEN = 'test-token-0123456789abcdef';
@@ -43,6 +45,36 @@ export interface DeskOptions {
 
 export function scriptedAgent(): AgentSpec {
   return scriptedAgentSpec(SCRIPTED_AGENT_SOURCE);
+}
+
+/** The same scripted agent speaking the Kandev dialect. */
+export function kandevScriptedAgent(): AgentSpec {
+  const scripted = scriptedAgent();
+  return { ...scripted, id: 'scripted-kandev', name: 'Scripted agent (Kandev)', args: [...scripted.args, '--dialect', 'kandev'], dialect: 'kandev' };
+}
+
+/**
+ * For a test file whose tests each start their own desk: isolates git config for the file and destroys
+ * every desk a test opened when it ends. Returns the function that opens one.
+ */
+export function desksPerTest(): (options?: DeskOptions) => Promise<Desk & { root: string }> {
+  let restoreGit: () => void = () => {};
+  const opened: (Desk & { root: string })[] = [];
+  beforeAll(() => { restoreGit = isolateGitConfig(); });
+  afterAll(() => restoreGit());
+  afterEach(async () => {
+    for (const desk of opened.splice(0)) await destroyDesk(desk);
+  });
+  return async (options) => {
+    const desk = await startDesk(options);
+    opened.push(desk);
+    return desk;
+  };
+}
+
+/** A task's recorded events, oldest first. */
+export async function taskEvents(desk: Desk, id: string): Promise<TaskEvent[]> {
+  return (await desk.api('GET', `/api/tasks/${encodeURIComponent(id)}/events?limit=5000`)).json.events.map((e: { event: TaskEvent }) => e.event);
 }
 
 /** A fresh git repository with one commit on `main`. */
