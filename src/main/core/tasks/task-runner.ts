@@ -5,6 +5,7 @@ import type { AgentUpdate, TaskEvent } from '../../../shared/events';
 import { agentEnvironment } from '../agents/agent-environment';
 import { spawnAgent, type AgentExit, type AgentProcess } from '../agents/agent-process';
 import type { AgentRegistry } from '../agents/agent-registry';
+import type { AgentSpec } from '../agents/agent-spec';
 import type { AgentSession, ElicitationRequest, ElicitationResponse, PermissionOutcome, PermissionRequest } from '../agents/agent-session';
 import { connectAgent } from '../agents/connect-agent';
 import { createJsonRpcPeer, JsonRpcError, PeerClosedError } from '../agents/json-rpc-peer';
@@ -109,7 +110,7 @@ async function converse(
   context: RunContext,
   agent: AgentProcess,
   cwd: string,
-  spec: NonNullable<ReturnType<AgentRegistry['get']>>,
+  spec: AgentSpec,
   terminals: ReturnType<typeof createTerminalHost>,
   onText: (text: string) => void,
 ): Promise<Exclude<RunOutcome, { status: 'completed' }> | { status: 'ended' }> {
