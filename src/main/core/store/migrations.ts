@@ -74,4 +74,33 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE tasks ADD COLUMN base_commit TEXT;
   `,
+  // 5: Agent Protocol: the additional_input a client sent with a task, the files clients uploaded into a task's
+  // worktree, and steps sent while its agent worked (run in order once it finishes). Rows belong to one
+  // submission (submitted_at); a resubmission leaves them behind.
+  `
+  CREATE TABLE ap_task_inputs (
+    repo             TEXT NOT NULL,
+    task_id          TEXT NOT NULL,
+    submitted_at     TEXT NOT NULL,
+    additional_input TEXT NOT NULL,
+    PRIMARY KEY (repo, task_id)
+  );
+  CREATE TABLE ap_uploads (
+    repo         TEXT NOT NULL,
+    task_id      TEXT NOT NULL,
+    path         TEXT NOT NULL,
+    submitted_at TEXT NOT NULL,
+    uploaded_at  TEXT NOT NULL,
+    PRIMARY KEY (repo, task_id, path)
+  );
+  CREATE TABLE ap_queued_steps (
+    seq          INTEGER PRIMARY KEY,
+    repo         TEXT NOT NULL,
+    task_id      TEXT NOT NULL,
+    submitted_at TEXT NOT NULL,
+    input        TEXT NOT NULL,
+    queued_at    TEXT NOT NULL
+  );
+  CREATE INDEX ap_queued_steps_by_task ON ap_queued_steps (repo, task_id, seq);
+  `,
 ];

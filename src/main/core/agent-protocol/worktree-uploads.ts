@@ -1,0 +1,96 @@
+// Files clients upload into a task's worktree: where one may go (never outside the worktree, also not through a
+// symlink, and never into its .git), writing it, and reading it back.
+import { constants, existsSync, lstatSync } from 'node:fs';
+import { mkdir, open } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative, sep } from 'node:path';
+import { realPathOf } from '../governance/real-path';
+import { ArtifactPathError, NoWorktreeError } from './ap-errors';
+
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/**
+ * The POSIX path inside the worktree that an upload of `fileName` into the folder `relativePath` goes to.
+ * A leading `/` means the worktree's top (the protocol's examples write folders that way); `..` may not climb
+ * out; a path through `.git` is refused because writing there would change the repository, not the work.
+ */
+export function uploadPathFor(relativePath: string | undefined, fileName: string): string {
+  const name = fileName.split(/[\\/]/).at(-1) ?? '';
+  if (name === '' || name === '.' || name === '..' || CONTROL.test(name)) {
+    throw new ArtifactPathError(`file: the file name "${fileName}" cannot be written; send the file with a plain name.`);
+  }
+  if (relativePath !== undefined && CONTROL.test(relativePath)) throw new ArtifactPathError('relative_path: must not contain control characters.');
+  const folders: string[] = [];
+  for (const segment of (relativePath ?? '').split(/[\\/]/)) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') {
+      if (folders.pop() === undefined) throw new ArtifactPathError(`relative_path: "${relativePath}" leads outside the task's worktree.`);
+      continue;
+    }
+    folders.push(segment);
+  }
+  const path = [...folders, name];
+  if (path.some(isGitDir)) throw new ArtifactPathError(`relative_path: "${path.join('/')}" is inside the worktree's .git; uploads go next to the work.`);
+  return path.join('/');
+}
+
+const isGitDir = (segment: string) => segment.toLowerCase() === '.git';
+
+/** The real absolute path `path` names in the worktree; throws ArtifactPathError when a symlink leads outside. */
+function confinedTarget(worktree: string, path: string): string {
+  const root = realPathOf(worktree);
+  const target = realPathOf(join(root, ...path.split('/')));
+  const inside = relative(root, target);
+  if (inside === '' || inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside)) {
+    throw new ArtifactPathError(`relative_path: "${path}" leads outside the task's worktree (through a symbolic link).`);
+  }
+  if (inside.split(sep).some(isGitDir)) throw new ArtifactPathError(`relative_path: "${path}" leads into the worktree's .git.`);
+  return target;
+}
+
+/** Writes the upload; the last path segment is never followed as a link, so a link swapped in after the check cannot redirect it. */
+export async function writeUpload(worktree: string, path: string, data: Buffer): Promise<void> {
+  if (!existsSync(worktree)) throw new NoWorktreeError(`The task's worktree ${worktree} is gone; resubmit the task to upload into a new one.`);
+  const target = confinedTarget(worktree, path);
+  try {
+    await mkdir(dirname(target), { recursive: true });
+    const file = await open(target, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o644);
+    try {
+      await file.writeFile(data);
+    } finally {
+      await file.close();
+    }
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EISDIR' || code === 'ENOTDIR' || code === 'EEXIST' || code === 'ELOOP') {
+      throw new ArtifactPathError(`relative_path: "${path}" cannot be written: a folder, file or link is in the way (${code}).`);
+    }
+    throw error;
+  }
+}
+
+/** The uploaded file as it is in the worktree now, or undefined when it is gone (or was replaced by a link). */
+export async function readUpload(worktree: string, path: string): Promise<Buffer | undefined> {
+  if (!uploadExists(worktree, path)) return undefined;
+  try {
+    const file = await open(confinedTarget(worktree, path), constants.O_RDONLY | constants.O_NOFOLLOW);
+    try {
+      return await file.readFile();
+    } finally {
+      await file.close();
+    }
+  } catch (error) {
+    if (error instanceof ArtifactPathError) return undefined;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ELOOP' || code === 'EISDIR') return undefined;
+    throw error;
+  }
+}
+
+/** Whether the upload is still a regular file in the worktree. */
+export function uploadExists(worktree: string, path: string): boolean {
+  try {
+    return lstatSync(join(worktree, ...path.split('/'))).isFile();
+  } catch {
+    return false;
+  }
+}
