@@ -22,4 +22,15 @@ export default tseslint.config(
     },
   },
   { files: ['src/main/core/**', 'src/shared/**', 'src/renderer/**'], rules: noElectron },
+  // The desktop shell's decisions run in plain-Node unit tests, where loading electron would try to download it:
+  // Electron's types are fine there, its module is not.
+  {
+    files: ['src/main/shell/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        paths: [{ name: 'electron', allowTypeImports: true, message: 'src/main/shell is tested in plain Node: use `import type`, and put Electron calls in src/main/electron.' }],
+      }],
+      'no-restricted-syntax': noElectron['no-restricted-syntax'],
+    },
+  },
 );

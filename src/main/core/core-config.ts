@@ -18,6 +18,8 @@ export interface CoreConfig {
   allowedOrigins: string[];
   serverName: string;
   appVersion: string;
+  /** better-sqlite3's native binary to load instead of its own: the Electron build, in the desktop app. */
+  nativeBinding?: string;
   /** The built renderer (out/renderer), served at /ui/; the board is not served when left out. */
   uiDir?: string;
   now?: () => Date;

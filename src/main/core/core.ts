@@ -19,6 +19,7 @@ import { addBoardRoutes } from './http/board-routes';
 import { createStaticUi } from './http/static-ui';
 import { addGovernanceRoutes } from './http/governance-routes';
 import { addAgentAssignmentRoutes } from './http/aa-routes';
+import { addAgentProtocolRoutes } from './http/ap-routes';
 import { addApiRoutes } from './http/api-routes';
 import { createEventsSocket } from './http/events-socket';
 import { createRouter } from './http/router';
@@ -69,7 +70,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   const policyStore = createPolicyFileStore(config.dataDir);
   policyStore.load();
 
-  const db = openDatabase(join(config.dataDir, 'desk.sqlite'));
+  const db = openDatabase(join(config.dataDir, 'desk.sqlite'), undefined, { nativeBinding: config.nativeBinding });
   const events = createEventsRepo(db, repoRoot);
   const bus = createEventBus();
   const record = (taskId: string, attempt: number, event: TaskEvent) => bus.publish(events.append(taskId, attempt, event, now().toISOString()));
@@ -102,6 +103,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   addGovernanceRoutes(router, { governance, repoRoot, worktreeOf: (id) => tasksRepo.get(id)?.worktreePath });
   addBoardRoutes(router, { tasks, lastSeq: () => events.lastSeq(), fixedSettings: { serverName: config.serverName, repository: repoRoot, dataDir: config.dataDir } });
   addAgentAssignmentRoutes(router, { tasks, serverName: config.serverName });
+  addAgentProtocolRoutes(router, { tasks, bus, db, repoRoot, now });
   const http = createHttpHost({
     router,
     security: { token: config.token, allowedHosts: config.allowedHosts, allowedOrigins: config.allowedOrigins },

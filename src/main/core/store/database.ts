@@ -13,9 +13,14 @@ export class DatabaseTooNewError extends Error {
   }
 }
 
-export function openDatabase(path: string, migrations: readonly string[] = MIGRATIONS): Db {
+export interface OpenDatabaseOptions {
+  /** A better-sqlite3 binary built for this runtime (Electron's), instead of the one in node_modules. */
+  nativeBinding?: string;
+}
+
+export function openDatabase(path: string, migrations: readonly string[] = MIGRATIONS, options: OpenDatabaseOptions = {}): Db {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path);
+  const db = new Database(path, options.nativeBinding !== undefined ? { nativeBinding: options.nativeBinding } : {});
   try {
     db.pragma('journal_mode = WAL');
     // NORMAL is durable across app crashes in WAL mode; only a power loss can drop the last commits.
