@@ -1,7 +1,7 @@
 // Headless host: the core plus its HTTP endpoint in plain Node, for servers, scripts, tests and browsers.
 import { existsSync, mkdirSync } from 'node:fs';
 import { homedir, hostname } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { adHocAgentSpec } from './core/agents/ad-hoc-agent';
 import { hostAgentCatalog } from './core/agents/agent-catalog';
@@ -91,8 +91,9 @@ function stopOnSignals(core: Core, lock: { release(): void }): void {
 /** The renderer electron-vite built: beside out/main when running the build, in out/ when running from source. */
 function builtRendererDir(): string {
   const here = dirname(fileURLToPath(import.meta.url));
-  const beside = resolve(here, '../renderer');
-  return existsSync(join(beside, 'index.html')) ? beside : resolve(here, '../../out/renderer');
+  // From source, `../renderer` is src/renderer, whose index.html is the unbuilt page.
+  const fromSource = import.meta.url.endsWith('.ts');
+  return fromSource ? resolve(here, '../../out/renderer') : resolve(here, '../renderer');
 }
 
 /** The bundled scripted agent next to this file, or its source when running from source. */
