@@ -1,0 +1,44 @@
+// The top bar (desk name, connection, filters, New task, Settings) and the board's six columns.
+import { desk, useDesk } from '../state/store';
+import { COLUMNS } from '../state/selectors';
+import { Column } from './column';
+import { Filters } from './filters';
+
+const SOCKET_LABEL = { idle: 'Connecting…', connecting: 'Connecting…', live: 'Live', reconnecting: 'Reconnecting…', closed: 'Offline' } as const;
+
+function ConnectionState() {
+  const state = useDesk((s) => s.socketState);
+  return <span className={`connection connection-${state}`} title="Updates from the desk">{SOCKET_LABEL[state]}</span>;
+}
+
+function DeskName() {
+  const settings = useDesk((state) => state.settings);
+  return (
+    <div className="desk-name">
+      <h1>Assignment Desk</h1>
+      {settings && <span className="desk-repo" title={settings.repository}>{settings.repository.split(/[\\/]/).pop()} · {settings.baseBranch}</span>}
+    </div>
+  );
+}
+
+export function TopBar() {
+  return (
+    <header className="topbar">
+      <DeskName />
+      <ConnectionState />
+      <Filters />
+      <div className="topbar-actions">
+        <button type="button" className="primary" onClick={() => desk().openDialog({ kind: 'new-task' })}>New task</button>
+        <button type="button" onClick={() => desk().openDialog({ kind: 'settings' })}>Settings</button>
+      </div>
+    </header>
+  );
+}
+
+export function Board() {
+  return (
+    <main className="board" aria-label="Board">
+      {COLUMNS.map((column) => <Column key={column.id} id={column.id} title={column.title} collapsible={column.id === 'stopped'} />)}
+    </main>
+  );
+}

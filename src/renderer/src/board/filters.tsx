@@ -1,0 +1,43 @@
+// Search and filters over the board: text (id, title, known prompt), agent and status.
+import { useShallow } from 'zustand/react/shallow';
+import type { TaskStatus } from '../../../shared/task';
+import { agentsOnBoard } from '../state/selectors';
+import { desk, useDesk } from '../state/store';
+
+const STATUSES: { value: TaskStatus; label: string }[] = [
+  { value: 'queued', label: 'Queued' },
+  { value: 'in-progress', label: 'In progress' },
+  { value: 'awaiting-input', label: 'Needs input' },
+  { value: 'completed', label: 'Completed' },
+  { value: 'error', label: 'Error' },
+  { value: 'cancelled', label: 'Cancelled' },
+];
+
+export function Filters() {
+  const filters = useDesk((state) => state.filters);
+  const agents = useDesk(useShallow(agentsOnBoard));
+  return (
+    <div className="filters" role="search">
+      <input
+        type="text"
+        className="filter-search"
+        aria-label="Search tasks"
+        placeholder="Search tasks"
+        value={filters.search}
+        onChange={(event) => desk().setFilters({ search: event.target.value })}
+      />
+      <select aria-label="Agent filter" value={filters.agent} onChange={(event) => desk().setFilters({ agent: event.target.value })}>
+        <option value="">All agents</option>
+        {agents.map((agent) => <option key={agent} value={agent}>{agent}</option>)}
+      </select>
+      <select
+        aria-label="Status filter"
+        value={filters.status}
+        onChange={(event) => desk().setFilters({ status: event.target.value as TaskStatus | '' })}
+      >
+        <option value="">All statuses</option>
+        {STATUSES.map((status) => <option key={status.value} value={status.value}>{status.label}</option>)}
+      </select>
+    </div>
+  );
+}

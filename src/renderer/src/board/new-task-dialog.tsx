@@ -1,0 +1,80 @@
+// "New task": prompt, optional id (generated when left empty), agent, and the tasks it waits for.
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { messageOf } from '../api/api-error';
+import { desk, useDesk } from '../state/store';
+import { Dialog } from '../ui/dialog';
+import { generateTaskId } from './task-id';
+
+export function NewTaskDialog() {
+  const agents = useDesk((state) => state.agents);
+  const order = useDesk((state) => state.order);
+  const summaries = useDesk((state) => state.tasks);
+  const [prompt, setPrompt] = useState('');
+  const [taskId, setTaskId] = useState('');
+  const [agent, setAgent] = useState('');
+  const [waitsFor, setWaitsFor] = useState<string[]>([]);
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const ids = { prompt: useId(), id: useId(), agent: useId(), waits: useId() };
+  const close = () => desk().closeDialog();
+
+  useEffect(() => void desk().loadAgents(), []);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!prompt.trim()) {
+      setError('Write a prompt for the agent.');
+      return;
+    }
+    setBusy(true);
+    try {
+      await desk().createTask({ id: taskId.trim() || generateTaskId(), prompt, dependencies: waitsFor, ...(agent && { agent }) });
+      close();
+    } catch (failure) {
+      setError(messageOf(failure));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog title="New task" onClose={close}>
+      <form className="form" onSubmit={submit}>
+        <label htmlFor={ids.prompt}>Prompt</label>
+        <textarea id={ids.prompt} rows={6} value={prompt} onChange={(event) => setPrompt(event.target.value)} required data-autofocus />
+        <div className="form-row">
+          <div className="form-field">
+            <label htmlFor={ids.id}>Task id</label>
+            <input id={ids.id} type="text" value={taskId} placeholder="generated when empty" onChange={(event) => setTaskId(event.target.value)} />
+          </div>
+          <div className="form-field">
+            <label htmlFor={ids.agent}>Agent</label>
+            <select id={ids.agent} value={agent} onChange={(event) => setAgent(event.target.value)}>
+              <option value="">Default{agents ? ` (${agents.defaultAgent})` : ''}</option>
+              {agents?.agents.map((option) => (
+                <option key={option.id} value={option.id} disabled={!option.available}>
+                  {option.name}{option.available ? '' : ` — ${option.reason ?? 'not available'}`}
+                </option>
+              ))}
+            </select>
+          </div>
+        </div>
+        <label htmlFor={ids.waits}>Waits for</label>
+        <select
+          id={ids.waits}
+          multiple
+          size={Math.min(6, Math.max(3, order.length))}
+          value={waitsFor}
+          onChange={(event) => setWaitsFor([...event.target.selectedOptions].map((option) => option.value))}
+        >
+          {order.map((id) => <option key={id} value={id}>{id} — {summaries[id]?.title}</option>)}
+        </select>
+        <p className="hint">The task starts once every task it waits for has completed.</p>
+        {error && <p role="alert" className="form-error">{error}</p>}
+        <div className="dialog-actions">
+          <button type="button" onClick={close}>Close</button>
+          <button type="submit" className="primary" disabled={busy}>Create task</button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

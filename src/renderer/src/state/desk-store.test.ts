@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import type { EventEnvelope, EventPage } from '../../../shared/events';
+import { ApiError } from '../api/api-error';
+import type { DeskApi } from '../api/desk-api';
+import type { EventsSocketOptions } from '../api/events-socket';
+import { createDeskStore } from './desk-store';
+import { chunk, envelope, summary } from './test-events';
+
+function fakeApi(overrides: Partial<DeskApi> = {}): DeskApi {
+  return {
+    connection: { endpoint: 'http://127.0.0.1:1', token: 't' },
+    listTasks: async () => ({ tasks: [summary('t1'), summary('t2')], lastSeq: 7 }),
+    task: async (id: string) => ({ ...summary(id), prompt: `prompt of ${id}`, unmetDependencies: [], baseBranch: 'main', attempt: 1, turns: [] }),
+    ...overrides,
+  } as DeskApi;
+}
+
+function setup(api: DeskApi = fakeApi()) {
+  const frames: (() => void)[] = [];
+  let socket: EventsSocketOptions | undefined;
+  const store = createDeskStore({
+    schedule: (work) => void frames.push(work),
+    openSocket: (options) => {
+      socket = options;
+      return { close: () => undefined };
+    },
+  });
+  const flushFrames = () => frames.splice(0).forEach((work) => work());
+  return { store, frames, flushFrames, socket: () => socket as EventsSocketOptions, api };
+}
+
+describe('desk store', () => {
+  it('loads the tasks, then opens the socket after the last seq', async () => {
+    const { store, socket } = setup();
+    await store.getState().start(fakeApi());
+    expect(store.getState().order).toEqual(['t1', 't2']);
+    expect(socket().after()).toBe(7);
+  });
+
+  it('batches socket messages into one store update per frame', async () => {
+    const { store, socket, flushFrames } = setup();
+    await store.getState().start(fakeApi());
+    let updates = 0;
+    store.subscribe(() => updates++);
+    socket().onEvents([envelope(8, 't1', { type: 'task', task: summary('t1', { status: 'in-progress' }) })]);
+    socket().onEvents([envelope(9, 't2', { type: 'task', task: summary('t2', { status: 'in-progress' }) })]);
+    expect(updates).toBe(0);
+    flushFrames();
+    expect(updates).toBe(1);
+    expect(store.getState().tasks.t2?.status).toBe('in-progress');
+  });
+
+  it('shows the server message naming the cycle when a link is refused', async () => {
+    const refusal = new ApiError(409, 'conflict', 'These dependencies would close a cycle: t1 → t2 → t1');
+    const api = fakeApi({ addDependency: async () => { throw refusal; } });
+    const { store } = setup(api);
+    await store.getState().start(api);
+    expect(await store.getState().linkTask('t2', 't1')).toBe(false);
+    expect(store.getState().alert?.text).toBe('These dependencies would close a cycle: t1 → t2 → t1');
+  });
+
+  it('loads a task history page by page and then applies the live events that came meanwhile', async () => {
+    let release: (page: EventPage) => void = () => undefined;
+    const pages: Promise<EventPage>[] = [
+      Promise.resolve({ events: [envelope(1, 't1', chunk('A'))], nextAfter: 1 }),
+      new Promise((resolve) => { release = resolve; }),
+    ];
+    const api = fakeApi({ taskEvents: async () => pages.shift() as Promise<EventPage> });
+    const { store, socket, flushFrames } = setup(api);
+    await store.getState().start(api);
+    store.getState().openTask('t1');
+    const live: EventEnvelope[] = [envelope(8, 't1', chunk('C'))];
+    socket().onEvents(live);
+    flushFrames();
+    release({ events: [envelope(2, 't1', chunk('B'))] });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(store.getState().streamOf('t1')?.items).toEqual([{ key: '1', kind: 'message', role: 'agent', text: 'ABC' }]);
+    expect(store.getState().streamLoading.t1).toBe(false);
+  });
+});

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { loadBoard } from './board-reducer';
+import { cardViewModel, columnOf, columnTaskIds, formatElapsed, groupByColumn, matchesFilters, NO_FILTERS } from './selectors';
+import { summary } from './test-events';
+
+describe('columnOf', () => {
+  it.each([
+    [{ status: 'queued', review: 'pending' }, 'queued'],
+    [{ status: 'in-progress', review: 'pending' }, 'working'],
+    [{ status: 'awaiting-input', review: 'pending' }, 'needs-input'],
+    [{ status: 'completed', review: 'pending' }, 'review'],
+    [{ status: 'completed', review: 'approved' }, 'done'],
+    [{ status: 'completed', review: 'rejected' }, 'stopped'],
+    [{ status: 'error', review: 'pending' }, 'stopped'],
+    [{ status: 'cancelled', review: 'pending' }, 'stopped'],
+  ] as const)('puts %j in %s', (task, column) => {
+    expect(columnOf(task)).toBe(column);
+  });
+});
+
+describe('filters', () => {
+  const board = loadBoard([
+    summary('t1', { title: 'Fix login', agent: 'gemini' }),
+    summary('t2', { title: 'Write docs', status: 'in-progress' }),
+    summary('t3', { title: 'Tests', status: 'completed' }),
+  ], 0);
+
+  it('keeps tasks whose id, title or known prompt contains the search', () => {
+    expect(columnTaskIds(board, 'queued', { ...NO_FILTERS, search: 'LOGIN' })).toEqual(['t1']);
+    expect(matchesFilters(board.tasks.t2!, { ...NO_FILTERS, search: 'readme' }, 'Update the README')).toBe(true);
+  });
+
+  it('filters by agent and by status', () => {
+    expect(groupByColumn(board, { ...NO_FILTERS, agent: 'gemini' }).queued).toEqual(['t1']);
+    expect(groupByColumn(board, { ...NO_FILTERS, status: 'completed' })).toMatchObject({ queued: [], working: [], review: ['t3'] });
+  });
+});
+
+describe('cardViewModel', () => {
+  it('marks a dependency that errored as blocked and one not submitted as unknown', () => {
+    const card = cardViewModel(summary('t3', { dependencies: ['t1', 't2', 'x'] }), undefined, ['error', 'in-progress', 'unknown']);
+    expect(card.dependencies).toEqual([{ id: 't1', state: 'blocked' }, { id: 't2', state: 'waiting' }, { id: 'x', state: 'unknown' }]);
+  });
+
+  it('says a task needs an answer while a question is open', () => {
+    const question = { id: 'q', taskId: 't1', kind: 'permission' as const, prompt: 'May I?', askedAt: '2025-01-01T10:00:00.000Z' };
+    expect(cardViewModel(summary('t1', { status: 'awaiting-input', openQuestions: [question] }), undefined, []).needsAnswer).toBe(true);
+  });
+
+  it('stops the clock when the run is over', () => {
+    expect(cardViewModel(summary('t1', { status: 'in-progress' }), undefined, []).endedAt).toBeUndefined();
+    expect(cardViewModel(summary('t1', { status: 'completed' }), undefined, []).endedAt).toBe(Date.parse('2025-01-01T10:00:05.000Z'));
+  });
+
+  it('shows the latest activity text', () => {
+    expect(cardViewModel(summary('t1'), { kind: 'tool', text: 'Edit a.ts' }, []).activity).toBe('Edit a.ts');
+  });
+});
+
+describe('formatElapsed', () => {
+  it.each([[4_000, '4s'], [185_000, '3m 05s'], [7_440_000, '2h 04m']])('formats %d ms as %s', (ms, text) => {
+    expect(formatElapsed(ms)).toBe(text);
+  });
+});

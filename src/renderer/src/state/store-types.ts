@@ -1,0 +1,22 @@
+// The store's shape: one state made of slices, each with its data and the actions beside it.
+import type { StoreApi } from 'zustand/vanilla';
+import type { openEventsSocket } from '../api/events-socket';
+import type { EventsSlice } from './events-slice';
+import type { SettingsSlice } from './settings-slice';
+import type { TasksSlice } from './tasks-slice';
+import type { UiSlice } from './ui-slice';
+
+export interface StoreDeps {
+  /** Runs work once per animation frame (or soon, in a hidden tab); tests run it at once. */
+  schedule(work: () => void): void;
+  /** Opens the events socket; tests pass a fake. */
+  openSocket: typeof openEventsSocket;
+}
+
+export type DeskState = TasksSlice & EventsSlice & UiSlice & SettingsSlice;
+
+export type SliceCreator<Slice> = (
+  set: StoreApi<DeskState>['setState'],
+  get: StoreApi<DeskState>['getState'],
+  deps: StoreDeps,
+) => Slice;

@@ -1,0 +1,195 @@
+// A task's live stream as rows to show: message chunks merged, tool calls updated in place, terminals
+// kept as output buffers. It lives outside React state on purpose: 50,000 events would make immutable
+// copies quadratic. Each changed row is a new object, so memoized rows re-render only when they change.
+import type { EventEnvelope, PlanEntry, ToolCallStatus } from '../../../shared/events';
+import type { OpenQuestion, QuestionAnswer } from '../../../shared/questions';
+import type { TaskStatus } from '../../../shared/task';
+import type { z } from 'zod';
+
+type Plan = z.infer<typeof PlanEntry>[];
+
+export interface ToolCallItem {
+  key: string; kind: 'tool'; toolCallId: string; title: string; toolKind: string; status: ToolCallStatus;
+  locations: { path: string; line?: number }[]; content: unknown[]; rawInput?: unknown; rawOutput?: unknown;
+}
+
+export type StreamItem =
+  | { key: string; kind: 'message'; role: 'agent' | 'user'; text: string }
+  | { key: string; kind: 'thought'; text: string }
+  | ToolCallItem
+  | { key: string; kind: 'plan'; entries: Plan }
+  | {
+    key: string; kind: 'terminal'; terminalId: string; command: string; exit?: { exitCode: number | null; signal: string | null };
+    /** True once a tool call shows this terminal: the row then stays empty instead of showing it twice. */
+    owned?: boolean;
+  }
+  | { key: string; kind: 'question'; question: OpenQuestion }
+  | { key: string; kind: 'answer'; questionId: string; answer: QuestionAnswer; answeredBy: string }
+  | { key: string; kind: 'governance'; decision: string; rule: string; reason: string }
+  | { key: string; kind: 'log'; level: string; source: string; text: string }
+  | { key: string; kind: 'status'; status: TaskStatus; review: string; attempt: number };
+
+/** A terminal's output, kept as chunks; a listener (the xterm view) gets new data without React. */
+export interface TerminalBuffer {
+  chunks: string[];
+  size: number;
+  listeners: Set<(data: string) => void>;
+}
+
+export interface TaskStream {
+  items: StreamItem[];
+  lastSeq: number;
+  toolIndex: Map<string, number>;
+  planIndex: number | undefined;
+  terminals: Map<string, TerminalBuffer>;
+  lastStatus: string | undefined;
+  /** Rows the person opened (thoughts, tool calls, terminals), so they stay open when scrolled back into view. */
+  expanded: Set<string>;
+}
+
+/** A merged message longer than this continues in a new row at its next line break (outside code fences),
+ * so a flood of chunks stays many small rows the list can virtualize, not one row re-parsed every frame. */
+const MESSAGE_ROW_CHARS = 4000;
+
+function canContinue(text: string): boolean {
+  return text.length < MESSAGE_ROW_CHARS || !text.endsWith('\n') || (text.match(/```/g)?.length ?? 0) % 2 === 1;
+}
+
+/** Terminal output kept per terminal; older output is dropped past this many characters. */
+const TERMINAL_LIMIT = 2_000_000;
+
+export function createStream(): TaskStream {
+  return { items: [], lastSeq: 0, toolIndex: new Map(), planIndex: undefined, terminals: new Map(), lastStatus: undefined, expanded: new Set() };
+}
+
+export function terminalBuffer(stream: TaskStream, terminalId: string): TerminalBuffer {
+  let buffer = stream.terminals.get(terminalId);
+  if (!buffer) {
+    buffer = { chunks: [], size: 0, listeners: new Set() };
+    stream.terminals.set(terminalId, buffer);
+  }
+  return buffer;
+}
+
+/** Appends events in order (older or repeated seqs are skipped); returns whether any row changed. */
+export function appendToStream(stream: TaskStream, envelopes: readonly EventEnvelope[]): boolean {
+  let changed = false;
+  for (const envelope of envelopes) {
+    if (envelope.seq <= stream.lastSeq) continue;
+    stream.lastSeq = envelope.seq;
+    if (appendOne(stream, envelope)) changed = true;
+  }
+  return changed;
+}
+
+function appendOne(stream: TaskStream, { seq, attempt, event }: EventEnvelope): boolean {
+  const key = String(seq);
+  const items = stream.items;
+  const last = items.at(-1);
+  switch (event.type) {
+    case 'task': {
+      const status = `${event.task.status}/${event.task.review}`;
+      if (status === stream.lastStatus) return false;
+      stream.lastStatus = status;
+      items.push({ key, kind: 'status', status: event.task.status, review: event.task.review, attempt });
+      return true;
+    }
+    case 'agent': {
+      const update = event.update;
+      if (update.kind === 'message') {
+        const kind = update.role === 'thought' ? 'thought' : 'message';
+        const role = update.role === 'user' ? 'user' : 'agent';
+        const sameKind = last && last.kind === kind && (last.kind === 'thought' || (last.kind === 'message' && last.role === role));
+        if (last && sameKind && (last.kind === 'message' || last.kind === 'thought') && canContinue(last.text)) {
+          items[items.length - 1] = { ...last, text: last.text + update.text };
+        } else {
+          items.push(kind === 'thought' ? { key, kind, text: update.text } : { key, kind, role, text: update.text });
+        }
+        return true;
+      }
+      if (update.kind === 'tool-call' || update.kind === 'tool-call-update') {
+        const index = stream.toolIndex.get(update.toolCallId);
+        const existing = index === undefined ? undefined : items[index];
+        const base: ToolCallItem = existing?.kind === 'tool' ? existing : {
+          key, kind: 'tool', toolCallId: update.toolCallId, title: 'Tool call', toolKind: 'other', status: 'pending', locations: [], content: [],
+        };
+        const next: ToolCallItem = {
+          ...base,
+          ...(update.title !== undefined && { title: update.title }),
+          ...(update.toolKind !== undefined && { toolKind: update.toolKind }),
+          ...(update.status !== undefined && { status: update.status }),
+          ...(update.locations !== undefined && { locations: update.locations }),
+          ...(update.content !== undefined && { content: update.content }),
+          ...(update.rawInput !== undefined && { rawInput: update.rawInput }),
+          ...(update.rawOutput !== undefined && { rawOutput: update.rawOutput }),
+        };
+        if (index === undefined) {
+          stream.toolIndex.set(update.toolCallId, items.length);
+          items.push(next);
+        } else {
+          items[index] = next;
+        }
+        if (update.content) claimTerminals(items, update.content);
+        return true;
+      }
+      if (update.kind === 'plan') {
+        const item = { key: stream.planIndex === undefined ? key : (items[stream.planIndex]?.key ?? key), kind: 'plan' as const, entries: update.entries };
+        if (stream.planIndex === undefined) {
+          stream.planIndex = items.length;
+          items.push(item);
+        } else {
+          items[stream.planIndex] = item;
+        }
+        return true;
+      }
+      return false;
+    }
+    case 'log':
+      // Consecutive lines of an agent's stderr read as one block.
+      if (event.source === 'agent' && last?.kind === 'log' && last.source === 'agent' && last.level === event.level) {
+        items[items.length - 1] = { ...last, text: `${last.text}\n${event.text}` };
+      } else {
+        items.push({ key, kind: 'log', level: event.level, source: event.source, text: event.text });
+      }
+      return true;
+    case 'terminal-started':
+      terminalBuffer(stream, event.terminalId);
+      items.push({ key, kind: 'terminal', terminalId: event.terminalId, command: [event.command, ...event.args].join(' ') });
+      return true;
+    case 'terminal-output': {
+      const buffer = terminalBuffer(stream, event.terminalId);
+      buffer.chunks.push(event.data);
+      buffer.size += event.data.length;
+      while (buffer.size > TERMINAL_LIMIT && buffer.chunks.length > 1) buffer.size -= buffer.chunks.shift()?.length ?? 0;
+      for (const listener of buffer.listeners) listener(event.data);
+      return false;
+    }
+    case 'terminal-exited': {
+      const index = items.findLastIndex((item) => item.kind === 'terminal' && item.terminalId === event.terminalId);
+      const item = items[index];
+      if (item?.kind !== 'terminal') return false;
+      items[index] = { ...item, exit: { exitCode: event.exitCode, signal: event.signal } };
+      return true;
+    }
+    case 'question-opened':
+      items.push({ key, kind: 'question', question: event.question });
+      return true;
+    case 'question-answered':
+      items.push({ key, kind: 'answer', questionId: event.questionId, answer: event.answer, answeredBy: event.answeredBy });
+      return true;
+    case 'governance':
+      items.push({ key, kind: 'governance', decision: event.decision, rule: event.rule, reason: event.reason });
+      return true;
+  }
+}
+
+/** Marks the terminal rows a tool call's content shows, so each terminal appears once. */
+function claimTerminals(items: StreamItem[], content: readonly unknown[]): void {
+  for (const block of content) {
+    const terminalId = (block as { type?: unknown; terminalId?: unknown } | null)?.type === 'terminal' ? (block as { terminalId?: unknown }).terminalId : undefined;
+    if (typeof terminalId !== 'string') continue;
+    const index = items.findLastIndex((item) => item.kind === 'terminal' && item.terminalId === terminalId);
+    const item = items[index];
+    if (item?.kind === 'terminal' && !item.owned) items[index] = { ...item, owned: true };
+  }
+}

@@ -1,0 +1,131 @@
+// The board's tasks (summaries from the core, details and diffs of the task being looked at) and what
+// a person can do to them. Every action is one request; the result arrives as events on the socket.
+import type { EventEnvelope } from '../../../shared/events';
+import type { TaskDiff } from '../../../shared/review';
+import type { AnswerInput, TaskDetail } from '../../../shared/task';
+import { ApiError, messageOf } from '../api/api-error';
+import type { DeskApi, NewTask } from '../api/desk-api';
+import { EMPTY_BOARD, loadBoard, type BoardData } from './board-reducer';
+import type { SliceCreator } from './store-types';
+
+export interface DiffState { loading: boolean; data?: TaskDiff; error?: string; commit?: string }
+
+export interface TasksSlice extends BoardData {
+  api: DeskApi | undefined;
+  loadState: 'idle' | 'loading' | 'ready' | 'unauthorized' | 'failed';
+  loadError: string | undefined;
+  /** Prompts of tasks whose details were read, so the search finds them too. */
+  prompts: Record<string, string>;
+  details: Record<string, TaskDetail>;
+  diffs: Record<string, DiffState>;
+  start(api: DeskApi): Promise<void>;
+  loadDetail(id: string): Promise<void>;
+  loadDiff(id: string): Promise<void>;
+  taskEventsApplied(events: readonly EventEnvelope[]): void;
+  /** Throws ApiError, so the dialog can keep what the person typed and show why. */
+  createTask(task: NewTask): Promise<void>;
+  linkTask(id: string, dependency: string): Promise<boolean>;
+  unlinkTask(id: string, dependency: string): Promise<boolean>;
+  cancelTask(id: string): Promise<boolean>;
+  approveTask(id: string): Promise<boolean>;
+  rejectTask(id: string): Promise<boolean>;
+  rerunTask(id: string): Promise<boolean>;
+  answerQuestion(id: string, input: AnswerInput): Promise<boolean>;
+  sendFollowUp(id: string, prompt: string): Promise<boolean>;
+}
+
+export const createTasksSlice: SliceCreator<TasksSlice> = (set, get) => {
+  const api = (): DeskApi => {
+    const client = get().api;
+    if (!client) throw new ApiError(0, 'network_error', 'Not connected to a desk yet.');
+    return client;
+  };
+  /** Runs one request; a refusal becomes the page's alert with the server's message. */
+  const attempt = async (work: () => Promise<unknown>, done?: string): Promise<boolean> => {
+    try {
+      await work();
+      get().dismissAlert();
+      if (done) get().showStatus(done);
+      return true;
+    } catch (error) {
+      get().showAlert(messageOf(error));
+      return false;
+    }
+  };
+  let detailTimer: ReturnType<typeof setTimeout> | undefined;
+
+  return {
+    ...EMPTY_BOARD,
+    api: undefined,
+    loadState: 'idle',
+    loadError: undefined,
+    prompts: {},
+    details: {},
+    diffs: {},
+
+    async start(client) {
+      set({ api: client, loadState: 'loading', loadError: undefined });
+      try {
+        const { tasks, lastSeq } = await client.listTasks();
+        set((state) => ({ ...loadBoard(tasks, lastSeq, state), loadState: 'ready' }));
+        get().connectEvents();
+        // A task opened from the URL before the desk answered: read its history and detail now.
+        const open = get().openTaskId;
+        if (open) {
+          get().closeStream(open);
+          get().openStream(open);
+          void get().loadDetail(open);
+        }
+      } catch (error) {
+        const unauthorized = error instanceof ApiError && error.status === 401;
+        set({ loadState: unauthorized ? 'unauthorized' : 'failed', loadError: messageOf(error) });
+      }
+    },
+
+    async loadDetail(id) {
+      if (!get().api) return;
+      try {
+        const detail = await api().task(id);
+        set((state) => ({ details: { ...state.details, [id]: detail }, prompts: { ...state.prompts, [id]: detail.prompt } }));
+      } catch (error) {
+        if (!(error instanceof ApiError && error.status === 404)) get().showAlert(messageOf(error));
+      }
+    },
+
+    async loadDiff(id) {
+      const commit = get().tasks[id]?.commit;
+      set((state) => ({ diffs: { ...state.diffs, [id]: { ...state.diffs[id], loading: true, commit } } }));
+      try {
+        const data = await api().diff(id);
+        set((state) => ({ diffs: { ...state.diffs, [id]: { loading: false, data, commit } } }));
+      } catch (error) {
+        set((state) => ({ diffs: { ...state.diffs, [id]: { loading: false, error: messageOf(error), commit } } }));
+      }
+    },
+
+    taskEventsApplied(events) {
+      // The open task's detail (turns, blockedBy, errorMessage) follows its summary; one read per burst.
+      const open = get().openTaskId;
+      if (!open || !events.some((envelope) => envelope.taskId === open && envelope.event.type === 'task')) return;
+      clearTimeout(detailTimer);
+      detailTimer = setTimeout(() => void get().loadDetail(open), 150);
+    },
+
+    async createTask(task) {
+      await api().submit(task);
+      get().showStatus(`Task ${task.id} was submitted.`);
+    },
+    linkTask: (id, dependency) => attempt(() => api().addDependency(id, dependency), `Task ${id} now waits for ${dependency}.`),
+    unlinkTask: (id, dependency) => attempt(() => api().removeDependency(id, dependency), `Task ${id} no longer waits for ${dependency}.`),
+    cancelTask: (id) => attempt(() => api().cancel(id), `Task ${id} was cancelled.`),
+    approveTask: (id) => attempt(async () => {
+      await api().approve(id);
+      const base = get().details[id]?.baseBranch ?? get().settings?.baseBranch ?? 'the base branch';
+      get().showStatus(`Approved ${id}: its work is merged into ${base}.`);
+    }),
+    rejectTask: (id) => attempt(() => api().reject(id), `Rejected ${id}: its branch is archived; your own work is untouched.`),
+    rerunTask: (id) => attempt(() => api().rerun(id), `Task ${id} runs again.`),
+    answerQuestion: (id, input) => attempt(() => api().answer(id, input), 'Answer sent; the agent goes on.'),
+    sendFollowUp: (id, prompt) => attempt(() => api().followUp(id, prompt), `Follow-up sent to ${id}.`),
+  };
+};

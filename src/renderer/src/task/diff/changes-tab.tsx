@@ -1,0 +1,49 @@
+// The "Changes" tab: review actions, the changed files, and the chosen file's diff.
+import { useEffect, useState } from 'react';
+import { desk, useDesk } from '../../state/store';
+import { DiffView } from './diff-view';
+import { FileList } from './file-list';
+import { ReviewActions } from './review-actions';
+import '../../styles/diff.css';
+
+export function ChangesTab({ taskId }: { taskId: string }) {
+  const diff = useDesk((state) => state.diffs[taskId]);
+  const commit = useDesk((state) => state.tasks[taskId]?.commit);
+  const status = useDesk((state) => state.tasks[taskId]?.status);
+  const layout = useDesk((state) => state.diffLayout);
+  const [selected, setSelected] = useState<string>();
+
+  const waiting = status === 'queued' && !commit;
+  useEffect(() => {
+    if (!waiting) void desk().loadDiff(taskId);
+  }, [taskId, commit, status, waiting]);
+
+  const files = diff?.data?.files ?? [];
+  const file = files.find((candidate) => candidate.path === selected) ?? files[0];
+  const added = files.reduce((sum, candidate) => sum + candidate.additions, 0);
+  const removed = files.reduce((sum, candidate) => sum + candidate.deletions, 0);
+
+  return (
+    <div className="changes">
+      <ReviewActions taskId={taskId} />
+      <div className="diff-toolbar">
+        <span className="diff-summary">
+          {diff?.data ? `${files.length} ${files.length === 1 ? 'file' : 'files'} changed, +${added} −${removed}` : diff?.loading ? 'Loading the changes…' : ''}
+        </span>
+        <div className="segmented" role="group" aria-label="Diff layout">
+          <button type="button" aria-pressed={layout === 'unified'} onClick={() => desk().setDiffLayout('unified')}>Unified</button>
+          <button type="button" aria-pressed={layout === 'split'} onClick={() => desk().setDiffLayout('split')}>Side by side</button>
+        </div>
+      </div>
+      {waiting && <p className="diff-note">This task has not started yet, so it has no changes.</p>}
+      {!waiting && diff?.error && <p className="diff-note">{diff.error}</p>}
+      {diff?.data && files.length === 0 && <p className="diff-note">This task changed no files.</p>}
+      {!waiting && file && (
+        <div className="changes-body">
+          <FileList files={files} selected={file.path} onSelect={setSelected} />
+          <DiffView key={`${file.path}:${layout}`} taskId={taskId} file={file} layout={layout} />
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,90 @@
+// One file's diff, unified or side by side, virtualized so large files stay smooth, with line comments.
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useMemo, useRef, useState } from 'react';
+import type { FileDiff } from '../../../../shared/review';
+import { desk, useDesk } from '../../state/store';
+import { CommentComposer, LineComments } from './comment-box';
+import { DiffLineCells, type LineTarget } from './diff-line';
+import { buildDiffRows, pairRows, type DiffLine, type DiffRow, type SplitRow } from './diff-rows';
+import { highlightLines } from './highlight';
+
+type Row = DiffRow | SplitRow;
+
+export function DiffView({ taskId, file, layout }: { taskId: string; file: FileDiff; layout: 'unified' | 'split' }) {
+  if (file.binary) return <p className="diff-note">{file.path} is a binary file; its contents are not shown.</p>;
+  if (file.tooLarge || (file.oldText === undefined && file.newText === undefined)) {
+    return <p className="diff-note">{file.path} is too large to show here (+{file.additions} −{file.deletions}).</p>;
+  }
+  return <TextDiff taskId={taskId} file={file} layout={layout} />;
+}
+
+function TextDiff({ taskId, file, layout }: { taskId: string; file: FileDiff; layout: 'unified' | 'split' }) {
+  const oldText = file.oldText ?? '';
+  const newText = file.newText ?? '';
+  const rows = useMemo(() => buildDiffRows(oldText, newText), [oldText, newText]);
+  const shown: Row[] = useMemo(() => (layout === 'split' ? pairRows(rows) : rows), [rows, layout]);
+  const oldHtml = useMemo(() => highlightLines(oldText, file.oldPath ?? file.path), [oldText, file.oldPath, file.path]);
+  const newHtml = useMemo(() => highlightLines(newText, file.path), [newText, file.path]);
+  const allComments = useDesk((state) => state.comments[taskId]);
+  const [composer, setComposer] = useState<LineTarget>();
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: shown.length, getScrollElement: () => scrollRef.current, estimateSize: () => 22, overscan: 20, useFlushSync: false,
+  });
+
+  const html = (line: DiffLine | undefined) =>
+    line && (line.kind === 'del' ? oldHtml[(line.oldNo ?? 0) - 1] : newHtml[(line.newNo ?? 0) - 1]);
+  const commentsAt = (target: LineTarget | undefined) => (target ? (allComments ?? [])
+    .map((comment, index) => ({ comment, index }))
+    .filter(({ comment }) => comment.path === file.path && comment.line === target.line && comment.side === target.side) : []);
+  const targetsOf = (row: Row): LineTarget[] => {
+    if (row.kind === 'gap') return [];
+    if (row.kind === 'pair') {
+      return [row.left?.kind === 'del' ? { line: row.left.oldNo ?? 0, side: 'old' as const } : undefined,
+        row.right ? { line: row.right.newNo ?? 0, side: 'new' as const } : undefined].filter((target) => target !== undefined);
+    }
+    return [row.kind === 'del' ? { line: row.oldNo ?? 0, side: 'old' } : { line: row.newNo ?? 0, side: 'new' }];
+  };
+  const renderRow = (row: Row) => {
+    if (row.kind === 'gap') return <div className="dl-gap">⋯ {row.hidden} unchanged {row.hidden === 1 ? 'line' : 'lines'}</div>;
+    if (row.kind === 'pair') {
+      return (
+        <div className="dl-pair">
+          <DiffLineCells line={row.left} html={html(row.left)} path={file.path} numbers="old" onComment={row.left?.kind === 'del' ? setComposer : undefined} />
+          <DiffLineCells line={row.right} html={html(row.right)} path={file.path} numbers="new" onComment={setComposer} />
+        </div>
+      );
+    }
+    return <DiffLineCells line={row} html={html(row)} path={file.path} numbers="both" onComment={setComposer} />;
+  };
+
+  return (
+    <div ref={scrollRef} className={`diff diff-${layout}`} aria-label={`Changes in ${file.path}`} role="group">
+      <div className="diff-inner" style={{ height: virtualizer.getTotalSize() }}>
+        {virtualizer.getVirtualItems().map((item) => {
+          const row = shown[item.index] as Row;
+          const targets = targetsOf(row);
+          const open = targets.find((target) => target.line === composer?.line && target.side === composer.side);
+          return (
+            <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} className="diff-row" style={{ transform: `translateY(${item.start}px)` }}>
+              {renderRow(row)}
+              {targets.map((target) => {
+                const here = commentsAt(target);
+                return here.length > 0 && <LineComments key={`${target.side}${target.line}`} taskId={taskId} comments={here} />;
+              })}
+              {open && (
+                <CommentComposer
+                  onClose={() => setComposer(undefined)}
+                  onAdd={(text) => {
+                    desk().addComment(taskId, { path: file.path, line: open.line, side: open.side, text });
+                    setComposer(undefined);
+                  }}
+                />
+              )}
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}

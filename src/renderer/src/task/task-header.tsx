@@ -1,0 +1,65 @@
+// The task view's header: title, status, agent, branch, why it waits or failed, and native extras
+// (reveal the worktree, open in the editor) only where the desktop app provides them.
+import { deskBridge } from '../../../shared/desk-bridge';
+import { Elapsed } from '../board/elapsed';
+import { cardViewModel } from '../state/selectors';
+import { desk, useDesk } from '../state/store';
+
+const STATUS_TEXT = {
+  queued: 'Queued', 'in-progress': 'Working', 'awaiting-input': 'Needs input', completed: 'Completed', error: 'Error', cancelled: 'Cancelled',
+} as const;
+
+function NativeExtras({ path }: { path: string }) {
+  const bridge = deskBridge();
+  if (bridge.runtime !== 'electron') return null;
+  const run = async (action: Promise<{ ok: boolean; reason?: string }>) => {
+    const result = await action;
+    if (!result.ok && result.reason) desk().showAlert(result.reason);
+  };
+  return (
+    <span className="native-extras">
+      <button type="button" className="quiet small" onClick={() => void run(bridge.revealPath(path))}>Reveal worktree</button>
+      <button type="button" className="quiet small" onClick={() => void run(bridge.openInEditor(path))}>Open in editor</button>
+    </span>
+  );
+}
+
+export function TaskHeader({ taskId }: { taskId: string }) {
+  const task = useDesk((state) => state.tasks[taskId]);
+  const detail = useDesk((state) => state.details[taskId]);
+  if (!task) return null;
+  const card = cardViewModel(task, undefined, []);
+  const unmet = detail?.unmetDependencies ?? [];
+
+  return (
+    <header className="task-header">
+      <div className="task-heading">
+        <h2>{card.title}</h2>
+        <button type="button" className="quiet" onClick={() => desk().openTask(undefined)}>Back to board</button>
+      </div>
+      <p className="task-facts">
+        <span className={`chip chip-${card.column}`}>{STATUS_TEXT[task.status]}{task.review !== 'pending' ? ` · ${task.review}` : ''}</span>
+        <span>{task.id}</span>
+        <span>{task.agent}</span>
+        <Elapsed since={card.submittedAt} until={card.endedAt} />
+        {detail?.branch && <code title={`from ${detail.baseBranch}`}>{detail.branch}</code>}
+        {task.commit && <code title="Latest commit">{task.commit.slice(0, 10)}</code>}
+        {detail?.worktreePath && <NativeExtras path={detail.worktreePath} />}
+      </p>
+      {detail && (
+        <details className="task-prompt">
+          <summary>Prompt{detail.turns.length > 1 ? ` and ${detail.turns.length - 1} follow-up${detail.turns.length > 2 ? 's' : ''}` : ''}</summary>
+          {detail.turns.length > 1
+            ? <ol>{detail.turns.map((turn) => <li key={turn.turn}><pre>{turn.prompt}</pre></li>)}</ol>
+            : <pre>{detail.prompt}</pre>}
+        </details>
+      )}
+      {detail?.blockedBy && <p className="task-warning">{detail.blockedBy}</p>}
+      {unmet.length > 0 && !detail?.blockedBy && (
+        <p className="task-waiting">Waits for {unmet.map((dependency) => `${dependency.id} (${dependency.status})`).join(', ')}.</p>
+      )}
+      {detail?.errorMessage && <p className="task-error">{detail.errorMessage}</p>}
+      {task.review === 'approved' && <p className="task-approved">Approved: merged into {detail?.baseBranch ?? 'the base branch'}.</p>}
+    </header>
+  );
+}
