@@ -1,32 +1,21 @@
 // The Agent Protocol's tasks and steps as a client sees them, on a real desk: AP tasks on the same board, turns as
 // steps, follow-ups and questions answered through steps, 404s, 422s and pagination edges.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isolateGitConfig } from '../git/git-test-fixture';
-import { destroyDesk, startDesk, TEST_TOKEN, type Desk } from '../test-support/desk-harness';
+import { describe, expect, it } from 'vitest';
+import { deskPerFile, TEST_TOKEN } from '../test-support/desk-harness';
 
-let desk: Desk & { root: string };
-let restoreGit: () => void;
-
-beforeAll(async () => {
-  restoreGit = isolateGitConfig();
-  desk = await startDesk({ concurrency: 4 });
-});
-afterAll(async () => {
-  await destroyDesk(desk);
-  restoreGit();
-});
+const currentDesk = deskPerFile({ concurrency: 4 });
 
 const AP = '/ap/v1/agent/tasks';
 const createTask = async (input: string, additional?: Record<string, unknown>): Promise<string> => {
-  const response = await desk.api('POST', AP, { input, ...(additional && { additional_input: additional }) });
+  const response = await currentDesk().api('POST', AP, { input, ...(additional && { additional_input: additional }) });
   expect(response.status, response.text).toBe(200);
   return response.json.task_id as string;
 };
-const steps = async (taskId: string) => (await desk.api('GET', `${AP}/${taskId}/steps`)).json.steps;
+const steps = async (taskId: string) => (await currentDesk().api('GET', `${AP}/${taskId}/steps`)).json.steps;
 
 describe('tasks', () => {
   it('creates a desk task from the input: on the board, with what the client sent and what the desk applied', async () => {
-    const response = await desk.api('POST', AP, { input: 'say hello', additional_input: { test_run_id: '123' } });
+    const response = await currentDesk().api('POST', AP, { input: 'say hello', additional_input: { test_run_id: '123' } });
     expect(response.status, response.text).toBe(200);
     expect(response.headers['content-type']).toContain('application/json');
     const task = response.json;
@@ -38,32 +27,32 @@ describe('tasks', () => {
     expect(Date.parse(task.created_at)).not.toBeNaN();
     expect(Date.parse(task.modified_at)).not.toBeNaN();
 
-    const board = (await desk.api('GET', '/')).json.tasks.map((t: { id: string }) => t.id);
+    const board = (await currentDesk().api('GET', '/')).json.tasks.map((t: { id: string }) => t.id);
     expect(board).toContain(task.task_id);
-    await desk.waitForStatus(task.task_id, 'completed');
-    expect((await desk.api('GET', `${AP}/${task.task_id}`)).json).toMatchObject({ task_id: task.task_id, input: 'say hello' });
+    await currentDesk().waitForStatus(task.task_id, 'completed');
+    expect((await currentDesk().api('GET', `${AP}/${task.task_id}`)).json).toMatchObject({ task_id: task.task_id, input: 'say hello' });
   });
 
   it('passes dependencies and the agent from additional_input to the desk task', async () => {
     const parent = await createTask('say parent');
     const child = await createTask('say child', { dependencies: [parent], agent: 'scripted' });
-    expect((await desk.api('GET', `/tasks/${child}`)).json).toMatchObject({ dependencies: [parent], agent: 'scripted' });
-    await desk.waitForStatus(child, 'completed');
+    expect((await currentDesk().api('GET', `/tasks/${child}`)).json).toMatchObject({ dependencies: [parent], agent: 'scripted' });
+    await currentDesk().waitForStatus(child, 'completed');
   });
 
   it('refuses a body it cannot use with 422 and a message, and creates nothing', async () => {
-    const before = (await desk.api('GET', '/')).json.tasks.length;
+    const before = (await currentDesk().api('GET', '/')).json.tasks.length;
     const bodies: unknown[] = [{}, { input: null }, { input: '   ' }, { input: 42 }, { input: 'x', additional_input: { dependencies: 'a' } },
       { input: 'x', additional_input: { agent: 'no-such-agent' } }];
     for (const body of bodies) {
-      const response = await desk.api('POST', AP, body);
+      const response = await currentDesk().api('POST', AP, body);
       expect(response.status, JSON.stringify(body)).toBe(422);
       expect(typeof response.json.message).toBe('string');
     }
-    expect((await desk.api('POST', AP, { input: '' })).json.message).toMatch(/^input: must not be empty/);
-    const broken = await desk.raw('POST', AP, { headers: { authorization: `Bearer ${TEST_TOKEN}`, 'content-type': 'application/json' }, body: '{"input": ' });
+    expect((await currentDesk().api('POST', AP, { input: '' })).json.message).toMatch(/^input: must not be empty/);
+    const broken = await currentDesk().raw('POST', AP, { headers: { authorization: `Bearer ${TEST_TOKEN}`, 'content-type': 'application/json' }, body: '{"input": ' });
     expect(broken.status).toBe(422);
-    expect((await desk.api('GET', '/')).json.tasks.length).toBe(before);
+    expect((await currentDesk().api('GET', '/')).json.tasks.length).toBe(before);
   });
 
   it('answers unknown tasks, steps and artifacts with 404 and a message', async () => {
@@ -75,7 +64,7 @@ describe('tasks', () => {
       ['GET', `${AP}/${known}/artifacts/0123456789abcdef0123456789abcdef`],
     ] as const;
     for (const [method, path] of paths) {
-      const response = await desk.api(method, path, method === 'POST' ? { input: 'x' } : undefined);
+      const response = await currentDesk().api(method, path, method === 'POST' ? { input: 'x' } : undefined);
       expect(response.status, `${method} ${path}`).toBe(404);
       expect(response.json.message, `${method} ${path}`).toEqual(expect.any(String));
     }
@@ -83,18 +72,18 @@ describe('tasks', () => {
 
   it('pages the task list: page size, pages past the end, the size cap and invalid numbers', async () => {
     for (const n of [1, 2, 3]) await createTask(`say page ${n}`);
-    const total = (await desk.api('GET', '/')).json.tasks.length;
-    const first = (await desk.api('GET', `${AP}?page_size=1&current_page=1`)).json;
+    const total = (await currentDesk().api('GET', '/')).json.tasks.length;
+    const first = (await currentDesk().api('GET', `${AP}?page_size=1&current_page=1`)).json;
     expect(first.tasks).toHaveLength(1);
     expect(first.pagination).toEqual({ total_items: total, total_pages: total, current_page: 1, page_size: 1 });
-    const second = (await desk.api('GET', `${AP}?page_size=1&current_page=2`)).json;
+    const second = (await currentDesk().api('GET', `${AP}?page_size=1&current_page=2`)).json;
     expect(second.tasks[0].task_id).not.toBe(first.tasks[0].task_id);
-    const past = (await desk.api('GET', `${AP}?page_size=2&current_page=999`)).json;
+    const past = (await currentDesk().api('GET', `${AP}?page_size=2&current_page=999`)).json;
     expect(past).toEqual({ tasks: [], pagination: { total_items: total, total_pages: Math.ceil(total / 2), current_page: 999, page_size: 2 } });
-    expect((await desk.api('GET', AP)).json.pagination).toMatchObject({ current_page: 1, page_size: 10 });
-    expect((await desk.api('GET', `${AP}?page_size=1000`)).json.pagination.page_size).toBe(100);
+    expect((await currentDesk().api('GET', AP)).json.pagination).toMatchObject({ current_page: 1, page_size: 10 });
+    expect((await currentDesk().api('GET', `${AP}?page_size=1000`)).json.pagination.page_size).toBe(100);
     for (const query of ['current_page=0', 'page_size=0', 'page_size=-1', 'current_page=abc', 'page_size=1.5']) {
-      const response = await desk.api('GET', `${AP}?${query}`);
+      const response = await currentDesk().api('GET', `${AP}?${query}`);
       expect(response.status, query).toBe(422);
       expect(response.json.message, query).toMatch(/^(current_page|page_size): /);
     }
@@ -104,7 +93,7 @@ describe('tasks', () => {
 describe('steps', () => {
   it('shows each turn as a step: input, output, status, its files, and a follow-up as the next step', async () => {
     const taskId = await createTask('say Hello from turn one\nwrite a.txt hello');
-    await desk.waitForStatus(taskId, 'completed');
+    await currentDesk().waitForStatus(taskId, 'completed');
     const [first] = await steps(taskId);
     expect(first).toMatchObject({
       task_id: taskId, step_id: `${taskId}-turn-1`, name: 'turn 1', status: 'completed', input: 'say Hello from turn one\nwrite a.txt hello',
@@ -113,83 +102,83 @@ describe('steps', () => {
     });
     expect(first.output).toContain('Hello from turn one');
 
-    const posted = await desk.api('POST', `${AP}/${taskId}/steps`, { input: 'write b.txt two' });
+    const posted = await currentDesk().api('POST', `${AP}/${taskId}/steps`, { input: 'write b.txt two' });
     expect(posted.status, posted.text).toBe(200);
     expect(posted.json).toMatchObject({ step_id: `${taskId}-turn-2`, name: 'turn 2', input: 'write b.txt two', output: null });
     expect(['created', 'running']).toContain(posted.json.status);
-    await desk.waitForStatus(taskId, 'completed');
+    await currentDesk().waitForStatus(taskId, 'completed');
 
     const listed = await steps(taskId);
     expect(listed.map((s: { status: string }) => s.status)).toEqual(['completed', 'completed']);
     expect(listed[1].artifacts.map((a: { file_name: string }) => a.file_name)).toEqual(['b.txt']);
-    expect((await desk.api('GET', `${AP}/${taskId}/steps/${taskId}-turn-2`)).json).toEqual(listed[1]);
-    const page = (await desk.api('GET', `${AP}/${taskId}/steps?page_size=1&current_page=2`)).json;
+    expect((await currentDesk().api('GET', `${AP}/${taskId}/steps/${taskId}-turn-2`)).json).toEqual(listed[1]);
+    const page = (await currentDesk().api('GET', `${AP}/${taskId}/steps?page_size=1&current_page=2`)).json;
     expect(page).toEqual({ steps: [listed[1]], pagination: { total_items: 2, total_pages: 2, current_page: 2, page_size: 1 } });
-    const task = (await desk.api('GET', `${AP}/${taskId}`)).json;
+    const task = (await currentDesk().api('GET', `${AP}/${taskId}`)).json;
     expect(task.artifacts.map((a: { file_name: string }) => a.file_name).sort()).toEqual(['a.txt', 'b.txt']);
   });
 
   it('reports the first step when a client repeats the task input to start it, and queues other input behind the agent', async () => {
     const input = 'sleep 1500\nsay first done';
     const taskId = await createTask(input);
-    const started = await desk.api('POST', `${AP}/${taskId}/steps`, { input });
+    const started = await currentDesk().api('POST', `${AP}/${taskId}/steps`, { input });
     expect(started.status, started.text).toBe(200);
     expect(started.json).toMatchObject({ step_id: `${taskId}-turn-1` });
     expect(['created', 'running']).toContain(started.json.status);
 
-    const second = await desk.api('POST', `${AP}/${taskId}/steps`, { input: 'say second done' });
+    const second = await currentDesk().api('POST', `${AP}/${taskId}/steps`, { input: 'say second done' });
     expect(second.status, second.text).toBe(200);
     expect(second.json).toMatchObject({ step_id: `${taskId}-turn-2`, status: 'created', input: 'say second done', additional_output: { queued: true } });
-    const third = await desk.api('POST', `${AP}/${taskId}/steps`, { input: 'say third done' });
+    const third = await currentDesk().api('POST', `${AP}/${taskId}/steps`, { input: 'say third done' });
     expect(third.json).toMatchObject({ step_id: `${taskId}-turn-3`, status: 'created' });
-    const bare = await desk.raw('POST', `${AP}/${taskId}/steps`, { headers: { authorization: `Bearer ${TEST_TOKEN}` } });
+    const bare = await currentDesk().raw('POST', `${AP}/${taskId}/steps`, { headers: { authorization: `Bearer ${TEST_TOKEN}` } });
     expect(bare.status, bare.text).toBe(200);
     expect(bare.json.step_id).toBe(`${taskId}-turn-1`);
     expect((await steps(taskId)).map((s: { step_id: string }) => s.step_id)).toEqual([1, 2, 3].map((n) => `${taskId}-turn-${n}`));
-    expect((await desk.api('GET', `${AP}/${taskId}/steps/${taskId}-turn-3`)).json).toEqual(third.json);
+    expect((await currentDesk().api('GET', `${AP}/${taskId}/steps/${taskId}-turn-3`)).json).toEqual(third.json);
 
     await expect.poll(async () => (await steps(taskId)).map((s: { status: string }) => s.status), { timeout: 20_000 }).toEqual(['completed', 'completed', 'completed']);
     const done = await steps(taskId);
     // A follow-up in a fresh scripted session is told what came before; the step's own line is said last.
     expect(done.map((s: { output: string }) => s.output.split('Now:').at(-1))).toEqual(['first done', 'second done', 'third done']);
-    expect((await desk.api('GET', `/tasks/${taskId}`)).json.turns.map((t: { prompt: string }) => t.prompt)).toEqual([input, 'say second done', 'say third done']);
+    expect((await currentDesk().api('GET', `/tasks/${taskId}`)).json.turns.map((t: { prompt: string }) => t.prompt)).toEqual([input, 'say second done', 'say third done']);
   });
 
   it('drops the queued steps when the step before them fails', async () => {
     const taskId = await createTask('sleep 800\nfail Boom');
-    expect((await desk.api('POST', `${AP}/${taskId}/steps`, { input: 'say never' })).json.step_id).toBe(`${taskId}-turn-2`);
-    await desk.waitForStatus(taskId, 'error');
+    expect((await currentDesk().api('POST', `${AP}/${taskId}/steps`, { input: 'say never' })).json.step_id).toBe(`${taskId}-turn-2`);
+    await currentDesk().waitForStatus(taskId, 'error');
     await expect.poll(async () => (await steps(taskId)).length).toBe(1);
-    expect((await desk.api('GET', `${AP}/${taskId}/steps/${taskId}-turn-2`)).status).toBe(404);
+    expect((await currentDesk().api('GET', `${AP}/${taskId}/steps/${taskId}-turn-2`)).status).toBe(404);
   });
 
   it('answers a permission question through a step: awaiting_input with the question, then the option the input names', async () => {
     const taskId = await createTask('ask May I write ok.txt?\nwrite ok.txt yes');
-    await desk.waitForStatus(taskId, 'awaiting-input');
+    await currentDesk().waitForStatus(taskId, 'awaiting-input');
     const [waiting] = await steps(taskId);
     expect(waiting.status).toBe('awaiting_input');
     expect(waiting.additional_output.question).toMatchObject({ kind: 'permission', prompt: 'May I write ok.txt?' });
     expect(waiting.additional_output.answer_with).toContain('"allow"');
 
-    const unclear = await desk.api('POST', `${AP}/${taskId}/steps`, { input: 'perhaps' });
+    const unclear = await currentDesk().api('POST', `${AP}/${taskId}/steps`, { input: 'perhaps' });
     expect(unclear.status).toBe(422);
     expect(unclear.json.message).toContain('"reject"');
-    const answered = await desk.api('POST', `${AP}/${taskId}/steps`, { input: 'y' });
+    const answered = await currentDesk().api('POST', `${AP}/${taskId}/steps`, { input: 'y' });
     expect(answered.status, answered.text).toBe(200);
     expect(answered.json.step_id).toBe(`${taskId}-turn-1`);
-    await desk.waitForStatus(taskId, 'completed');
-    expect((await desk.api('GET', `${AP}/${taskId}`)).json.artifacts.map((a: { file_name: string }) => a.file_name)).toEqual(['ok.txt']);
+    await currentDesk().waitForStatus(taskId, 'completed');
+    expect((await currentDesk().api('GET', `${AP}/${taskId}`)).json.artifacts.map((a: { file_name: string }) => a.file_name)).toEqual(['ok.txt']);
   });
 
   it('answers form questions through steps: plain text fills a one-field form, additional_input.answer any form', async () => {
     const taskId = await createTask('question Which colour?\nquestion Which size?');
-    await desk.waitForStatus(taskId, 'awaiting-input');
-    expect((await desk.api('POST', `${AP}/${taskId}/steps`, { input: 'blue' })).status).toBe(200);
+    await currentDesk().waitForStatus(taskId, 'awaiting-input');
+    expect((await currentDesk().api('POST', `${AP}/${taskId}/steps`, { input: 'blue' })).status).toBe(200);
     await expect.poll(async () => (await steps(taskId))[0].additional_output.question?.prompt).toBe('Which size?');
     const question = (await steps(taskId))[0].additional_output.question;
-    const answered = await desk.api('POST', `${AP}/${taskId}/steps`, { additional_input: { question_id: question.id, answer: { answer: 'large' } } });
+    const answered = await currentDesk().api('POST', `${AP}/${taskId}/steps`, { additional_input: { question_id: question.id, answer: { answer: 'large' } } });
     expect(answered.status, answered.text).toBe(200);
-    await desk.waitForStatus(taskId, 'completed');
+    await currentDesk().waitForStatus(taskId, 'completed');
     const [done] = await steps(taskId);
     expect(done.output).toContain('blue');
     expect(done.output).toContain('large');
@@ -197,8 +186,8 @@ describe('steps', () => {
 
   it('refuses an answer when nothing is open (409), and reports how a failed turn ended', async () => {
     const taskId = await createTask('fail Boom');
-    await desk.waitForStatus(taskId, 'error');
-    const refused = await desk.api('POST', `${AP}/${taskId}/steps`, { additional_input: { answer: { answer: 'x' } } });
+    await currentDesk().waitForStatus(taskId, 'error');
+    const refused = await currentDesk().api('POST', `${AP}/${taskId}/steps`, { additional_input: { answer: { answer: 'x' } } });
     expect(refused.status).toBe(409);
     expect(refused.json.message).toMatch(/not waiting for an answer/);
     expect((await steps(taskId))[0]).toMatchObject({ status: 'completed', additional_output: { ended: 'error', error_message: expect.stringContaining('Boom') } });
@@ -207,13 +196,13 @@ describe('steps', () => {
 
 describe('security', () => {
   it('holds AP routes to the same token, Host and Origin rules as every route', async () => {
-    expect((await desk.raw('GET', AP)).status).toBe(401);
-    expect((await desk.raw('GET', AP, { headers: { authorization: 'Bearer wrong-token-0123456789' } })).status).toBe(401);
-    expect((await desk.api('GET', AP, undefined, { host: 'evil.example' })).status).toBe(403);
-    expect((await desk.api('GET', AP, undefined, { origin: 'https://evil.example' })).status).toBe(403);
-    const allowed = await desk.api('GET', AP, undefined, { origin: 'https://prompt-pad.danmercer.net' });
+    expect((await currentDesk().raw('GET', AP)).status).toBe(401);
+    expect((await currentDesk().raw('GET', AP, { headers: { authorization: 'Bearer wrong-token-0123456789' } })).status).toBe(401);
+    expect((await currentDesk().api('GET', AP, undefined, { host: 'evil.example' })).status).toBe(403);
+    expect((await currentDesk().api('GET', AP, undefined, { origin: 'https://evil.example' })).status).toBe(403);
+    const allowed = await currentDesk().api('GET', AP, undefined, { origin: 'https://prompt-pad.danmercer.net' });
     expect(allowed.headers['access-control-allow-origin']).toBe('https://prompt-pad.danmercer.net');
-    const preflight = await desk.raw('OPTIONS', AP, { headers: { origin: 'https://prompt-pad.danmercer.net', 'access-control-request-method': 'POST' } });
+    const preflight = await currentDesk().raw('OPTIONS', AP, { headers: { origin: 'https://prompt-pad.danmercer.net', 'access-control-request-method': 'POST' } });
     expect(preflight.status).toBe(204);
   });
 });

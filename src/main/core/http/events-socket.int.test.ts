@@ -1,23 +1,12 @@
 // The board's live feed: `/api/events` streams every recorded event in order, to token holders only.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { EventEnvelope, EventsMessage } from '../../../shared/events';
-import { isolateGitConfig } from '../git/git-test-fixture';
-import { destroyDesk, startDesk, TEST_TOKEN, type Desk } from '../test-support/desk-harness';
+import { deskPerFile, TEST_TOKEN } from '../test-support/desk-harness';
 
-let desk: Desk & { root: string };
-let restoreGit: () => void;
+const currentDesk = deskPerFile();
 
-beforeAll(async () => {
-  restoreGit = isolateGitConfig();
-  desk = await startDesk();
-});
-afterAll(async () => {
-  await destroyDesk(desk);
-  restoreGit();
-});
-
-const socketUrl = (query = '') => `${desk.url.replace('http', 'ws')}/api/events${query}`;
+const socketUrl = (query = '') => `${currentDesk().url.replace('http', 'ws')}/api/events${query}`;
 
 /** Collects events from a socket until `done` says so. */
 function collect(socket: WebSocket, done: (events: EventEnvelope[]) => boolean): Promise<EventEnvelope[]> {
@@ -39,7 +28,7 @@ describe('the events socket', () => {
     const socket = new WebSocket(socketUrl(), { headers: { authorization: `Bearer ${TEST_TOKEN}` } });
     await opened(socket);
     const arrived = collect(socket, (events) => events.some((e) => e.event.type === 'task' && e.event.task.id === 'live' && e.event.task.status === 'completed'));
-    await desk.api('POST', '/', { id: 'live', prompt: 'Talk\nsay hello there\nthink quietly\nplan A; B\nwrite a.txt x' });
+    await currentDesk().api('POST', '/', { id: 'live', prompt: 'Talk\nsay hello there\nthink quietly\nplan A; B\nwrite a.txt x' });
     const events = (await arrived).filter((e) => e.taskId === 'live');
     socket.close();
 
@@ -56,7 +45,7 @@ describe('the events socket', () => {
   });
 
   it('replays what was recorded after a given seq, then goes on live', async () => {
-    const recorded = (await desk.api('GET', '/api/tasks/live/events')).json.events as EventEnvelope[];
+    const recorded = (await currentDesk().api('GET', '/api/tasks/live/events')).json.events as EventEnvelope[];
     const from = recorded[2]?.seq as number;
     const socket = new WebSocket(socketUrl(`?after=${from}`), ['assignment-desk.v1', `bearer.${TEST_TOKEN}`]);
     const replayed = collect(socket, (events) => events.filter((e) => e.taskId === 'live').length >= recorded.length - 3);
@@ -76,16 +65,16 @@ describe('the events socket', () => {
 
 describe('a task\'s recorded events', () => {
   it('are readable page by page', async () => {
-    const all = (await desk.api('GET', '/api/tasks/live/events')).json.events as EventEnvelope[];
-    const first = (await desk.api('GET', '/api/tasks/live/events?limit=2')).json;
+    const all = (await currentDesk().api('GET', '/api/tasks/live/events')).json.events as EventEnvelope[];
+    const first = (await currentDesk().api('GET', '/api/tasks/live/events?limit=2')).json;
     expect(first.events).toEqual(all.slice(0, 2));
     expect(first.nextAfter).toBe(all[1]?.seq);
-    const rest = (await desk.api('GET', `/api/tasks/live/events?after=${first.nextAfter}`)).json;
+    const rest = (await currentDesk().api('GET', `/api/tasks/live/events?after=${first.nextAfter}`)).json;
     expect(rest.events).toEqual(all.slice(2));
   });
 
   it('answer 404 for an unknown task and 400 for a bad cursor', async () => {
-    expect((await desk.api('GET', '/api/tasks/nobody/events')).status).toBe(404);
-    expect((await desk.api('GET', '/api/tasks/live/events?after=-1')).status).toBe(400);
+    expect((await currentDesk().api('GET', '/api/tasks/nobody/events')).status).toBe(404);
+    expect((await currentDesk().api('GET', '/api/tasks/live/events?after=-1')).status).toBe(400);
   });
 });

@@ -72,6 +72,27 @@ export function desksPerTest(): (options?: DeskOptions) => Promise<Desk & { root
   };
 }
 
+/**
+ * For a test file whose tests share one desk: isolates git config, starts the desk before the first
+ * test and destroys it after the last. Read the desk through the returned function.
+ */
+export function deskPerFile(options: DeskOptions = {}): () => Desk & { root: string } {
+  let restoreGit: () => void = () => {};
+  let desk: (Desk & { root: string }) | undefined;
+  beforeAll(async () => {
+    restoreGit = isolateGitConfig();
+    desk = await startDesk(options);
+  });
+  afterAll(async () => {
+    await destroyDesk(desk);
+    restoreGit();
+  });
+  return () => {
+    if (!desk) throw new Error('The desk starts in beforeAll; read it inside a test.');
+    return desk;
+  };
+}
+
 /** A task's recorded events, oldest first. */
 export async function taskEvents(desk: Desk, id: string): Promise<TaskEvent[]> {
   return (await desk.api('GET', `/api/tasks/${encodeURIComponent(id)}/events?limit=5000`)).json.events.map((e: { event: TaskEvent }) => e.event);
