@@ -1,6 +1,7 @@
 // Steps an AP client sends while the task's agent works: kept (in the database) in the order sent, and sent as
 // follow-up turns one at a time, each when the turn before it completes. A turn that ends in error, or a cancel,
 // drops the rest: the client sees how that step ended and decides what comes next.
+import { FINISHED_STATUSES } from '../../../shared/task';
 import type { EventBus } from '../events/event-bus';
 import type { ApQueuedStep, ApRecordsRepo } from '../store/ap-records-repo';
 import type { TaskService } from '../tasks/task-service';
@@ -56,7 +57,7 @@ export function createStepQueue(deps: StepQueueDeps): StepQueue {
     pending: (taskId) => records.queuedSteps(taskId, tasks.summary(taskId).submittedAt),
     start() {
       const stop = deps.bus.subscribe(({ taskId, event }) => {
-        if (event.type === 'task' && ['completed', 'error', 'cancelled'].includes(event.task.status)) later(taskId);
+        if (event.type === 'task' && FINISHED_STATUSES.includes(event.task.status)) later(taskId);
       });
       for (const taskId of records.tasksWithQueuedSteps()) later(taskId);
       return stop;

@@ -1,7 +1,7 @@
 // Review of a finished task: its diff, approval (merge into the base branch), rejection (the branch is
 // archived, never lost), and a re-run of the same submission.
 import type { TaskDiff } from '../../../shared/review';
-import { firstLineOf, type SubmitTask } from '../../../shared/task';
+import { FINISHED_STATUSES, firstLineOf, type SubmitTask } from '../../../shared/task';
 import type { GitService } from '../git/git-service';
 import type { TaskPatch, TaskRecord } from '../store/tasks-repo';
 import { TaskBusyError } from './task-errors';
@@ -49,7 +49,7 @@ export function createTaskReview(deps: TaskReviewDeps): TaskReview {
     reject(id) {
       return deps.withTaskLock(id, async () => {
         const task = deps.mustGet(id);
-        if (!['completed', 'error', 'cancelled'].includes(task.status) || task.review !== 'pending') {
+        if (!FINISHED_STATUSES.includes(task.status) || task.review !== 'pending') {
           throw new TaskBusyError(`Task ${id} is ${task.status}${task.review === 'pending' ? '' : ` and ${task.review}`}; only a finished task waiting for review can be rejected.`);
         }
         const { archiveRef } = await git.retire(id);

@@ -1,7 +1,7 @@
 // Submitting, following up, answering, cancelling and scheduling tasks: load, ask the pure rules, save, record, start runs.
 import type { TaskEvent } from '../../../shared/events';
 import type { OpenQuestion } from '../../../shared/questions';
-import type { AnswerInput, SubmitTask, TaskDetail, TaskSummary } from '../../../shared/task';
+import { FINISHED_STATUSES, type AnswerInput, type SubmitTask, type TaskDetail, type TaskSummary } from '../../../shared/task';
 import type { AgentRegistry } from '../agents/agent-registry';
 import type { AgentSession } from '../agents/agent-session';
 import type { GitService } from '../git/git-service';
@@ -276,7 +276,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
     followUp(id, prompt) {
       return withTaskLock(id, async () => {
         const task = mustGet(id);
-        if (!['completed', 'error', 'cancelled'].includes(task.status)) {
+        if (!FINISHED_STATUSES.includes(task.status)) {
           throw new TaskBusyError(`Task ${id} is ${task.status}; send a follow-up once its agent has finished.`);
         }
         if (!task.worktreePath) throw new TaskBusyError(`Task ${id} never started, so there is no session to follow up; resubmit it instead.`);
