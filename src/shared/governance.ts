@@ -1,6 +1,7 @@
 // The governance contract: per-agent policies, the audit record of every request, and the /agent/* bodies.
 // Request states follow the governance text (pending → validating → approved / rejected / escalated → completed).
 import { z } from 'zod';
+import { GrantedPath, HostPattern, SandboxMode } from './sandbox';
 
 /** What an agent may ask to do: the ACP tool kinds, plus `elicitation` (a question with a form). */
 export const Capability = z.enum(['read', 'edit', 'delete', 'move', 'execute', 'fetch', 'search', 'think', 'other', 'elicitation']);
@@ -63,6 +64,12 @@ export const PolicyDefaults = z.strictObject({
   concurrentTasks: Positive.optional(),
   /** Limit of `POST /agent/request` calls. */
   requestsPerMinute: Positive.default(DEFAULT_REQUESTS_PER_MINUTE),
+  /** Whether agents run in the OS sandbox (see SandboxMode). */
+  sandbox: SandboxMode.default('auto'),
+  /** Hosts the agent may reach, replacing the ones its registry entry declares; `["*"]` opens the network. */
+  network: z.array(HostPattern).max(200).optional(),
+  /** Paths the sandbox hides by default (credentials, e.g. `~/.ssh`) that the agent may read after all. */
+  readablePaths: z.array(GrantedPath).max(100).default([]),
 });
 export type PolicyDefaults = z.infer<typeof PolicyDefaults>;
 
@@ -74,6 +81,9 @@ export const AgentOverrides = z.strictObject({
   promptsPerHour: Positive.optional(),
   concurrentTasks: Positive.optional(),
   requestsPerMinute: Positive.optional(),
+  sandbox: SandboxMode.optional(),
+  network: z.array(HostPattern).max(200).optional(),
+  readablePaths: z.array(GrantedPath).max(100).optional(),
 });
 export type AgentOverrides = z.infer<typeof AgentOverrides>;
 
@@ -109,6 +119,9 @@ export const AgentPolicy = z.object({
   promptsPerHour: z.int().optional(),
   concurrentTasks: z.int().optional(),
   requestsPerMinute: z.int(),
+  sandbox: SandboxMode,
+  network: z.array(z.string()).optional(),
+  readablePaths: z.array(z.string()),
   tokenSha256: z.string().optional(),
 });
 export type AgentPolicy = z.infer<typeof AgentPolicy>;

@@ -1,5 +1,6 @@
 // The review contract: what a task changed (per-file diffs) and the answers to approve, reject or re-run it.
 import { z } from 'zod';
+import { SandboxStatus } from './sandbox';
 
 export const FileChangeStatus = z.enum(['added', 'modified', 'deleted', 'renamed', 'copied', 'type-changed']);
 
@@ -39,6 +40,8 @@ export const DeskSettings = z.object({
   defaultAgent: z.string(),
   concurrency: z.number().int().min(1).max(64),
   dataDir: z.string(),
+  /** Whether agents run in the OS sandbox on this machine, and how to fix it when not. */
+  sandbox: SandboxStatus,
 });
 export type DeskSettings = z.infer<typeof DeskSettings>;
 export const UpdateSettings = z.object({

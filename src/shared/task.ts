@@ -72,6 +72,8 @@ export const TaskSummary = z.object({
   updatedAt: z.string(),
   /** What the agent waits for a person to answer (present while the task is awaiting-input). */
   openQuestions: z.array(OpenQuestion).optional(),
+  /** Present when the task's agent runs without the OS sandbox (none on this machine, or the policy turns it off). */
+  unsandboxed: z.literal(true).optional(),
 });
 export type TaskSummary = z.infer<typeof TaskSummary>;
 

@@ -1,4 +1,5 @@
 // Everything a host (the Electron app or the headless CLI) decides when it builds the core.
+import type { SandboxStatus } from '../../shared/sandbox';
 import type { AgentCatalog } from './agents/agent-registry';
 
 export interface CoreConfig {
@@ -22,6 +23,8 @@ export interface CoreConfig {
   nativeBinding?: string;
   /** The built renderer (out/renderer), served at /ui/; the board is not served when left out. */
   uiDir?: string;
+  /** What confines agents; default: found out by trying bubblewrap at start. Tests pass a fixed answer. */
+  sandbox?: SandboxStatus;
   now?: () => Date;
   log?: (message: string) => void;
 }

@@ -1,6 +1,7 @@
 // The composition root: builds every service of the core from a config and hands them out. No singletons.
 import { createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { TaskEvent } from '../../shared/events';
 import { binDir } from './agents/agent-catalog';
@@ -30,6 +31,10 @@ import { createTasksRepo } from './store/tasks-repo';
 import { createTurnsRepo } from './store/turns-repo';
 import { UnknownAgentError } from './tasks/task-errors';
 import { runTask } from './tasks/task-runner';
+import { gitCommonDirOf } from './sandbox/git-common-dir';
+import { probeSandbox } from './sandbox/sandbox-probe';
+import { createTaskSandbox } from './sandbox/task-sandbox';
+import type { SandboxStatus } from '../../shared/sandbox';
 import { createTaskService, type TaskService } from './tasks/task-service';
 
 export interface Core {
@@ -41,6 +46,8 @@ export interface Core {
   readonly git: GitService;
   readonly agents: AgentRegistry;
   readonly governance: GovernanceService;
+  /** Whether agents run confined here, and why not when they do not. */
+  readonly sandbox: SandboxStatus;
   readonly http: HttpHost;
   /** Listens, then recovers interrupted tasks and starts scheduling. */
   listen(port: number, host: string): Promise<AddressInfo>;
@@ -70,6 +77,9 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   const policyStore = createPolicyFileStore(config.dataDir);
   policyStore.load();
 
+  const sandboxStatus = config.sandbox ?? await probeSandbox();
+  if (!sandboxStatus.available) log(`Agents run unsandboxed: ${sandboxStatus.reason} ${sandboxStatus.fix ?? ''}`.trim());
+
   const db = openDatabase(join(config.dataDir, 'desk.sqlite'), undefined, { nativeBinding: config.nativeBinding });
   const events = createEventsRepo(db, repoRoot);
   const bus = createEventBus();
@@ -89,6 +99,13 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     },
     record,
     run: runTask,
+    sandbox: createTaskSandbox({
+      status: sandboxStatus,
+      dataDir: config.dataDir,
+      gitCommonDir: await gitCommonDirOf(repoRoot),
+      home: homedir(),
+      policyFor: (agentId) => governance.policyFor(agentId),
+    }),
     now,
     config: { concurrency: config.concurrency, defaultAgent: config.defaultAgent, baseBranch, clientVersion: config.appVersion },
   });
@@ -101,7 +118,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   });
   addAgentRoutes(router, { agents, defaultAgent: config.defaultAgent, logins });
   addGovernanceRoutes(router, { governance, repoRoot, worktreeOf: (id) => tasksRepo.get(id)?.worktreePath });
-  addBoardRoutes(router, { tasks, lastSeq: () => events.lastSeq(), fixedSettings: { serverName: config.serverName, repository: repoRoot, dataDir: config.dataDir } });
+  addBoardRoutes(router, { tasks, lastSeq: () => events.lastSeq(), fixedSettings: { serverName: config.serverName, repository: repoRoot, dataDir: config.dataDir, sandbox: sandboxStatus } });
   addAgentAssignmentRoutes(router, { tasks, serverName: config.serverName });
   addAgentProtocolRoutes(router, { tasks, bus, db, repoRoot, now });
   const http = createHttpHost({
@@ -115,7 +132,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
 
   let closed = false;
   return {
-    repoRoot, baseBranch, tasks, events, bus, git, agents, governance, http,
+    repoRoot, baseBranch, tasks, events, bus, git, agents, governance, sandbox: sandboxStatus, http,
     async listen(port, host) {
       const address = await http.listen(port, host);
       await tasks.recover();

@@ -22,6 +22,8 @@ export class AgentStartError extends Error {
 
 export interface SpawnAgentOptions {
   command: string;
+  /** The agent's own program, for messages, when `command` is the sandbox that starts it. */
+  program?: string;
   args: readonly string[];
   cwd: string;
   env: Record<string, string>;
@@ -49,9 +51,10 @@ export async function spawnAgent(options: SpawnAgentOptions): Promise<AgentProce
 
   await new Promise<void>((resolve, reject) => {
     child.once('spawn', resolve);
+    const program = options.program ?? options.command;
     child.once('error', (error: NodeJS.ErrnoException) => reject(new AgentStartError(error.code === 'ENOENT'
-      ? `Cannot start agent "${options.command}": it is not installed or not on PATH (see GET /api/agents).`
-      : `Cannot start agent "${options.command}": ${error.message}`)));
+      ? `Cannot start agent "${program}": ${program === options.command ? 'it' : options.command} is not installed or not on PATH (see GET /api/agents).`
+      : `Cannot start agent "${program}": ${error.message}`)));
   });
   // A closed pipe must not crash the desk; the exit tells the story.
   child.stdin.on('error', () => {});

@@ -1,6 +1,7 @@
 // How to launch an agent: the registry's entry for one agent id.
 import { z } from 'zod';
 import { AgentDialect } from '../../../shared/agents';
+import { GrantedPath, HostPattern } from '../../../shared/sandbox';
 
 export { AgentDialect };
 
@@ -17,5 +18,12 @@ export const AgentSpec = z.object({
   env: z.record(z.string(), z.string()).default({}),
   /** The ACP auth method to `authenticate` with when the agent offers it (e.g. "gemini-api-key"). */
   authMethod: z.string().min(1).optional(),
+  /**
+   * Where the agent keeps its own state (login cache, settings, sessions), absolute or `~/…`: the only
+   * places besides the task's worktree and temp dir that it may write inside the sandbox.
+   */
+  stateDirs: z.array(GrantedPath).optional(),
+  /** The service hosts the agent talks to; inside the sandbox it reaches these and nothing else. */
+  networkHosts: z.array(HostPattern).optional(),
 });
 export type AgentSpec = z.infer<typeof AgentSpec>;

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { z } from 'zod';
+import { GrantedPath, HostPattern } from '../../../shared/sandbox';
 import { AgentDialect, type AgentSpec } from './agent-spec';
 
 export const AGENTS_CONFIG_FILE = 'agents.json';
@@ -31,6 +32,8 @@ const ConfigEntry = z.object({
   envAllowlist: z.array(VariableName).default([]),
   env: z.record(VariableName, z.string()).default({}),
   authMethod: z.string().min(1).optional(),
+  stateDirs: z.array(GrantedPath).optional(),
+  networkHosts: z.array(HostPattern).optional(),
 }).strict();
 
 const AgentsConfig = z.object({ agents: z.array(ConfigEntry) }).strict();

@@ -48,6 +48,8 @@ export interface TerminalHostOptions {
   /** Stores and streams terminal events for the UI. */
   record(event: TaskEvent): void;
   outputBatchMs?: number;
+  /** Starts each command confined to the task (the sandbox), in `cwd`; by default as it is. */
+  wrap?(command: string, args: readonly string[], cwd: string): { command: string; args: string[] };
 }
 
 interface Terminal {
@@ -92,7 +94,8 @@ export function createTerminalHost(options: TerminalHostOptions): TerminalHost {
       for (const { name, value } of params.env ?? []) env[name] = value;
 
       const terminalId = `term-${nextNumber++}`;
-      const pty = spawn(params.command, args, { name: 'xterm-256color', cols: 120, rows: 30, cwd, env });
+      const launch = options.wrap?.(params.command, args, cwd) ?? { command: params.command, args };
+      const pty = spawn(launch.command, launch.args, { name: 'xterm-256color', cols: 120, rows: 30, cwd, env });
       const releaseSlave = holdSlaveOpen(pty);
       options.record({ type: 'terminal-started', terminalId, command: params.command, args, cwd });
 

@@ -4,13 +4,16 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import {
-  AgentId, PolicyFile, type AgentPolicy, type GovernanceOutcome, type GovernanceRecord, type GovernanceState, type PolicyInput,
+  AgentId, PolicyFile, type AgentPolicy, type GovernanceOutcome, type GovernanceRecord, type GovernanceState, PolicyInput,
 } from '../../../shared/governance';
+import type { z } from 'zod';
 import type { GovernanceFilter, GovernanceRepo } from './governance-repo';
 import { AlreadyAnsweredError, GovernanceConflictError, RateLimitedError, UnknownGovernanceRequestError } from './governance-errors';
 import { checkRequestRate, decide, effectivePolicy, type Decision } from './policy';
 import type { PolicyStore } from './policy-file';
 import { realPathOf } from './real-path';
+
+type PolicyInputText = z.input<typeof PolicyInput>;
 
 export interface ReviewInput {
   agentId: string;
@@ -65,7 +68,8 @@ export interface GovernanceService {
   policyFor(agentId: string): AgentPolicy;
   getPolicy(): PolicyFile;
   /** Validates and saves a new policy; agents' tokens are kept (they change only by issue and revoke). */
-  setPolicy(input: PolicyInput): PolicyFile;
+  /** Takes the policy as written (defaults may be left out); the stored file has every default spelled out. */
+  setPolicy(input: PolicyInputText): PolicyFile;
 }
 
 const OPEN_STATES: readonly GovernanceState[] = ['approved', 'rejected', 'escalated'];
@@ -241,7 +245,8 @@ export function createGovernanceService(deps: GovernanceServiceDeps): Governance
     policyFor: (agentId) => effectivePolicy(policy, agentId),
     getPolicy: () => policy,
 
-    setPolicy(input) {
+    setPolicy(written) {
+      const input = PolicyInput.parse(written);
       const agents: PolicyFile['agents'] = { ...input.agents };
       for (const [agentId, entry] of Object.entries(policy.agents)) {
         if (entry.tokenSha256 !== undefined) agents[agentId] = { ...agents[agentId], tokenSha256: entry.tokenSha256 };

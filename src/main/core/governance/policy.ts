@@ -97,11 +97,15 @@ export function effectivePolicy(file: PolicyFile, agentId: string): AgentPolicy 
   const own = Object.hasOwn(file.agents, agentId) ? file.agents[agentId] : undefined;
   const promptsPerHour = own?.promptsPerHour ?? defaults.promptsPerHour;
   const concurrentTasks = own?.concurrentTasks ?? defaults.concurrentTasks;
+  const network = own?.network ?? defaults.network;
   return {
     capabilities: { ...DEFAULT_CAPABILITIES, ...defaults.capabilities, ...own?.capabilities },
     allowedPaths: own?.allowedPaths ?? defaults.allowedPaths,
     deniedCommands: own?.deniedCommands ?? defaults.deniedCommands,
     requestsPerMinute: own?.requestsPerMinute ?? defaults.requestsPerMinute,
+    sandbox: own?.sandbox ?? defaults.sandbox,
+    readablePaths: own?.readablePaths ?? defaults.readablePaths,
+    ...(network !== undefined && { network }),
     ...(promptsPerHour !== undefined && { promptsPerHour }),
     ...(concurrentTasks !== undefined && { concurrentTasks }),
     ...(own?.tokenSha256 !== undefined && { tokenSha256: own.tokenSha256 }),

@@ -7,7 +7,7 @@ import type { Router } from './router';
 export interface BoardRouteDeps {
   tasks: TaskService;
   lastSeq(): number;
-  fixedSettings: Pick<DeskSettings, 'serverName' | 'repository' | 'dataDir'>;
+  fixedSettings: Pick<DeskSettings, 'serverName' | 'repository' | 'dataDir' | 'sandbox'>;
 }
 
 export function addBoardRoutes(router: Router, deps: BoardRouteDeps): void {

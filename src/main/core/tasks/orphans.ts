@@ -16,9 +16,9 @@ export async function reapOrphan(task: TaskRecord, agents: AgentRegistry): Promi
     const commandLine = commandLineOf(pid);
     const spec = agents.get(task.agent);
     const ours = commandLine !== undefined && spec !== undefined
-      // The registry may have resolved the command to an absolute path since the agent started, and a
-      // script agent (`#!/usr/bin/env node`) shows the interpreter first and itself second.
-      && commandLine.slice(0, 2).map((part) => basename(part)).includes(basename(spec.command))
+      // The registry may have resolved the command to an absolute path since the agent started, a script
+      // agent (`#!/usr/bin/env node`) shows the interpreter first, and a sandboxed one shows bwrap and its options.
+      && commandLine.map((part) => basename(part)).includes(basename(spec.command))
       && spec.args.every((arg) => commandLine.includes(arg));
     if (!ours) return;
   }

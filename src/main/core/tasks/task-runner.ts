@@ -15,6 +15,8 @@ import { MergeConflictError } from '../git/git-errors';
 import type { GitService } from '../git/git-service';
 import type { TaskPatch, TaskRecord } from '../store/tasks-repo';
 import { commitMessageFor } from './commit-message';
+import { createTextTail } from './text-tail';
+import { SandboxUnavailableError, WorktreeLinkError, type TaskIsolation } from '../sandbox/task-sandbox';
 
 export type RunOutcome =
   | { status: 'completed'; commit: string; output: string }
@@ -42,7 +44,15 @@ export interface RunContext {
   authorizeCommand(commandLine: string, worktree: string): Promise<void>;
   /** Governance for a file read or write; throws (to the agent) when refused. */
   authorizeFile(access: { kind: 'read' | 'edit'; path: string }, worktree: string): Promise<void>;
+  /** How the agent and its terminals are started: confined to the task by the sandbox, where there is one. */
+  isolate(request: { taskId: string; worktree: string; agent: AgentSpec; log(line: string): void }): Promise<TaskIsolation>;
 }
+
+/**
+ * What a turn keeps of the agent's messages for its record: the end, where agents sum up. The whole stream
+ * is in the task's events; holding all of it here would let an agent that writes without end kill the desk.
+ */
+const KEPT_OUTPUT_CHARS = 1_000_000;
 
 /** How long a cancelled agent may take to end its turn by itself before its process tree is killed. */
 const CANCEL_GRACE_MS = 400;
@@ -76,33 +86,46 @@ export async function runTask(context: RunContext): Promise<RunOutcome> {
   }
   if (signal.aborted) return { status: 'cancelled' };
 
-  const env = agentEnvironment(process.env, spec);
-  const agent = await spawnAgent({
-    command: spec.command,
-    args: spec.args,
-    cwd: worktree,
-    env,
-    onLogLine: (line) => context.record({ type: 'log', level: 'info', source: 'agent', text: line }),
-  });
-  context.update({ agentPid: agent.pid });
-  log(`Started ${spec.name} (pid ${agent.pid}) in ${worktree}`);
-  const terminals = createTerminalHost({ worktree, baseEnv: env, record: context.record });
-  let said = '';
+  let isolation: TaskIsolation;
   try {
-    const ended = await converse(context, agent, worktree, spec, terminals, (text) => { said += text; });
-    if (signal.aborted) return { status: 'cancelled', output: said };
-    if (ended.status !== 'ended') return { ...ended, output: said };
+    isolation = await context.isolate({ taskId: task.id, worktree, agent: spec, log: (line) => log(line, 'warn') });
+  } catch (error) {
+    if (error instanceof SandboxUnavailableError || error instanceof WorktreeLinkError) return { status: 'error', message: error.message };
+    throw error;
+  }
+  log(isolation.description, isolation.kind === 'none' ? 'warn' : 'info');
+  const env = { ...agentEnvironment(process.env, spec), ...isolation.env };
+  const said = createTextTail(KEPT_OUTPUT_CHARS);
+  try {
+    const launch = isolation.wrap(spec.command, spec.args);
+    const agent = await spawnAgent({
+      ...launch,
+      program: spec.command,
+      cwd: worktree,
+      env,
+      onLogLine: (line) => context.record({ type: 'log', level: 'info', source: 'agent', text: line }),
+    });
+    context.update({ agentPid: agent.pid });
+    log(`Started ${spec.name} (pid ${agent.pid}) in ${worktree}`);
+    const terminals = createTerminalHost({ worktree, baseEnv: env, record: context.record, wrap: (command, args, cwd) => isolation.wrap(command, args, { terminal: true, cwd }) });
+    try {
+      const ended = await converse(context, agent, worktree, spec, terminals, said.append);
+      if (signal.aborted) return { status: 'cancelled', output: said.text() };
+      if (ended.status !== 'ended') return { ...ended, output: said.text() };
+    } finally {
+      context.onSession(undefined);
+      await terminals.disposeAll();
+      await agent.stop();
+      context.update({ agentPid: null });
+    }
   } finally {
-    context.onSession(undefined);
-    await terminals.disposeAll();
-    await agent.stop();
-    context.update({ agentPid: null });
+    await isolation.dispose();
   }
 
   const extra: Record<string, string> = turn.number > 1 ? { Turn: String(turn.number) } : {};
   const commit = await git.commitAll(worktree, commitMessageFor(task.id, turn.prompt, extra));
   log(`Committed ${commit.slice(0, 12)} on ${task.branch ?? git.branchFor(task.id)}`);
-  return { status: 'completed', commit, output: said };
+  return { status: 'completed', commit, output: said.text() };
 }
 
 /** Runs the session and the turn; `ended` means the agent finished its turn well. */

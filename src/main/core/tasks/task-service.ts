@@ -17,6 +17,7 @@ import { CycleError, TaskBusyError, UnknownAgentError, UnknownTaskError } from '
 import type { RunContext, RunOutcome } from './task-runner';
 import { canTransition, isActive } from './task-state';
 import { toDetail, toSummary } from './task-view';
+import type { TaskSandbox } from '../sandbox/task-sandbox';
 
 export interface TaskService extends TaskReview {
   /** Replaces the tasks a queued task waits for; refuses a cycle (CycleError) or a task that already started. */
@@ -58,6 +59,8 @@ export interface TaskServiceDeps {
   limits?(agentId: string): AgentLimits;
   record(taskId: string, attempt: number, event: TaskEvent): void;
   run(context: RunContext): Promise<RunOutcome>;
+  /** Starts each run's processes confined to the task, where the machine allows it. */
+  sandbox: Pick<TaskSandbox, 'isolate' | 'confines'>;
   now(): Date;
   config: { concurrency: number; defaultAgent: string; baseBranch: string; clientVersion: string };
 }
@@ -79,7 +82,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
 
   const now = () => deps.now().toISOString();
   const statusOf = (id: string) => tasks.get(id)?.status;
-  const summaryOf = (task: TaskRecord) => toSummary(task, questions.forTask(task.id));
+  const summaryOf = (task: TaskRecord) => toSummary(task, questions.forTask(task.id), !deps.sandbox.confines(task.agent));
 
   const requests = createAgentRequests({
     gate: deps.gate,
@@ -174,6 +177,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
       elicit: (request) => requests.elicitation(record, request, tasks.get(task.id)?.worktreePath ?? ''),
       authorizeFile: (access, worktree) => requests.fileAccess(record, access, worktree),
       authorizeCommand: (commandLine, worktree) => requests.terminalCommand(record, commandLine, worktree),
+      isolate: (request) => deps.sandbox.isolate(request),
     };
     run.done = deps.run(context)
       .catch((error: unknown): RunOutcome => ({ status: 'error', message: error instanceof Error ? error.message : String(error) }))
@@ -317,6 +321,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
     detail(id) {
       const task = mustGet(id);
       return toDetail(task, {
+        unsandboxed: !deps.sandbox.confines(task.agent),
         statusOf, openQuestions: questions.forTask(id), turns: turns.list(id),
         ...(task.status === 'queued' && { heldBy: heldBy(task.agent) }),
       });

@@ -5,7 +5,8 @@ import type { TaskRecord } from '../store/tasks-repo';
 import type { TurnRecord } from '../store/turns-repo';
 import { blockedReason, unmetDependencies } from './dependency-graph';
 
-export function toSummary(task: TaskRecord, openQuestions: readonly OpenQuestion[] = []): TaskSummary {
+/** `unsandboxed`: the task's agent runs without the OS sandbox (none on this machine, or the policy turns it off). */
+export function toSummary(task: TaskRecord, openQuestions: readonly OpenQuestion[] = [], unsandboxed = false): TaskSummary {
   return {
     id: task.id,
     submittedAt: task.submittedAt,
@@ -17,6 +18,7 @@ export function toSummary(task: TaskRecord, openQuestions: readonly OpenQuestion
     review: task.review,
     updatedAt: task.updatedAt,
     ...(openQuestions.length > 0 && { openQuestions: [...openQuestions] }),
+    ...(unsandboxed && { unsandboxed: true as const }),
   };
 }
 
@@ -26,13 +28,14 @@ export interface DetailFacts {
   turns: readonly TurnRecord[];
   /** Why a ready task still waits (an agent's rate limit), if it does. */
   heldBy?: string;
+  unsandboxed?: boolean;
 }
 
 export function toDetail(task: TaskRecord, facts: DetailFacts): TaskDetail {
   const unmet = unmetDependencies(task.dependencies, facts.statusOf);
   const blockedBy = task.status === 'queued' ? (blockedReason(unmet) ?? (unmet.length === 0 ? facts.heldBy : undefined)) : undefined;
   return {
-    ...toSummary(task, facts.openQuestions),
+    ...toSummary(task, facts.openQuestions, facts.unsandboxed),
     prompt: task.prompt,
     unmetDependencies: unmet,
     ...(blockedBy !== undefined && { blockedBy }),

@@ -1,0 +1,67 @@
+// The bubblewrap command line that confines one process of a task, from a layout of what it may see. Pure.
+import { sep } from 'node:path';
+
+/**
+ * One change to the read-only view of the whole file system: a directory replaced by an empty one, a
+ * file replaced by an empty one, a place made writable, or a place made read-only again.
+ */
+export interface Mount {
+  kind: 'hide-dir' | 'hide-file' | 'writable' | 'read-only';
+  /** Absolute; must exist on the host (the layout only lists what exists). */
+  path: string;
+}
+
+/** What a confined process sees, where it starts, and its network. */
+export interface SandboxLayout {
+  /** The bubblewrap program. */
+  bwrap: string;
+  /** Where the process starts (the task's worktree). */
+  cwd: string;
+  mounts: readonly Mount[];
+  /** `none`: only loopback; `host`: the desk's network (an allowlist then works through a proxy socket). */
+  network: 'none' | 'host';
+  /**
+   * A new session (setsid) keeps a process from typing into the desk's terminal (TIOCSTI). Terminals run
+   * under a pseudo-terminal that is theirs, whose controlling terminal they must keep.
+   */
+  newSession: boolean;
+}
+
+const KIND_ORDER: Record<Mount['kind'], number> = { 'hide-dir': 0, 'hide-file': 1, writable: 2, 'read-only': 3 };
+
+/** `bwrap …options… -- command args`: run as the program with these arguments. */
+export function bwrapArguments(layout: SandboxLayout, command: string, args: readonly string[]): string[] {
+  const options = [
+    // One PID namespace per process tree: when its first process dies, the kernel ends every other one in
+    // it (setsid or not), and the whole sandbox dies with the desk.
+    '--die-with-parent', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try',
+    // Run as root (CI, containers), bubblewrap would keep root's capabilities inside: enough to undo the mounts.
+    '--cap-drop', 'ALL',
+    ...(layout.network === 'none' ? ['--unshare-net'] : []),
+    ...(layout.newSession ? ['--new-session'] : []),
+    '--ro-bind', '/', '/',
+    '--dev', '/dev',
+    // A /proc of the sandbox's own: the desk's processes (and their environment) are not in it.
+    '--proc', '/proc',
+  ];
+  for (const mount of orderedMounts(layout.mounts)) {
+    switch (mount.kind) {
+      case 'hide-dir': options.push('--tmpfs', mount.path); break;
+      case 'hide-file': options.push('--ro-bind', '/dev/null', mount.path); break;
+      case 'writable': options.push('--bind', mount.path, mount.path); break;
+      case 'read-only': options.push('--ro-bind', mount.path, mount.path); break;
+    }
+  }
+  options.push('--chdir', layout.cwd, '--');
+  return [...options, command, ...args];
+}
+
+/**
+ * A later mount covers what an earlier one put at or below its path, so parents go first (the data dir
+ * hidden, then the worktree inside it opened, then its `.git` closed again); at one path, hiding comes
+ * before opening and opening before closing.
+ */
+export function orderedMounts(mounts: readonly Mount[]): Mount[] {
+  const depth = (path: string) => path.split(sep).filter(Boolean).length;
+  return [...mounts].sort((a, b) => depth(a.path) - depth(b.path) || KIND_ORDER[a.kind] - KIND_ORDER[b.kind]);
+}

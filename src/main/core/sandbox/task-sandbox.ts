@@ -1,0 +1,214 @@
+// The runner a task's processes start through: "start this command for this task, isolated; end it whole".
+// With bubblewrap every process (the agent, each terminal) gets the task's confined view of the machine and a
+// PID namespace that dies with it; without, the desk says so and runs them as plain children.
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, realpath, rm } from 'node:fs/promises';
+import { realpathSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import type { AgentPolicy } from '../../../shared/governance';
+import type { SandboxKind, SandboxStatus } from '../../../shared/sandbox';
+import type { AgentSpec } from '../agents/agent-spec';
+import { bwrapArguments, type Mount, type SandboxLayout } from './bwrap-arguments';
+import { expandHome, isWithin, sandboxMounts } from './sandbox-layout';
+
+/** How one task's processes are started. */
+export interface TaskIsolation {
+  readonly kind: SandboxKind;
+  /** One line for the task's log: what confines it, or why nothing does. */
+  readonly description: string;
+  /** Variables every process of the task gets on top of the agent's environment (its temp dir). */
+  readonly env: Readonly<Record<string, string>>;
+  /**
+   * The program and arguments that run `command` confined, in `cwd` (default: the worktree); `terminal` for a
+   * process under a pseudo-terminal.
+   */
+  wrap(command: string, args: readonly string[], options?: { terminal?: boolean; cwd?: string }): { command: string; args: string[] };
+  /** Ends what the isolation holds (the network proxy) and removes the task's temp dir. */
+  dispose(): Promise<void>;
+}
+
+/** The network allowlist as the sandbox uses it (built in ./network). */
+export type AllowlistNetwork = (request: { dir: string; hosts: readonly string[]; log(line: string): void }) => Promise<{
+  wrap(command: string, args: readonly string[]): { command: string; args: string[] };
+  bindPaths: readonly string[];
+  close(): Promise<void>;
+}>;
+
+export interface TaskSandboxDeps {
+  status: SandboxStatus;
+  dataDir: string;
+  /** The repository's common git dir (absolute, real). */
+  gitCommonDir: string;
+  home: string;
+  policyFor(agentId: string): Pick<AgentPolicy, 'sandbox' | 'network' | 'readablePaths'>;
+  allowlistNetwork?: AllowlistNetwork;
+}
+
+export class SandboxUnavailableError extends Error {
+  readonly code = 'sandbox_unavailable';
+}
+
+export class WorktreeLinkError extends Error {
+  readonly code = 'worktree_tampered';
+}
+
+export interface TaskSandbox {
+  readonly status: SandboxStatus;
+  /** Whether the agent's tasks run confined, as cards show it. */
+  confines(agentId: string): boolean;
+  /**
+   * The isolation for one run of a task. Throws SandboxUnavailableError when the policy requires a sandbox
+   * this machine lacks, and WorktreeLinkError when the worktree's `.git` no longer leads into the repository.
+   */
+  isolate(request: { taskId: string; worktree: string; agent: AgentSpec; log(line: string): void }): Promise<TaskIsolation>;
+}
+
+export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
+  const { status } = deps;
+  const confines = (agentId: string) => status.available && deps.policyFor(agentId).sandbox !== 'off';
+
+  return {
+    status,
+    confines,
+    async isolate({ taskId, worktree, agent, log }) {
+      const policy = deps.policyFor(agent.id);
+      if (policy.sandbox === 'off') return unconfined('Unsandboxed: the policy turns the sandbox off for this agent.');
+      if (!status.available) {
+        if (policy.sandbox === 'required') {
+          throw new SandboxUnavailableError(`The policy requires a sandbox and this machine has none: ${status.reason ?? ''} ${status.fix ?? ''}`.trim());
+        }
+        return unconfined(`Unsandboxed: ${status.reason ?? 'no sandbox on this machine'} ${status.fix ?? ''}`.trim());
+      }
+
+      const worktreeGitDir = await linkedGitDir(worktree, deps.gitCommonDir);
+      const root = join(deps.dataDir, 'sandbox', `${safeName(taskId)}-${randomBytes(4).toString('hex')}`);
+      const tempDir = join(root, 'tmp');
+      await mkdir(tempDir, { recursive: true, mode: 0o700 });
+      for (const dir of agent.stateDirs ?? []) await mkdir(expandHome(dir, deps.home), { recursive: true }).catch(() => undefined);
+      // Read-only only works on what exists: an `info/attributes` written later would steer every worktree.
+      await mkdir(join(deps.gitCommonDir, 'info'), { recursive: true }).catch(() => undefined);
+
+      const hosts = policy.network ?? agent.networkHosts ?? [];
+      let network: 'none' | 'host' = 'none';
+      let proxy: Awaited<ReturnType<AllowlistNetwork>> | undefined;
+      let networkNote = 'network off';
+      if (hosts.includes('*')) {
+        network = 'host';
+        networkNote = 'network open (policy)';
+      } else if (hosts.length > 0 && deps.allowlistNetwork) {
+        const netDir = join(root, 'net');
+        await mkdir(netDir, { mode: 0o700 });
+        proxy = await deps.allowlistNetwork({ dir: netDir, hosts, log });
+        networkNote = `network limited to ${hosts.join(', ')}`;
+      } else if (hosts.length > 0) {
+        networkNote = 'network off (no allowlist proxy available)';
+      }
+
+      const layout: SandboxLayout = {
+        bwrap: status.path ?? 'bwrap',
+        cwd: worktree,
+        network,
+        newSession: true,
+        mounts: realMounts(sandboxMounts({
+          home: deps.home,
+          dataDir: deps.dataDir,
+          gitCommonDir: deps.gitCommonDir,
+          worktreeGitDir,
+          worktree,
+          tempDir,
+          stateDirs: agent.stateDirs ?? [],
+          readablePaths: policy.readablePaths,
+          extraWritable: proxy?.bindPaths ?? [],
+          keepReadable: network === 'host' ? resolverDirs() : [],
+          kindOf,
+        })),
+      };
+      return {
+        kind: 'bubblewrap',
+        description: `Sandboxed (${status.version ?? 'bubblewrap'}): writes only to the worktree, its temp dir${(agent.stateDirs ?? []).length > 0 ? ` and ${(agent.stateDirs ?? []).join(', ')}` : ''}; ${networkNote}.`,
+        env: { TMPDIR: tempDir, TMP: tempDir, TEMP: tempDir },
+        wrap(command, args, options = {}) {
+          const inner = proxy ? proxy.wrap(command, args) : { command, args: [...args] };
+          return { command: layout.bwrap, args: bwrapArguments({ ...layout, newSession: !options.terminal, cwd: options.cwd ?? worktree }, inner.command, inner.args) };
+        },
+        async dispose() {
+          await proxy?.close().catch(() => undefined);
+          await rm(root, { recursive: true, force: true }).catch(() => undefined);
+        },
+      };
+    },
+  };
+}
+
+function unconfined(description: string): TaskIsolation {
+  return {
+    kind: 'none',
+    description,
+    env: {},
+    wrap: (command, args) => ({ command, args: [...args] }),
+    dispose: async () => {},
+  };
+}
+
+/**
+ * The worktree's own git dir, read from its `.git` file, and refused unless it lies in the repository's
+ * `worktrees/` (a rewritten file would otherwise hand the agent another repository, writable).
+ */
+async function linkedGitDir(worktree: string, gitCommonDir: string): Promise<string> {
+  const file = join(worktree, '.git');
+  const text = await readFile(file, 'utf8').catch(() => '');
+  const match = /^gitdir: (.+)$/m.exec(text);
+  const target = match?.[1] ? resolve(worktree, match[1].trim()) : undefined;
+  const real = target ? await realpath(target).catch(() => undefined) : undefined;
+  if (!real || !isAbsolute(real) || !isWithin(real, join(gitCommonDir, 'worktrees')) || real === join(gitCommonDir, 'worktrees')) {
+    throw new WorktreeLinkError(`${file} was changed: it no longer leads to this repository's worktrees, so the task cannot run in it.`);
+  }
+  return real;
+}
+
+/**
+ * Mounts land where a path really leads (`/var/run` is `/run` on most systems): name each by its real path,
+ * once, so the order of parents before children holds.
+ */
+function realMounts(mounts: Mount[]): Mount[] {
+  const seen = new Set<string>();
+  const real: Mount[] = [];
+  for (const mount of mounts) {
+    const path = tryRealpath(mount.path);
+    const key = `${mount.kind}:${path}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    real.push({ ...mount, path });
+  }
+  return real;
+}
+
+function tryRealpath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+function kindOf(path: string): 'dir' | 'file' | undefined {
+  try {
+    return statSync(path).isDirectory() ? 'dir' : 'file';
+  } catch {
+    return undefined;
+  }
+}
+
+/** With the network open, name resolution reads /etc/resolv.conf, which often links into the hidden /run. */
+function resolverDirs(): string[] {
+  try {
+    const real = realpathSync('/etc/resolv.conf');
+    return real.startsWith('/run/') ? [dirname(real)] : [];
+  } catch {
+    return [];
+  }
+}
+
+function safeName(taskId: string): string {
+  return taskId.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 40) || 'task';
+}
