@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createEgressProxy } from './egress-proxy';
 import { compileAllowlist, isAllowed } from './host-allowlist';
 
@@ -72,7 +72,7 @@ export async function prepareAllowlistNetwork(options: AllowlistNetworkOptions):
 
 /** The bundled bridge beside the bundled desk (out/main, or out/main/chunks when this module lands in a chunk), else the source. */
 function defaultBridgeEntry(): string {
-  const here = import.meta.dirname;
+  const here = dirname(fileURLToPath(import.meta.url));
   const candidates = [join(here, 'sandbox-net-bridge.js'), join(here, '..', 'sandbox-net-bridge.js'), join(here, 'sandbox-net-bridge.ts')];
   const found = candidates.find((candidate) => existsSync(candidate));
   if (!found) throw new Error(`Network: the sandbox network bridge is not built (looked for ${candidates.join(', ')})`);
