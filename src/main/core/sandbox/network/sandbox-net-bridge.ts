@@ -53,24 +53,38 @@ function proxyEnvironment(env: NodeJS.ProcessEnv, port: number): NodeJS.ProcessE
   };
 }
 
-function runCommand(bridge: BridgeArgs, port: number): void {
-  const child = spawn(bridge.command, bridge.args, { stdio: 'inherit', env: proxyEnvironment(process.env, port) });
+/** The command, once started; signals and our own exit are handled from the start so none falls between. */
+let child: ChildProcess | undefined;
+
+function handleSignalsAndExit(): void {
+  for (const signal of FORWARDED_SIGNALS) {
+    process.on(signal, () => {
+      if (child) child.kill(signal);
+      else process.exit(128 + (constants.signals[signal] ?? 0));
+    });
+  }
   // The child is in our process group (not detached); the sandbox's PID namespace ends it if we are killed outright.
-  process.on('exit', () => killIfRunning(child));
+  process.on('exit', () => {
+    if (child) killIfRunning(child);
+  });
   process.on('uncaughtException', (error) => {
     say(`failed: ${error.message}`);
     process.exit(EXIT_BRIDGE_FAILED);
   });
-  for (const signal of FORWARDED_SIGNALS) process.on(signal, () => child.kill(signal));
-  child.on('error', (error: NodeJS.ErrnoException) => {
+}
+
+function runCommand(bridge: BridgeArgs, port: number): void {
+  const started = spawn(bridge.command, bridge.args, { stdio: 'inherit', env: proxyEnvironment(process.env, port) });
+  child = started;
+  started.on('error', (error: NodeJS.ErrnoException) => {
     say(`cannot run ${bridge.command}: ${error.message}`);
     process.exit(error.code === 'ENOENT' ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN);
   });
-  child.on('exit', (code, signal) => exitLike(code, signal));
+  started.on('exit', (code, signal) => exitLike(code, signal));
 }
 
-function killIfRunning(child: ChildProcess): void {
-  if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+function killIfRunning(running: ChildProcess): void {
+  if (running.exitCode === null && running.signalCode === null) running.kill('SIGKILL');
 }
 
 /** Exits the way the command did, so whoever waits on the sandbox sees the command's code or signal. */
@@ -88,6 +102,7 @@ function main(argv: readonly string[]): void {
     say(USAGE);
     process.exit(2);
   }
+  handleSignalsAndExit();
   const server = createServer((client) => {
     const upstream = connect(bridge.socketPath);
     client.on('error', () => upstream.destroy());
