@@ -1,5 +1,5 @@
-// Build of the three runtimes: Electron main (plus the headless host and the scripted agent,
-// which run in plain Node), the sandboxed preload, and the React renderer.
+// Build of the three runtimes: Electron main (plus the headless host, the scripted agent and the sandbox
+// network bridge, which run in plain Node), the sandboxed preload, and the React renderer.
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
@@ -12,6 +12,8 @@ export default defineConfig({
           index: resolve('src/main/index.ts'),
           serve: resolve('src/main/serve.ts'),
           'scripted-agent': resolve('src/main/core/agents/scripted/scripted-agent-main.ts'),
+          // Runs inside an agent's sandbox as a wrapper, bridging its loopback to the desk's egress proxy.
+          'sandbox-net-bridge': resolve('src/main/core/sandbox/network/sandbox-net-bridge.ts'),
         },
       },
     },

@@ -1,0 +1,75 @@
+// The network bridge as a wrapper, run directly (no sandbox): what it passes to and from the command it runs.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const BRIDGE_SOURCE = resolve(import.meta.dirname, 'sandbox-net-bridge.ts');
+const TSX_LOADER = pathToFileURL(join(dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist', 'loader.mjs')).href;
+
+let dir: string | undefined;
+afterEach(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  dir = undefined;
+});
+
+function bridge(args: string[]) {
+  const child = spawn(process.execPath, ['--import', TSX_LOADER, BRIDGE_SOURCE, ...args]);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
+  child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((done) => {
+    child.on('close', (code, signal) => done({ code, signal, stdout, stderr }));
+  });
+  const printed = (text: string): Promise<void> => new Promise((done) => {
+    const check = (): void => {
+      if (stdout.includes(text)) done();
+      else child.stdout.once('data', check);
+    };
+    check();
+  });
+  return { child, exited, printed };
+}
+
+describe('the sandbox network bridge', () => {
+  it('pipes a connection to its loopback port through to the unix socket', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'bridge-'));
+    const socketPath = join(dir, 'proxy.sock');
+    const proxy = createServer((socket) => socket.end('proxy says hi'));
+    await new Promise<void>((done) => proxy.listen(socketPath, done));
+    const client = `const u = new URL(process.env.ALL_PROXY); require('node:net').connect(Number(u.port), u.hostname).on('data', (d) => console.log(String(d)));`;
+    const run = bridge(['--socket', socketPath, '--port', '0', '--', process.execPath, '-e', client]);
+    expect(await run.exited).toMatchObject({ code: 0, stdout: 'proxy says hi\n' });
+    await new Promise((done) => proxy.close(done));
+  });
+
+  it('forwards SIGTERM to the command and exits with the command\'s code', async () => {
+    const run = bridge(['--socket', '/nonexistent.sock', '--port', '0', '--', 'sh', '-c', 'trap "echo got TERM; exit 3" TERM; echo ready; while :; do sleep 0.05; done']);
+    await run.printed('ready');
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toMatchObject({ code: 3, stdout: 'ready\ngot TERM\n' });
+  });
+
+  it('dies of the same signal as the command', async () => {
+    const run = bridge(['--socket', '/nonexistent.sock', '--port', '0', '--', 'sh', '-c', 'kill -KILL $$']);
+    expect(await run.exited).toMatchObject({ code: null, signal: 'SIGKILL' });
+  });
+
+  it('exits 127 when the command does not exist, writing only to stderr', async () => {
+    const run = bridge(['--socket', '/nonexistent.sock', '--port', '0', '--', '/no/such/command']);
+    const result = await run.exited;
+    expect(result).toMatchObject({ code: 127, stdout: '' });
+    expect(result.stderr).toContain('cannot run /no/such/command');
+  });
+
+  it('refuses a command line it does not understand with its usage', async () => {
+    const result = await bridge(['--port', '80', 'sh']).exited;
+    expect(result).toMatchObject({ code: 2, stdout: '' });
+    expect(result.stderr).toContain('usage: sandbox-net-bridge');
+  });
+});

@@ -1,0 +1,134 @@
+// An allowlisted network for a command in a real bubblewrap sandbox without network: only the proxy gets out.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
+import { createServer as createTcpServer, type AddressInfo, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { prepareAllowlistNetwork, type AllowlistNetwork } from './sandbox-network';
+
+const BRIDGE_SOURCE = resolve(import.meta.dirname, 'sandbox-net-bridge.ts');
+
+/** Why bubblewrap cannot be used here, or undefined when it can (the lead's sandbox probe replaces this later). */
+function bwrapUnavailable(): string | undefined {
+  const probe = spawnSync('bwrap', ['--ro-bind', '/', '/', '--unshare-net', '--unshare-pid', '--die-with-parent', 'true'], { encoding: 'utf8' });
+  if (probe.error) return `bwrap not found (${probe.error.message})`;
+  if (probe.status !== 0) return `bwrap cannot create namespaces here: ${probe.stderr.trim()}`;
+  return undefined;
+}
+const skipReason = process.platform === 'linux' ? bwrapUnavailable() : 'bubblewrap is Linux only';
+const hasCurl = spawnSync('sh', ['-c', 'command -v curl']).status === 0;
+
+interface Target { port: number; connections: number; server: Server | HttpServer }
+
+async function listen(server: Server | HttpServer): Promise<Target> {
+  const target: Target = { port: 0, connections: 0, server };
+  server.on('connection', () => { target.connections += 1; });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  target.port = (server.address() as AddressInfo).port;
+  return target;
+}
+
+// Node 20 fetch ignores proxy variables, so the client names HTTP_PROXY itself; that proves the bridge set it.
+const GET_THROUGH_PROXY = `
+const http = require('node:http');
+const proxy = new URL(process.env.HTTP_PROXY);
+const url = process.argv[1];
+http.request({ host: proxy.hostname, port: proxy.port, path: url, headers: { host: new URL(url).host } }, (res) => {
+  let body = '';
+  res.on('data', (chunk) => { body += chunk; });
+  res.on('end', () => console.log(res.statusCode + ' ' + body.trim()));
+}).on('error', (error) => console.log('error ' + error.code)).end();
+`;
+const CONNECT_THROUGH_PROXY = `
+const http = require('node:http');
+const proxy = new URL(process.env.HTTPS_PROXY);
+http.request({ host: proxy.hostname, port: proxy.port, method: 'CONNECT', path: process.argv[1] }).on('connect', (res, socket) => {
+  if (res.statusCode !== 200) { console.log(res.statusCode); socket.destroy(); return; }
+  socket.once('data', (data) => { console.log(res.statusCode + ' ' + data); socket.destroy(); });
+  socket.write('ping');
+}).on('error', (error) => console.log('error ' + error.code)).end();
+`;
+const CONNECT_DIRECTLY = `
+require('node:net').connect(Number(process.argv[1]), '127.0.0.1')
+  .on('connect', () => { console.log('connected'); process.exit(0); })
+  .on('error', (error) => console.log(error.code));
+`;
+
+describe.skipIf(skipReason !== undefined)(`an allowlisted network in bubblewrap${skipReason ? ` (skipped: ${skipReason})` : ''}`, () => {
+  let web: Target;
+  let echo: Target;
+  let forbidden: Target;
+  let dir: string;
+  let network: AllowlistNetwork;
+  const logged: string[] = [];
+
+  beforeAll(async () => {
+    web = await listen(createHttpServer((request, response) => response.end(`hello from ${request.url}`)));
+    echo = await listen(createTcpServer((socket) => socket.on('error', () => undefined).pipe(socket)));
+    forbidden = await listen(createHttpServer((_request, response) => response.end('should never be reached')));
+    dir = mkdtempSync(join(tmpdir(), 'sbx-net-'));
+    network = await prepareAllowlistNetwork({
+      dir,
+      hosts: [`127.0.0.1:${web.port}`, `127.0.0.1:${echo.port}`, 'not a host'],
+      log: (line) => logged.push(line),
+      nodePath: process.execPath,
+      bridgeEntry: BRIDGE_SOURCE,
+    });
+  });
+
+  afterAll(async () => {
+    await network?.close();
+    await Promise.all([web, echo, forbidden].map((t) => new Promise((done) => t?.server.close(done))));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  function sandboxed(command: string, args: string[], stdin = ''): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    const wrapped = network.wrap(command, args);
+    const binds = network.bindPaths.flatMap((path) => ['--bind', path, path]);
+    const child = spawn('bwrap', ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-net', '--unshare-pid',
+      '--die-with-parent', ...binds, wrapped.command, ...wrapped.args]);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
+    child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+    child.stdin.end(stdin);
+    return new Promise((done) => child.on('close', (code) => done({ code, stdout, stderr })));
+  }
+
+  it('reaches an allowed host through the proxy, by absolute URI and by CONNECT', async () => {
+    const get = await sandboxed(process.execPath, ['-e', GET_THROUGH_PROXY, `http://127.0.0.1:${web.port}/hello`]);
+    expect(get.stdout.trim()).toBe('200 hello from /hello');
+    const tunnel = await sandboxed(process.execPath, ['-e', CONNECT_THROUGH_PROXY, `127.0.0.1:${echo.port}`]);
+    expect(tunnel.stdout.trim()).toBe('200 ping');
+  });
+
+  it.skipIf(!hasCurl)('lets curl reach an allowed host from the proxy variables alone', async () => {
+    const curl = await sandboxed('curl', ['-sS', '-w', ' %{http_code}', `http://127.0.0.1:${web.port}/curl`]);
+    expect(curl.stdout).toBe('hello from /curl 200');
+  });
+
+  it('refuses a host that is not listed with 403, logs it once, and never connects to it', async () => {
+    const first = await sandboxed(process.execPath, ['-e', GET_THROUGH_PROXY, `http://127.0.0.1:${forbidden.port}/`]);
+    const second = await sandboxed(process.execPath, ['-e', CONNECT_THROUGH_PROXY, `127.0.0.1:${forbidden.port}`]);
+    expect(first.stdout).toMatch(/^403 Network: 127\.0\.0\.1:\d+ is not in this agent's allowlist/);
+    expect(second.stdout.trim()).toBe('403');
+    expect(forbidden.connections).toBe(0);
+    expect(logged.filter((line) => line.startsWith('Network: refused'))).toEqual([`Network: refused 127.0.0.1:${forbidden.port} (not in the agent's allowlist)`]);
+  });
+
+  it('cannot reach the host directly: the sandbox has its own loopback', async () => {
+    const direct = await sandboxed(process.execPath, ['-e', CONNECT_DIRECTLY, String(web.port)]);
+    expect(direct.stdout.trim()).toBe('ECONNREFUSED');
+  });
+
+  it('passes stdin and stdout straight through and exits with the command\'s code', async () => {
+    expect(await sandboxed('cat', [], 'ping\n{"jsonrpc":"2.0"}\n')).toMatchObject({ code: 0, stdout: 'ping\n{"jsonrpc":"2.0"}\n' });
+    expect((await sandboxed('sh', ['-c', 'exit 7'])).code).toBe(7);
+  });
+
+  it('logs allowlist entries it cannot parse instead of widening them', () => {
+    expect(logged).toContain('Network: ignored allowlist entry "not a host" (contains whitespace)');
+  });
+});
