@@ -32,6 +32,7 @@ import { createTurnsRepo } from './store/turns-repo';
 import { UnknownAgentError } from './tasks/task-errors';
 import { runTask } from './tasks/task-runner';
 import { gitCommonDirOf } from './sandbox/git-common-dir';
+import { prepareAllowlistNetwork } from './sandbox/network/sandbox-network';
 import { probeSandbox } from './sandbox/sandbox-probe';
 import { createTaskSandbox } from './sandbox/task-sandbox';
 import type { SandboxStatus } from '../../shared/sandbox';
@@ -105,6 +106,8 @@ export async function createCore(config: CoreConfig): Promise<Core> {
       gitCommonDir: await gitCommonDirOf(repoRoot),
       home: homedir(),
       policyFor: (agentId) => governance.policyFor(agentId),
+      // The bridge to the allowlist proxy runs inside the sandbox on the Node that runs the scripted agent.
+      allowlistNetwork: (request) => prepareAllowlistNetwork({ ...request, nodePath: config.agents.scripted.command }),
     }),
     now,
     config: { concurrency: config.concurrency, defaultAgent: config.defaultAgent, baseBranch, clientVersion: config.appVersion },

@@ -27,9 +27,9 @@ export interface TaskIsolation {
   dispose(): Promise<void>;
 }
 
-/** The network allowlist as the sandbox uses it (built in ./network). */
+/** The network allowlist as the sandbox uses it (./network/sandbox-network.ts, with the desk's Node filled in). */
 export type AllowlistNetwork = (request: { dir: string; hosts: readonly string[]; log(line: string): void }) => Promise<{
-  wrap(command: string, args: readonly string[]): { command: string; args: string[] };
+  wrap(command: string, args: string[]): { command: string; args: string[] };
   bindPaths: readonly string[];
   close(): Promise<void>;
 }>;
@@ -70,7 +70,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
   return {
     status,
     confines,
-    async isolate({ taskId, worktree, agent, log }) {
+    async isolate({ worktree, agent, log }) {
       const policy = deps.policyFor(agent.id);
       if (policy.sandbox === 'off') return unconfined('Unsandboxed: the policy turns the sandbox off for this agent.');
       if (!status.available) {
@@ -81,7 +81,8 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
       }
 
       const worktreeGitDir = await linkedGitDir(worktree, deps.gitCommonDir);
-      const root = join(deps.dataDir, 'sandbox', `${safeName(taskId)}-${randomBytes(4).toString('hex')}`);
+      // Short on purpose: the network proxy's socket lives below it, and socket paths are limited to 107 bytes.
+      const root = join(deps.dataDir, 'sb', randomBytes(6).toString('hex'));
       const tempDir = join(root, 'tmp');
       await mkdir(tempDir, { recursive: true, mode: 0o700 });
       for (const dir of agent.stateDirs ?? []) await mkdir(expandHome(dir, deps.home), { recursive: true }).catch(() => undefined);
@@ -128,7 +129,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
         description: `Sandboxed (${status.version ?? 'bubblewrap'}): writes only to the worktree, its temp dir${(agent.stateDirs ?? []).length > 0 ? ` and ${(agent.stateDirs ?? []).join(', ')}` : ''}; ${networkNote}.`,
         env: { TMPDIR: tempDir, TMP: tempDir, TEMP: tempDir },
         wrap(command, args, options = {}) {
-          const inner = proxy ? proxy.wrap(command, args) : { command, args: [...args] };
+          const inner = proxy ? proxy.wrap(command, [...args]) : { command, args: [...args] };
           return { command: layout.bwrap, args: bwrapArguments({ ...layout, newSession: !options.terminal, cwd: options.cwd ?? worktree }, inner.command, inner.args) };
         },
         async dispose() {
@@ -209,6 +210,3 @@ function resolverDirs(): string[] {
   }
 }
 
-function safeName(taskId: string): string {
-  return taskId.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 40) || 'task';
-}
