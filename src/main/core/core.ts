@@ -9,6 +9,7 @@ import { createAgentLogins } from './agents/agent-logins';
 import { createAgentRegistry, type AgentRegistry } from './agents/agent-registry';
 import type { CoreConfig } from './core-config';
 import { createEventBus, type EventBus } from './events/event-bus';
+import { loadDeskId } from './git/desk-id';
 import { openRepository } from './git/repository';
 import { createGitService, type GitService } from './git/git-service';
 import { createGovernanceGate } from './governance/governance-gate';
@@ -69,6 +70,8 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     repoRoot,
     worktreesDir: join(config.dataDir, 'worktrees', shortHash(repoRoot)),
     hooksDir: join(config.dataDir, 'no-hooks'),
+    stateDir: join(config.dataDir, 'git', shortHash(repoRoot)),
+    deskId: await loadDeskId(config.dataDir),
     now,
   });
   const baseBranch = config.baseBranch ?? await git.currentBranch();

@@ -2,8 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { archiveRefFor, branchNameFor, worktreeDirNameFor } from './branch-names';
+import { newDeskId } from './desk-id';
 
 const hash8 = (id: string) => createHash('sha256').update(id).digest('hex').slice(0, 8);
+const DESK = 'k3f9qz2a';
 
 const AWKWARD_IDS = [
   'fix login/bug #12', '..hidden', '-starts-with-dash', 'ends.with.lock', 'ends-with-dot.', 'a..b', 'a/../b',
@@ -12,13 +14,17 @@ const AWKWARD_IDS = [
 ];
 
 describe('branchNameFor', () => {
-  it('keeps a readable slug of the task id and ends with the first 8 hex of its sha256', () => {
-    expect(branchNameFor('fix login/bug #12')).toBe(`desk/fix-login-bug-12-${hash8('fix login/bug #12')}`);
+  it('names the desk, then keeps a readable slug of the task id ending with the first 8 hex of its sha256', () => {
+    expect(branchNameFor(DESK, 'fix login/bug #12')).toBe(`desk/${DESK}/fix-login-bug-12-${hash8('fix login/bug #12')}`);
+  });
+
+  it('gives the same task different branches on different desks', () => {
+    expect(branchNameFor('aaaaaaaa', 'fix')).not.toBe(branchNameFor('bbbbbbbb', 'fix'));
   });
 
   it('gives ids that slug alike different branches', () => {
-    expect(branchNameFor('a/b')).not.toBe(branchNameFor('a:b'));
-    expect(branchNameFor('Task')).not.toBe(branchNameFor('task'));
+    expect(branchNameFor(DESK, 'a/b')).not.toBe(branchNameFor(DESK, 'a:b'));
+    expect(branchNameFor(DESK, 'Task')).not.toBe(branchNameFor(DESK, 'task'));
   });
 
   it('never starts the slug with a dot or dash, never contains "..", and caps the slug at 40 characters', () => {
@@ -33,27 +39,28 @@ describe('branchNameFor', () => {
   });
 
   it('falls back to "task" when nothing readable is left of the id', () => {
-    expect(branchNameFor('日本語')).toBe(`desk/task-${hash8('日本語')}`);
-    expect(branchNameFor('')).toBe(`desk/task-${hash8('')}`);
+    expect(branchNameFor(DESK, '日本語')).toBe(`desk/${DESK}/task-${hash8('日本語')}`);
+    expect(branchNameFor(DESK, '')).toBe(`desk/${DESK}/task-${hash8('')}`);
   });
 
   it('produces names that git accepts as branch names', () => {
     for (const id of AWKWARD_IDS) {
-      expect(() => execFileSync('git', ['check-ref-format', '--branch', branchNameFor(id)], { stdio: 'pipe' }), id).not.toThrow();
-      expect(() => execFileSync('git', ['check-ref-format', archiveRefFor(id, new Date(0))], { stdio: 'pipe' }), id).not.toThrow();
+      const desk = newDeskId();
+      expect(() => execFileSync('git', ['check-ref-format', '--branch', branchNameFor(desk, id)], { stdio: 'pipe' }), id).not.toThrow();
+      expect(() => execFileSync('git', ['check-ref-format', archiveRefFor(desk, id, new Date(0))], { stdio: 'pipe' }), id).not.toThrow();
     }
   });
 });
 
 describe('worktreeDirNameFor', () => {
-  it('is the branch name without the desk/ prefix', () => {
-    for (const id of AWKWARD_IDS) expect(`desk/${worktreeDirNameFor(id)}`).toBe(branchNameFor(id));
+  it('is the branch name without the desk/<desk id>/ prefix', () => {
+    for (const id of AWKWARD_IDS) expect(`desk/${DESK}/${worktreeDirNameFor(id)}`).toBe(branchNameFor(DESK, id));
   });
 });
 
 describe('archiveRefFor', () => {
-  it('names the archive by task directory and UTC time to the millisecond', () => {
-    expect(archiveRefFor('fix', new Date(Date.UTC(2025, 0, 2, 3, 4, 5, 678))))
-      .toBe(`refs/desk/archive/fix-${hash8('fix')}/2025-01-02T03-04-05.678Z`);
+  it('names the archive by desk, task directory and UTC time to the millisecond', () => {
+    expect(archiveRefFor(DESK, 'fix', new Date(Date.UTC(2025, 0, 2, 3, 4, 5, 678))))
+      .toBe(`refs/desk/archive/${DESK}/fix-${hash8('fix')}/2025-01-02T03-04-05.678Z`);
   });
 });

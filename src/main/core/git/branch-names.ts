@@ -1,30 +1,31 @@
 // Names the app gives a task in git: its branch, its worktree directory and its archive refs.
-// Pure, so the same task id always maps to the same names on every machine.
+// Pure: the same desk and task id always map to the same names. Branches and archive refs carry the
+// desk's id, so two desks (two data dirs) on one repository never name the same branch.
 import { createHash } from 'node:crypto';
 
 const BRANCH_PREFIX = 'desk/';
 const ARCHIVE_PREFIX = 'refs/desk/archive/';
 const MAX_SLUG_LENGTH = 40;
 
-/** The branch a task's work lives on, e.g. `desk/fix-login-3f2a9c1b`. */
-export function branchNameFor(taskId: string): string {
-  return BRANCH_PREFIX + worktreeDirNameFor(taskId);
+/** The branch a task's work lives on, e.g. `desk/k3f9qz2a/fix-login-3f2a9c1b` for desk `k3f9qz2a`. */
+export function branchNameFor(deskId: string, taskId: string): string {
+  return `${BRANCH_PREFIX}${deskId}/${worktreeDirNameFor(taskId)}`;
 }
 
-/** The task's directory name under the worktrees folder: the branch name without `desk/`. */
+/** The task's directory name under the (per-desk) worktrees folder: the branch name's last part. */
 export function worktreeDirNameFor(taskId: string): string {
   // The slug keeps names readable; the hash keeps ids that slug alike (`a/b`, `a:b`) apart.
   return `${slugOf(taskId)}-${createHash('sha256').update(taskId, 'utf8').digest('hex').slice(0, 8)}`;
 }
 
 /**
- * Where a retired task's work is kept: `refs/desk/archive/<dir name>/<UTC time>`, e.g.
- * `refs/desk/archive/fix-login-3f2a9c1b/2025-01-02T03-04-05.678Z`. Outside refs/heads so it never
- * shows up as a branch, yet keeps the commits reachable (safe from gc).
+ * Where a retired task's work is kept: `refs/desk/archive/<desk id>/<dir name>/<UTC time>`, e.g.
+ * `refs/desk/archive/k3f9qz2a/fix-login-3f2a9c1b/2025-01-02T03-04-05.678Z`. Outside refs/heads so it
+ * never shows up as a branch, yet keeps the commits reachable (safe from gc).
  */
-export function archiveRefFor(taskId: string, at: Date): string {
+export function archiveRefFor(deskId: string, taskId: string, at: Date): string {
   // ':' is not allowed in ref names; the rest of an ISO time is, and it still sorts by time.
-  return `${ARCHIVE_PREFIX}${worktreeDirNameFor(taskId)}/${at.toISOString().replace(/:/g, '-')}`;
+  return `${ARCHIVE_PREFIX}${deskId}/${worktreeDirNameFor(taskId)}/${at.toISOString().replace(/:/g, '-')}`;
 }
 
 function slugOf(taskId: string): string {

@@ -1,7 +1,7 @@
 // Read-only facts about a task's commits for clients that list and download its files (Agent Protocol
 // artifacts): which files a commit range changed, and a file's bytes at a commit.
-import { simpleGit } from 'simple-git';
-import { createGitRunner, type GitRunner } from './git-runner';
+import { createGitRunner, type GitRepo, type GitRunner } from './git-runner';
+import { checkoutOf, openRepository } from './repository';
 
 export interface ChangedFiles {
   /** Files that exist at `head` and differ from `base` (added, modified, renamed to…); deletions left out. */
@@ -18,6 +18,15 @@ const COMMIT = /^[0-9a-f]{40}([0-9a-f]{24})?\^?$/;
 
 export function createChangedFiles(repoRoot: string, git: GitRunner = createGitRunner()): ChangedFiles {
   const cache = new Map<string, string[]>();
+  // The git dir is found once, from the top level the person named, and named on every command.
+  let repository: Promise<GitRepo> | undefined;
+  const repo = (): Promise<GitRepo> => {
+    repository ??= openRepository(repoRoot).then(checkoutOf).catch((error: unknown) => {
+      repository = undefined;
+      throw error;
+    });
+    return repository;
+  };
 
   async function cached(key: string, immutable: boolean, list: () => Promise<string[]>): Promise<string[]> {
     const known = cache.get(key);
@@ -35,18 +44,17 @@ export function createChangedFiles(repoRoot: string, git: GitRunner = createGitR
 
   return {
     between: (base, head) => cached(`${base}..${head}`, COMMIT.test(base) && COMMIT.test(head), async () =>
-      names(await git.run(repoRoot, ['diff', '--name-only', '-z', '--no-renames', '--diff-filter=d', base, head, '--']))),
+      names(await git.run(await repo(), ['diff', '--no-ext-diff', '--no-textconv', '--name-only', '-z', '--no-renames', '--diff-filter=d', base, head, '--']))),
 
     ofCommit: (commit) => cached(commit, COMMIT.test(commit), async () =>
-      names(await git.run(repoRoot, ['diff-tree', '-r', '--root', '--no-commit-id', '--name-only', '-z', '--no-renames', '--diff-filter=d', commit]))),
+      names(await git.run(await repo(), ['diff-tree', '--no-ext-diff', '--no-textconv', '-r', '--root', '--no-commit-id', '--name-only', '-z', '--no-renames', '--diff-filter=d', commit]))),
 
     async read(commit, path) {
       const spec = `${commit}:${path}`;
-      const exists = await git.exec(repoRoot, ['cat-file', '-e', spec]);
+      const exists = await git.exec(await repo(), ['cat-file', '-e', spec]);
       if (exists.exitCode !== 0) return undefined;
-      // The runner decodes output as text; file contents may be binary, so they are read as a buffer.
-      const bytes: unknown = await simpleGit({ baseDir: repoRoot }).binaryCatFile(['blob', spec]);
-      return Buffer.isBuffer(bytes) ? bytes : Buffer.from(String(bytes));
+      // File contents may be binary, so they are read as bytes, not text.
+      return git.blob(await repo(), spec);
     },
   };
 }

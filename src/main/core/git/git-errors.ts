@@ -41,3 +41,22 @@ export class GitCommandError extends Error {
     this.name = 'GitCommandError';
   }
 }
+
+/** A task worktree's link to its repository no longer says what the desk made; the desk will not commit there. */
+export class WorktreeTamperedError extends Error {
+  readonly code = 'worktree_tampered';
+  /** `file` is the file that no longer says what the desk wrote or expects. */
+  constructor(readonly file: string, readonly detail: string) {
+    super(`${file} was changed (${detail}); nothing was committed`);
+    this.name = 'WorktreeTamperedError';
+  }
+}
+
+/** A branch with the name the desk would give a task exists, and this desk did not make it. */
+export class BranchTakenError extends Error {
+  readonly code = 'branch_taken';
+  constructor(readonly branch: string) {
+    super(`A branch named ${branch} exists and was not made by this desk; rename or delete it, then run the task again`);
+    this.name = 'BranchTakenError';
+  }
+}

@@ -1,8 +1,23 @@
 // Runs one git command through simple-git and reports its exit code and output, so callers can
-// tell "answered no" (exit 1) from "failed" themselves. Every command carries the app's config.
+// tell "answered no" (exit 1) from "failed" themselves. Every command names its repository and work
+// tree from the desk's own records and carries settings that leave git nothing to execute that the
+// repository's content or config chose (hooks, fsmonitor, filters, textconv, merge drivers).
 import { existsSync } from 'node:fs';
 import { GitPluginError, simpleGit } from 'simple-git';
 import { GitCommandError } from './git-errors';
+
+/**
+ * Where a command runs, as the desk knows it: never found by git from a `.git` file or directory
+ * in the work tree (an agent can rewrite those).
+ */
+export interface GitRepo {
+  /** The git dir: the repository's own, or `<common dir>/worktrees/<name>` for a linked worktree. */
+  gitDir: string;
+  /** The checked-out files; absent for commands that need none. */
+  workTree?: string;
+  /** The repository's shared git dir, when `gitDir` is a linked worktree's. */
+  commonDir?: string;
+}
 
 export interface GitResult {
   exitCode: number;
@@ -13,54 +28,97 @@ export interface GitResult {
 export interface GitCallOptions {
   /** Written to git's stdin (e.g. a commit message for `commit -F -`). */
   input?: string;
-  /** Extra `name=value` settings passed with `-c` for this command only. */
+  /** Extra `name=value` settings for this command only (fixed names chosen by the desk). */
   config?: readonly string[];
 }
 
 export interface GitRunner {
-  /** Runs git in `cwd`; resolves whatever the exit code. Rejects only when git could not run. */
-  exec(cwd: string, args: readonly string[], options?: GitCallOptions): Promise<GitResult>;
-  /** Runs git in `cwd` and returns stdout without its trailing newline; throws GitCommandError on a non-zero exit. */
-  run(cwd: string, args: readonly string[], options?: GitCallOptions): Promise<string>;
+  /** Runs git on `repo`; resolves whatever the exit code. Rejects only when git could not run. */
+  exec(repo: GitRepo, args: readonly string[], options?: GitCallOptions): Promise<GitResult>;
+  /** Runs git on `repo` and returns stdout without its trailing newline; throws GitCommandError on a non-zero exit. */
+  run(repo: GitRepo, args: readonly string[], options?: GitCallOptions): Promise<string>;
+  /** The bytes of a blob (`<commit>:<path>`), read without filters or textconv. */
+  blob(repo: GitRepo, spec: string): Promise<Buffer>;
 }
 
 export interface GitRunnerOptions {
   /** An empty directory used as core.hooksPath, so no repository hook runs for the app's commands. */
   hooksDir?: string;
+  /**
+   * The global config file git reads (an empty file the desk owns). Default: `/dev/null`, which git
+   * understands on every platform. System config is never read.
+   */
+  globalConfig?: string;
 }
 
-// simple-git strips every ambient GIT_* variable from the child's environment unless named here.
-// Only harmless ones pass: a person's own identity, and the switch that skips the system config.
-const ALLOWED_ENVIRONMENT = [
-  'GIT_AUTHOR_NAME',
-  'GIT_AUTHOR_EMAIL',
-  'GIT_COMMITTER_NAME',
-  'GIT_COMMITTER_EMAIL',
-  'GIT_CONFIG_NOSYSTEM',
+// A merge driver cannot be switched off by an empty value (git then fails the merge), so a driver
+// the repository names is replaced by git's own three-way text merge of the same files.
+const TEXT_MERGE_DRIVER = 'git merge-file --marker-size=%L %A %O %B';
+
+/** Settings every command carries. */
+const FIXED_CONFIG: readonly (readonly [string, string])[] = [
+  // A user's commit.gpgsign=true would make every app commit wait on a passphrase prompt.
+  ['commit.gpgsign', 'false'],
+  ['merge.verifySignatures', 'false'],
+  // Auto-gc and auto-maintenance can detach into the background and race with worktree add/remove;
+  // the person's own git commands keep the repository packed.
+  ['gc.auto', '0'],
+  ['maintenance.auto', 'false'],
+  // Programs the repository config could name and git would start.
+  ['core.fsmonitor', 'false'],
+  ['core.sshCommand', 'ssh'],
+  ['core.pager', 'cat'],
+  ['core.editor', 'true'],
+  ['sequence.editor', 'true'],
+  ['submodule.recurse', 'false'],
+  ['rerere.enabled', 'false'],
 ];
 
-export function createGitRunner(options: GitRunnerOptions = {}): GitRunner {
-  const baseConfig = [
-    // A user's global commit.gpgsign=true would make every app commit wait on a passphrase prompt.
-    'commit.gpgsign=false',
-    // Auto-gc can detach into the background and race with worktree add/remove; the person's own
-    // git commands keep the repository packed.
-    'gc.auto=0',
-    ...(options.hooksDir ? [`core.hooksPath=${options.hooksDir}`] : []),
-  ];
+// Commands that read no attributes and check out or stage nothing, so no driver could run: they
+// skip the look-up of driver names (one git process fewer).
+const DRIVERLESS_COMMANDS = new Set(['rev-parse', 'symbolic-ref', 'update-ref', 'merge-base', 'config', 'cat-file', 'for-each-ref']);
 
-  const exec = async (cwd: string, args: readonly string[], call: GitCallOptions = {}): Promise<GitResult> => {
+// simple-git strips every ambient GIT_* variable from the child's environment unless named here.
+// Ambient ones that pass: a person's own identity. The rest are set by the desk itself.
+const AMBIENT_ALLOWED = ['GIT_AUTHOR_NAME', 'GIT_AUTHOR_EMAIL', 'GIT_COMMITTER_NAME', 'GIT_COMMITTER_EMAIL'];
+// Variables simple-git refuses in a hand-built environment (besides GIT_*): never passed on.
+const GUARDED_AMBIENT = new Set(['editor', 'pager', 'visual', 'prefix', 'ssh_askpass']);
+
+// simple-git blocks settings that can name programs. Every setting and variable this runner passes
+// is built here from fixed names and values (the only names taken from git are driver names read
+// back from the repository's config, and their values are always empty or fixed), and what they do
+// is switch those programs off; so exactly these categories are unlocked.
+const UNSAFE_UNLOCKED = {
+  allowUnsafeHooksPath: true,
+  allowUnsafeFsMonitor: true,
+  allowUnsafeFilter: true,
+  allowUnsafeDiffTextConv: true,
+  allowUnsafeDiffExternal: true,
+  allowUnsafeMergeDriver: true,
+  allowUnsafeSshCommand: true,
+  allowUnsafePager: true,
+  allowUnsafeEditor: true,
+  allowUnsafeConfigPaths: true,
+  allowUnsafeConfigEnvCount: true,
+} as const;
+
+export function createGitRunner(options: GitRunnerOptions = {}): GitRunner {
+  const fixed: (readonly [string, string])[] = [
+    ...FIXED_CONFIG,
+    ...(options.hooksDir ? [['core.hooksPath', options.hooksDir] as const] : []),
+  ];
+  const globalConfig = options.globalConfig ?? '/dev/null';
+
+  const spawn = async (repo: GitRepo, args: readonly string[], settings: readonly (readonly [string, string])[], call: GitCallOptions, format: 'text' | 'buffer'): Promise<GitResult & { bytes?: Buffer }> => {
+    const cwd = repo.workTree ?? repo.gitDir;
     // simple-git refuses to construct on a missing directory; report it like any other git failure.
     if (!existsSync(cwd)) throw new GitCommandError(args, undefined, `the directory ${cwd} does not exist`);
+    const env = environmentFor(repo, globalConfig, settings);
     let outcome: { exitCode: number; stdErr: Buffer[] } | undefined;
     const git = simpleGit({
       baseDir: cwd,
-      config: [...baseConfig, ...(call.config ?? [])],
-      // simple-git blocks `-c core.hooksPath` because a hooks path can run arbitrary programs. Ours
-      // points at an empty directory the app owns, which is exactly what disables hooks, and no
-      // caller-supplied text ever reaches the config list, so only this category is unlocked.
-      unsafe: { allowUnsafeHooksPath: true },
-      allowEnvironment: ALLOWED_ENVIRONMENT,
+      unsafe: UNSAFE_UNLOCKED,
+      allowEnvironment: Object.keys(env).filter((key) => key.toUpperCase().startsWith('GIT_')),
       input: call.input === undefined ? undefined : () => call.input,
       // Keep the outcome and report success, so a non-zero exit reaches the caller as data. A
       // refusal by one of simple-git's own guards is still an error.
@@ -69,24 +127,131 @@ export function createGitRunner(options: GitRunnerOptions = {}): GitRunner {
         outcome = result;
         return undefined;
       },
-    });
+    }).env(env);
     try {
+      const stderr = () => (outcome ? Buffer.concat(outcome.stdErr).toString('utf8') : '');
+      if (format === 'buffer') {
+        const bytes: unknown = await git.binaryCatFile([...args.slice(1)]);
+        return { exitCode: outcome?.exitCode ?? 0, stdout: '', stderr: stderr(), bytes: Buffer.isBuffer(bytes) ? bytes : Buffer.from(String(bytes)) };
+      }
       const stdout = await git.raw([...args]);
-      return {
-        exitCode: outcome?.exitCode ?? 0,
-        stdout,
-        stderr: outcome ? Buffer.concat(outcome.stdErr).toString('utf8') : '',
-      };
+      return { exitCode: outcome?.exitCode ?? 0, stdout, stderr: stderr() };
     } catch (error) {
       throw new GitCommandError(args, undefined, error instanceof Error ? error.message : String(error));
     }
   };
 
-  const run = async (cwd: string, args: readonly string[], call?: GitCallOptions): Promise<string> => {
-    const result = await exec(cwd, args, call);
+  // Drivers are named in the config (the person's, or one an agent wrote with `git config`) and
+  // chosen per path by .gitattributes (which an agent writes freely). Each configured driver is
+  // looked up before the command and overridden for it.
+  const driverOverrides = async (repo: GitRepo): Promise<(readonly [string, string])[]> => {
+    const listed = await spawn(repo, ['config', '--null', '--name-only', '--get-regexp', '^(filter|diff|merge)\\.'], fixed, {}, 'text');
+    if (listed.exitCode !== 0 && listed.exitCode !== 1) throw new GitCommandError(['config', '--get-regexp'], listed.exitCode, listed.stderr);
+    return listed.stdout.split('\0').filter((key) => key !== '').flatMap(overrideFor);
+  };
+
+  const exec = async (repo: GitRepo, args: readonly string[], call: GitCallOptions = {}): Promise<GitResult> => {
+    const drivers = DRIVERLESS_COMMANDS.has(args[0] ?? '') ? [] : await driverOverrides(repo);
+    return spawn(repo, args, [...fixed, ...drivers, ...(call.config ?? []).map(splitSetting)], call, 'text');
+  };
+
+  const run = async (repo: GitRepo, args: readonly string[], call?: GitCallOptions): Promise<string> => {
+    const result = await exec(repo, args, call);
     if (result.exitCode !== 0) throw new GitCommandError(args, result.exitCode, result.stderr || result.stdout);
     return result.stdout.replace(/\r?\n$/, '');
   };
 
-  return { exec, run };
+  const blob = async (repo: GitRepo, spec: string): Promise<Buffer> => {
+    const args = ['cat-file', 'blob', spec];
+    const result = await spawn(repo, args, fixed, {}, 'buffer');
+    if (result.exitCode !== 0) throw new GitCommandError(args, result.exitCode, result.stderr);
+    return result.bytes ?? Buffer.alloc(0);
+  };
+
+  return { exec, run, blob };
+}
+
+/**
+ * One value of the person's own git config as their git reads it (system, global, repository), for
+ * facts the desk passes on explicitly later, e.g. their commit identity. Reading config runs nothing.
+ */
+export async function readPersonalConfig(cwd: string, key: string): Promise<string | undefined> {
+  const git = simpleGit({ baseDir: cwd, allowEnvironment: ['GIT_CONFIG_NOSYSTEM', 'GIT_CONFIG_GLOBAL'], unsafe: { allowUnsafeConfigPaths: true } });
+  const value = await git.raw(['config', '--get', key]).catch(() => '');
+  return value.trim() === '' ? undefined : value.replace(/\r?\n$/, '');
+}
+
+/**
+ * Where the repository holding `cwd` keeps its files and git dirs, as git finds them from there: the
+ * one time the desk lets git discover a repository, when the person names theirs at start.
+ */
+export async function discoverRepository(cwd: string): Promise<GitResult> {
+  const args = ['rev-parse', '--path-format=absolute', '--show-toplevel', '--absolute-git-dir', '--git-common-dir'];
+  const env = environmentFor(undefined, '/dev/null', []);
+  let outcome: { exitCode: number; stdErr: Buffer[] } | undefined;
+  const git = simpleGit({
+    baseDir: cwd,
+    unsafe: UNSAFE_UNLOCKED,
+    allowEnvironment: Object.keys(env).filter((key) => key.toUpperCase().startsWith('GIT_')),
+    errors: (error, result) => {
+      if (error instanceof GitPluginError) return error;
+      outcome = result;
+      return undefined;
+    },
+  }).env(env);
+  const stdout = await git.raw(args);
+  return { exitCode: outcome?.exitCode ?? 0, stdout, stderr: outcome ? Buffer.concat(outcome.stdErr).toString('utf8') : '' };
+}
+
+/** The override that disarms one configured driver key, if it is one that names a program. */
+export function overrideFor(key: string): (readonly [string, string])[] {
+  const dot = key.lastIndexOf('.');
+  const section = key.slice(0, key.indexOf('.')).toLowerCase();
+  const variable = key.slice(dot + 1).toLowerCase();
+  const driver = key.slice(0, dot);
+  if (driver === section) return []; // no subsection: not a driver (e.g. diff.renames)
+  if (section === 'filter' && (variable === 'clean' || variable === 'smudge' || variable === 'process')) {
+    // An empty command means "no filter"; required=false keeps git from failing for want of one.
+    return [[key, ''], [`${driver}.required`, 'false']];
+  }
+  // An empty textconv is skipped; an external diff command is refused with --no-ext-diff by callers.
+  if (section === 'diff' && variable === 'textconv') return [[key, '']];
+  if (section === 'merge' && variable === 'driver') return [[key, TEXT_MERGE_DRIVER]];
+  if (section === 'merge' && variable === 'recursive') return [[key, 'text']];
+  return [];
+}
+
+/**
+ * The child's environment: the parent's minus anything git or simple-git would read as an
+ * instruction, plus the repository named outright and the settings passed as GIT_CONFIG_COUNT
+ * pairs (names and values travel apart, so no driver name can be misread).
+ */
+function environmentFor(repo: GitRepo | undefined, globalConfig: string, settings: readonly (readonly [string, string])[]): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value === undefined) continue;
+    const lower = key.toLowerCase();
+    if (GUARDED_AMBIENT.has(lower)) continue;
+    if (lower.startsWith('git_') && !AMBIENT_ALLOWED.includes(key.toUpperCase())) continue;
+    env[key] = value;
+  }
+  if (repo) {
+    env.GIT_DIR = repo.gitDir;
+    if (repo.workTree !== undefined) env.GIT_WORK_TREE = repo.workTree;
+    if (repo.commonDir !== undefined) env.GIT_COMMON_DIR = repo.commonDir;
+  }
+  env.GIT_CONFIG_NOSYSTEM = '1';
+  env.GIT_CONFIG_GLOBAL = globalConfig;
+  env.GIT_TERMINAL_PROMPT = '0';
+  env.GIT_CONFIG_COUNT = String(settings.length);
+  settings.forEach(([key, value], index) => {
+    env[`GIT_CONFIG_KEY_${index}`] = key;
+    env[`GIT_CONFIG_VALUE_${index}`] = value;
+  });
+  return env;
+}
+
+function splitSetting(setting: string): readonly [string, string] {
+  const equals = setting.indexOf('=');
+  return equals === -1 ? [setting, 'true'] : [setting.slice(0, equals), setting.slice(equals + 1)];
 }

@@ -1,17 +1,23 @@
 // The git side of running a task: a worktree per task outside the person's checkout, dependency
-// branches merged in, commits at the end of each turn, and retirement that never loses work.
-import { mkdir, realpath } from 'node:fs/promises';
+// branches merged in, commits at the end of each turn, and retirement that never loses work. Every
+// command names the repository and worktree from the desk's own records, and a worktree whose link
+// to the repository was changed gets no commit.
+import { mkdir, readFile, realpath, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { branchNameFor, worktreeDirNameFor } from './branch-names';
 import { stageAndCommit } from './commit-all';
-import { EmptyRepositoryError, GitCommandError, UnknownBranchError } from './git-errors';
-import { createGitRunner } from './git-runner';
+import { readIdentity } from './commit-identity';
+import { BranchTakenError, EmptyRepositoryError, GitCommandError, UnknownBranchError } from './git-errors';
+import { createGitRunner, type GitRepo } from './git-runner';
 import { mergeDependencies } from './merge-dependencies';
 import { createMutex } from './repo-mutex';
 import { isAncestorCommit, resolveCommit } from './refs';
 import { mergeIntoBase, type MergeResult } from './merge-into-base';
+import { checkoutOf, openRepository, type Repository } from './repository';
 import { retireTask } from './retire-task';
 import { taskDiff } from './task-diff';
+import { assertWorktreeIntact, linkedGitDir } from './worktree-guard';
+import { createWorktreeRecords } from './worktree-records';
 import type { TaskDiff } from '../../../shared/review';
 import type { RetireContext } from './retire-task';
 
@@ -27,22 +33,31 @@ export interface GitService {
    * MergeConflictError thrown. `baseCommit` is the base branch's commit the task started from.
    */
   prepareWorktree(request: { taskId: string; baseBranch: string; dependencyBranches: string[] }): Promise<{ path: string; branch: string; baseCommit: string }>;
-  /** Stage everything (including deletions and new files) and commit, even when nothing changed. Returns the full sha. */
+  /**
+   * Stage everything (including deletions and new files) and commit, even when nothing changed. Returns
+   * the full sha. Throws WorktreeTamperedError, committing nothing, when the worktree's `.git` file
+   * or its git dir's links (or HEAD) no longer say what the desk made.
+   */
   commitAll(worktreePath: string, message: string): Promise<string>;
   /**
    * Retire a task's worktree and branch without losing anything: uncommitted work is committed as
-   * a snapshot, the tip is kept under `refs/desk/archive/<dir>/<UTC time>`, then the worktree is
-   * removed and the branch deleted. Returns the archive ref, or nothing when there was nothing.
+   * a snapshot, the tip is kept under `refs/desk/archive/<desk id>/<dir>/<UTC time>`, then the worktree
+   * is removed and the branch deleted if this desk made it. Returns the archive ref, or nothing when
+   * there was nothing.
    */
   retire(taskId: string): Promise<{ archiveRef?: string }>;
   /** true when `ancestor` is an ancestor of `descendant` (commits or refs). */
   isAncestor(ancestor: string, descendant: string): Promise<boolean>;
+  /** The branch this desk gives `taskId`: `desk/<desk id>/<slug>-<hash8>`. */
   branchFor(taskId: string): string;
   worktreePathFor(taskId: string): string;
   /** The files `head` changed against `base`, with texts to show. */
   diff(base: string, head: string): Promise<TaskDiff>;
-  /** Merges the task's branch into `baseBranch` (approval); throws DirtyCheckoutError or MergeConflictError. */
-  mergeIntoBase(request: { taskId: string; baseBranch: string; message: string }): Promise<MergeResult>;
+  /**
+   * Merges the task's branch (`branch` as recorded on the task, else `branchFor(taskId)`) into
+   * `baseBranch` (approval); throws DirtyCheckoutError or MergeConflictError.
+   */
+  mergeIntoBase(request: { taskId: string; branch?: string; baseBranch: string; message: string }): Promise<MergeResult>;
 }
 
 export interface GitServiceOptions {
@@ -52,6 +67,13 @@ export interface GitServiceOptions {
   worktreesDir: string;
   /** An empty directory used as core.hooksPath; created when missing. */
   hooksDir: string;
+  /**
+   * A directory in the desk's data dir, out of an agent's reach: the records of the branches and
+   * worktrees this desk made, and the empty file its git reads as global config.
+   */
+  stateDir: string;
+  /** This desk's id (see loadDeskId): part of every branch and archive ref it names. */
+  deskId: string;
   /** Clock for archive ref names; tests may pin it. */
   now?: () => Date;
 }
@@ -60,8 +82,12 @@ export function createGitService(options: GitServiceOptions): GitService {
   const repoRoot = resolve(options.repoRoot);
   const worktreesDir = resolve(options.worktreesDir);
   const hooksDir = resolve(options.hooksDir);
+  const stateDir = resolve(options.stateDir);
+  const { deskId } = options;
   const now = options.now ?? (() => new Date());
-  const git = createGitRunner({ hooksDir });
+  const globalConfig = join(stateDir, 'empty-gitconfig');
+  const git = createGitRunner({ hooksDir, globalConfig });
+  const records = createWorktreeRecords(join(stateDir, 'worktrees'));
   const repoLock = createMutex();
 
   let setup: Promise<RetireContext> | undefined;
@@ -69,21 +95,29 @@ export function createGitService(options: GitServiceOptions): GitService {
     setup ??= (async () => {
       await mkdir(hooksDir, { recursive: true });
       await mkdir(worktreesDir, { recursive: true });
-      return { git, repoRoot, worktreesDir, realWorktreesDir: await realpath(worktreesDir), now };
+      await mkdir(stateDir, { recursive: true });
+      // Empty on purpose: the person's global settings stay out of the desk's git (their identity is read below).
+      await writeFile(globalConfig, '');
+      const repository = await openRepository(repoRoot);
+      const identity = await readIdentity(repository.root);
+      return { git, repository, deskId, records, identity, worktreesDir, realWorktreesDir: await realpath(worktreesDir), now };
     })().catch((error: unknown) => {
       setup = undefined; // let a later call retry, e.g. once the disk has room again
       throw error;
     });
     return setup;
   };
+  const checkout = async (): Promise<GitRepo> => checkoutOf((await ready()).repository);
 
   const worktreePathFor = (taskId: string): string => join(worktreesDir, worktreeDirNameFor(taskId));
+  const branchFor = (taskId: string): string => branchNameFor(deskId, taskId);
 
   const usableBaseCommit = async (branch: string): Promise<string> => {
-    const commit = await resolveCommit(git, repoRoot, `refs/heads/${branch}`);
+    const repo = await checkout();
+    const commit = await resolveCommit(git, repo, `refs/heads/${branch}`);
     if (commit) return commit;
     // An unborn branch (no commits yet) is still what HEAD names in a fresh repository.
-    const head = await git.exec(repoRoot, ['symbolic-ref', '--quiet', 'HEAD']);
+    const head = await git.exec(repo, ['symbolic-ref', '--quiet', 'HEAD']);
     if (head.exitCode === 0 && head.stdout.trim() === `refs/heads/${branch}`) throw new EmptyRepositoryError(branch);
     throw new UnknownBranchError(branch);
   };
@@ -93,9 +127,19 @@ export function createGitService(options: GitServiceOptions): GitService {
     return repoLock.run(() => retireTask(context, taskId));
   };
 
+  /** The worktree at `path` as the desk made it, checked: its git dir from the records, never from the worktree. */
+  const intactWorktree = async (repository: Repository, path: string): Promise<GitRepo> => {
+    const record = await records.atPath(path);
+    // A worktree made before the desk kept records: its link is accepted only when it checks out both ways.
+    const gitDir = record?.gitDir ?? await linkedGitDir(path, repository.commonDir);
+    if (!gitDir) throw new GitCommandError(['commit'], undefined, `${path} is not a worktree this desk made`);
+    await assertWorktreeIntact({ path, gitDir, commonDir: repository.commonDir, ...(record && { branch: record.branch }) });
+    return { gitDir, workTree: path, commonDir: repository.commonDir };
+  };
+
   return {
     async currentBranch() {
-      const head = await git.exec(repoRoot, ['symbolic-ref', '--quiet', '--short', 'HEAD']);
+      const head = await git.exec(await checkout(), ['symbolic-ref', '--quiet', '--short', 'HEAD']);
       if (head.exitCode !== 0) throw new GitCommandError(['symbolic-ref', 'HEAD'], head.exitCode, head.stderr || 'HEAD is detached: check out a branch to use as the base');
       return head.stdout.trim();
     },
@@ -106,20 +150,34 @@ export function createGitService(options: GitServiceOptions): GitService {
 
     async prepareWorktree({ taskId, baseBranch, dependencyBranches }) {
       const context = await ready();
+      const repo = checkoutOf(context.repository);
       const baseCommit = await usableBaseCommit(baseBranch);
       for (const dependency of dependencyBranches) {
-        if (!(await resolveCommit(git, repoRoot, `refs/heads/${dependency}`))) throw new UnknownBranchError(dependency);
+        if (!(await resolveCommit(git, repo, `refs/heads/${dependency}`))) throw new UnknownBranchError(dependency);
       }
-      const branch = branchNameFor(taskId);
+      const branch = branchFor(taskId);
       const path = worktreePathFor(taskId);
-      await repoLock.run(async () => {
+      const worktree = await repoLock.run(async (): Promise<GitRepo> => {
         await retireTask(context, taskId);
+        // A branch of this name that the desk has no record of is someone else's: never replaced.
+        if (await resolveCommit(git, repo, `refs/heads/${branch}`)) throw new BranchTakenError(branch);
+        // Recorded before it exists, so a crash right after `worktree add` still leaves it ours.
+        await records.put({ taskId, branch, path });
         // Start from the commit resolved above, so every dependency merges onto the same base.
-        await git.run(repoRoot, ['worktree', 'add', '-b', branch, path, baseCommit]);
+        // Without --force, git refuses a branch that appeared meanwhile instead of moving it.
+        const added = await git.exec(repo, ['worktree', 'add', '-b', branch, '--end-of-options', path, baseCommit]);
+        if (added.exitCode !== 0) {
+          await records.remove(taskId);
+          throw new GitCommandError(['worktree', 'add'], added.exitCode, added.stderr);
+        }
+        // The link git has just written, before any agent ran there, is what every later command names.
+        const gitDir = (await readFile(join(path, '.git'), 'utf8')).trim().replace(/^gitdir:\s*/, '');
+        await records.put({ taskId, branch, path, gitDir });
+        return { gitDir, workTree: path, commonDir: context.repository.commonDir };
       });
       try {
         // Merges touch only this worktree's index and branch, so they run outside the lock.
-        await mergeDependencies(git, path, branch, dependencyBranches);
+        await mergeDependencies(git, worktree, branch, dependencyBranches, context.identity);
       } catch (error) {
         // The merge's own error is the one worth reporting; should this cleanup fail too, the
         // next prepare or retire of the task starts by retiring again.
@@ -130,24 +188,28 @@ export function createGitService(options: GitServiceOptions): GitService {
     },
 
     async commitAll(worktreePath, message) {
-      await ready();
-      return stageAndCommit(git, worktreePath, message);
+      const context = await ready();
+      const worktree = await intactWorktree(context.repository, resolve(worktreePath));
+      return stageAndCommit(git, worktree, message, context.identity);
     },
 
     retire,
 
-    isAncestor(ancestor, descendant) {
-      return isAncestorCommit(git, repoRoot, ancestor, descendant);
+    async isAncestor(ancestor, descendant) {
+      return isAncestorCommit(git, await checkout(), ancestor, descendant);
     },
 
-    branchFor: branchNameFor,
+    branchFor,
     worktreePathFor,
 
-    diff: (base, head) => taskDiff(git, repoRoot, base, head),
+    diff: async (base, head) => taskDiff(git, await checkout(), base, head),
 
-    async mergeIntoBase({ taskId, baseBranch, message }) {
+    async mergeIntoBase({ taskId, branch, baseBranch, message }) {
       const context = await ready();
-      return repoLock.run(() => mergeIntoBase(git, { repoRoot, scratchDir: context.worktreesDir, baseBranch, taskBranch: branchNameFor(taskId), message }));
+      return repoLock.run(() => mergeIntoBase(git, {
+        repository: context.repository, scratchDir: context.worktreesDir, baseBranch,
+        taskBranch: branch ?? branchFor(taskId), message, identity: context.identity,
+      }));
     },
   };
 }

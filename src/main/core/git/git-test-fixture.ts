@@ -56,8 +56,18 @@ export interface Sandbox {
   repo: string;
   worktreesDir: string;
   hooksDir: string;
+  stateDir: string;
+  deskId: string;
   service: GitService;
   cleanup(): void;
+}
+
+/** A second desk (its own data dir and id) on the sandbox's repository. */
+export function anotherDesk(sandbox: Sandbox, deskId: string): { stateDir: string; worktreesDir: string; service: GitService } {
+  const dataDir = mkdtempSync(join(sandbox.root, 'desk-'));
+  const worktreesDir = join(dataDir, 'worktrees');
+  const stateDir = join(dataDir, 'git');
+  return { stateDir, worktreesDir, service: createGitService({ repoRoot: sandbox.repo, worktreesDir, hooksDir: join(dataDir, 'hooks'), stateDir, deskId }) };
 }
 
 /** A temp dir with a repository on `main` (holding `files`, unless `empty`) and a service for it. */
@@ -69,12 +79,16 @@ export function createSandbox(options: { files?: Record<string, string>; empty?:
   if (!options.empty) commitFiles(repo, options.files ?? { 'README.md': '# project\n' }, 'initial');
   const worktreesDir = join(root, 'worktrees');
   const hooksDir = join(root, 'hooks');
+  const stateDir = join(root, 'state');
+  const deskId = 'testdesk';
   return {
     root,
     repo,
     worktreesDir,
     hooksDir,
-    service: createGitService({ repoRoot: repo, worktreesDir, hooksDir }),
+    stateDir,
+    deskId,
+    service: createGitService({ repoRoot: repo, worktreesDir, hooksDir, stateDir, deskId }),
     cleanup: () => rmSync(root, { recursive: true, force: true }),
   };
 }

@@ -1,10 +1,12 @@
 // Approving a task merges its branch into the base branch, without ever touching a person's uncommitted work.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { identityFallbackConfig } from './commit-identity';
+import { identityConfig, type Identity } from './commit-identity';
 import { GitCommandError, MergeConflictError } from './git-errors';
-import type { GitRunner } from './git-runner';
+import type { GitRepo, GitRunner } from './git-runner';
 import { isAncestorCommit, resolveCommit } from './refs';
+import { checkoutOf, type Repository } from './repository';
+import { linkedGitDir } from './worktree-guard';
 import { parseWorktreeList } from './worktree-list';
 
 /** The base branch is checked out with uncommitted changes, so the desk will not merge into it. */
@@ -21,9 +23,10 @@ export interface MergeResult { commit: string; alreadyMerged: boolean }
  */
 export async function mergeIntoBase(
   git: GitRunner,
-  options: { repoRoot: string; scratchDir: string; baseBranch: string; taskBranch: string; message: string },
+  options: { repository: Repository; scratchDir: string; baseBranch: string; taskBranch: string; message: string; identity: Identity },
 ): Promise<MergeResult> {
-  const { repoRoot, baseBranch, taskBranch } = options;
+  const { repository, baseBranch, taskBranch } = options;
+  const repoRoot = checkoutOf(repository);
   const baseTip = await resolveCommit(git, repoRoot, `refs/heads/${baseBranch}`);
   const taskTip = await resolveCommit(git, repoRoot, `refs/heads/${taskBranch}`);
   if (!baseTip || !taskTip) throw new GitCommandError(['merge'], undefined, `branch ${!baseTip ? baseBranch : taskBranch} does not exist`);
@@ -32,19 +35,21 @@ export async function mergeIntoBase(
   const worktrees = parseWorktreeList(await git.run(repoRoot, ['worktree', 'list', '--porcelain']));
   const checkout = worktrees.find((w) => w.branch === `refs/heads/${baseBranch}`);
   if (checkout) {
-    const status = await git.run(checkout.path, ['status', '--porcelain', '--untracked-files=no']);
+    const target = await checkoutNamed(repository, checkout.path);
+    const status = await git.run(target, ['status', '--porcelain', '--untracked-files=no']);
     if (status.trim() !== '') {
       throw new DirtyCheckoutError(`${baseBranch} is checked out in ${checkout.path} with uncommitted changes; commit or stash them, then approve again.`);
     }
-    await merge(git, checkout.path, taskBranch, options.message);
-    return { commit: await git.run(checkout.path, ['rev-parse', 'HEAD']), alreadyMerged: false };
+    await merge(git, target, taskBranch, options.message, options.identity);
+    return { commit: await git.run(target, ['rev-parse', 'HEAD']), alreadyMerged: false };
   }
 
   const scratch = await mkdtemp(join(options.scratchDir, 'approve-'));
   try {
     await git.run(repoRoot, ['worktree', 'add', '--detach', scratch, baseTip]);
-    await merge(git, scratch, taskBranch, options.message);
-    const merged = await git.run(scratch, ['rev-parse', 'HEAD']);
+    const target = await checkoutNamed(repository, scratch);
+    await merge(git, target, taskBranch, options.message, options.identity);
+    const merged = await git.run(target, ['rev-parse', 'HEAD']);
     // Moves the branch only if nobody moved it meanwhile.
     await git.run(repoRoot, ['update-ref', `refs/heads/${baseBranch}`, merged, baseTip]);
     return { commit: merged, alreadyMerged: false };
@@ -54,14 +59,22 @@ export async function mergeIntoBase(
   }
 }
 
-async function merge(git: GitRunner, cwd: string, taskBranch: string, message: string): Promise<void> {
-  const config = [...await identityFallbackConfig(git, cwd), 'rerere.enabled=false'];
-  const args = ['merge', '--no-ff', '--no-edit', '-m', message, `refs/heads/${taskBranch}`];
-  const result = await git.exec(cwd, args, { config });
+/** The person's checkout, or one of their linked worktrees whose git dir checks out both ways. */
+async function checkoutNamed(repository: Repository, path: string): Promise<GitRepo> {
+  if (path === repository.root) return checkoutOf(repository);
+  const gitDir = await linkedGitDir(path, repository.commonDir);
+  if (!gitDir) throw new GitCommandError(['merge'], undefined, `the worktree ${path} does not link back to this repository; the desk will not merge there`);
+  return { gitDir, workTree: path, commonDir: repository.commonDir };
+}
+
+async function merge(git: GitRunner, checkout: GitRepo, taskBranch: string, message: string, identity: Identity): Promise<void> {
+  const config = [...await identityConfig(git, checkout, identity), 'rerere.enabled=false'];
+  const args = ['merge', '--no-ff', '--no-edit', '--no-verify', '-m', message, `refs/heads/${taskBranch}`];
+  const result = await git.exec(checkout, args, { config });
   if (result.exitCode === 0) return;
-  const conflicted = (await git.run(cwd, ['diff', '--name-only', '--diff-filter=U', '-z'])).split('\0').filter(Boolean);
-  const mergeHead = await git.exec(cwd, ['rev-parse', '--quiet', '--verify', 'MERGE_HEAD']);
-  if (mergeHead.exitCode === 0) await git.run(cwd, ['merge', '--abort']);
+  const conflicted = (await git.run(checkout, ['diff', '--no-ext-diff', '--no-textconv', '--name-only', '--diff-filter=U', '-z'])).split('\0').filter(Boolean);
+  const mergeHead = await git.exec(checkout, ['rev-parse', '--quiet', '--verify', 'MERGE_HEAD']);
+  if (mergeHead.exitCode === 0) await git.run(checkout, ['merge', '--abort']);
   if (conflicted.length > 0) throw new MergeConflictError(taskBranch, conflicted);
   throw new GitCommandError(args, result.exitCode, result.stderr || result.stdout);
 }

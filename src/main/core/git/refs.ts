@@ -1,17 +1,17 @@
 // Small questions and updates about commits and refs, shared by the service and retirement.
 import { GitCommandError } from './git-errors';
-import type { GitRunner } from './git-runner';
+import type { GitRepo, GitRunner } from './git-runner';
 
 /** The commit `ref` points at, or undefined when it does not exist (or points at no commit). */
-export async function resolveCommit(git: GitRunner, cwd: string, ref: string): Promise<string | undefined> {
-  const result = await git.exec(cwd, ['rev-parse', '--quiet', '--verify', '--end-of-options', `${ref}^{commit}`]);
+export async function resolveCommit(git: GitRunner, repo: GitRepo, ref: string): Promise<string | undefined> {
+  const result = await git.exec(repo, ['rev-parse', '--quiet', '--verify', '--end-of-options', `${ref}^{commit}`]);
   return result.exitCode === 0 ? result.stdout.trim() : undefined;
 }
 
 /** true when `ancestor` is `descendant` or one of its ancestors. */
-export async function isAncestorCommit(git: GitRunner, cwd: string, ancestor: string, descendant: string): Promise<boolean> {
+export async function isAncestorCommit(git: GitRunner, repo: GitRepo, ancestor: string, descendant: string): Promise<boolean> {
   const args = ['merge-base', '--is-ancestor', '--end-of-options', ancestor, descendant];
-  const result = await git.exec(cwd, args);
+  const result = await git.exec(repo, args);
   // Exit 1 is git's "no"; anything else (e.g. 128 for an unknown name) is a real failure.
   if (result.exitCode === 0) return true;
   if (result.exitCode === 1) return false;
@@ -22,13 +22,13 @@ export async function isAncestorCommit(git: GitRunner, cwd: string, ancestor: st
  * Points a new ref at `commit`, never moving an existing one: when `ref` is taken (two retirements
  * in the same millisecond) it tries `ref-2`, `ref-3`, … Returns the ref it created.
  */
-export async function createRef(git: GitRunner, cwd: string, ref: string, commit: string): Promise<string> {
+export async function createRef(git: GitRunner, repo: GitRepo, ref: string, commit: string): Promise<string> {
   for (let attempt = 1; attempt <= 100; attempt++) {
     const name = attempt === 1 ? ref : `${ref}-${attempt}`;
     // An empty old value tells update-ref the ref must not exist yet.
-    const result = await git.exec(cwd, ['update-ref', name, commit, '']);
+    const result = await git.exec(repo, ['update-ref', name, commit, '']);
     if (result.exitCode === 0) return name;
-    if (!(await resolveCommit(git, cwd, name))) throw new GitCommandError(['update-ref', name, commit], result.exitCode, result.stderr);
+    if (!(await resolveCommit(git, repo, name))) throw new GitCommandError(['update-ref', name, commit], result.exitCode, result.stderr);
   }
   throw new GitCommandError(['update-ref', ref, commit], undefined, 'too many archive refs with the same name');
 }

@@ -1,15 +1,32 @@
-// Finds the git repository a person points the app at, and refuses anything that is not one.
+// Finds the git repository a person points the app at, and refuses anything that is not one. What
+// it finds (top level, git dir, common dir) is what every later command names outright.
 import { realpath, stat } from 'node:fs/promises';
-import { createGitRunner } from './git-runner';
+import { discoverRepository, type GitRepo } from './git-runner';
 import { NotAGitRepositoryError } from './git-errors';
 
-/** The top level of the work tree holding `path` (symlinks resolved). */
-export async function openRepository(path: string): Promise<{ root: string }> {
+export interface Repository {
+  /** The top level of the work tree (symlinks resolved). */
+  root: string;
+  /** The checkout's own git dir (usually `<root>/.git`). */
+  gitDir: string;
+  /** The git dir shared by all worktrees (the same as `gitDir` unless the checkout is a linked worktree). */
+  commonDir: string;
+}
+
+/** The repository holding `path`. */
+export async function openRepository(path: string): Promise<Repository> {
   const isDirectory = await stat(path).then((info) => info.isDirectory(), () => false);
   if (!isDirectory) throw new NotAGitRepositoryError(path, 'no such directory');
-  const result = await createGitRunner().exec(path, ['rev-parse', '--show-toplevel']);
-  const top = result.stdout.trim();
+  const result = await discoverRepository(path);
+  const [top, gitDir, commonDir] = result.stdout.split('\n').map((line) => line.trim());
   // Inside .git or a bare repository git answers without a top level; neither has a work tree.
-  if (result.exitCode !== 0 || top === '') throw new NotAGitRepositoryError(path, result.stderr.trim() || undefined);
-  return { root: await realpath(top) };
+  if (result.exitCode !== 0 || !top || !gitDir || !commonDir) {
+    throw new NotAGitRepositoryError(path, result.stderr.trim() || undefined);
+  }
+  return { root: await realpath(top), gitDir: await realpath(gitDir), commonDir: await realpath(commonDir) };
+}
+
+/** The person's checkout as a command target. */
+export function checkoutOf(repository: Repository): GitRepo {
+  return { gitDir: repository.gitDir, workTree: repository.root, commonDir: repository.commonDir };
 }

@@ -1,17 +1,25 @@
 // Retires a task's worktree and branch without losing anything: unfinished work is committed as a
-// snapshot and the tips are kept under refs/desk/archive/ before anything is removed.
+// snapshot and the tips are kept under refs/desk/archive/ before anything is removed. Only a branch
+// this desk made and recorded is ever deleted.
 import { existsSync } from 'node:fs';
 import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
-import { archiveRefFor, branchNameFor, worktreeDirNameFor } from './branch-names';
+import { archiveRefFor, worktreeDirNameFor } from './branch-names';
 import { hasUncommittedWork, stageAndCommit } from './commit-all';
-import type { GitRunner } from './git-runner';
+import type { Identity } from './commit-identity';
+import type { GitRepo, GitRunner } from './git-runner';
 import { createRef, isAncestorCommit, resolveCommit } from './refs';
+import { checkoutOf, type Repository } from './repository';
+import { assertWorktreeIntact, linkedGitDir } from './worktree-guard';
 import { parseWorktreeList } from './worktree-list';
+import type { WorktreeRecords } from './worktree-records';
 
 export interface RetireContext {
   git: GitRunner;
-  repoRoot: string;
+  repository: Repository;
+  deskId: string;
+  records: WorktreeRecords;
+  identity: Identity;
   worktreesDir: string;
   /** `worktreesDir` with symlinks resolved: the spelling `git worktree list` uses. */
   realWorktreesDir: string;
@@ -24,31 +32,44 @@ export function snapshotMessage(taskId: string): string {
 
 /** The caller must hold the repository mutex: this adds refs, removes a worktree and deletes a branch. */
 export async function retireTask(context: RetireContext, taskId: string): Promise<{ archiveRef?: string }> {
-  const { git, repoRoot } = context;
-  const branch = branchNameFor(taskId);
+  const { git, repository } = context;
+  const repo = checkoutOf(repository);
+  const record = await context.records.get(taskId);
   const dirName = worktreeDirNameFor(taskId);
   const worktreePath = join(context.worktreesDir, dirName);
   const spellings = new Set([worktreePath, join(context.realWorktreesDir, dirName)]);
 
   // A worktree directory deleted by hand leaves its registration behind; prune lets go of it (and
   // of the branch it held) so the steps below see the truth.
-  await git.run(repoRoot, ['worktree', 'prune']);
-  const listed = parseWorktreeList(await git.run(repoRoot, ['worktree', 'list', '--porcelain']));
+  await git.run(repo, ['worktree', 'prune']);
+  const listed = parseWorktreeList(await git.run(repo, ['worktree', 'list', '--porcelain']));
   const worktree = listed.find((entry) => spellings.has(entry.path));
 
+  // A worktree whose link to the repository was changed is not touched with git: its files are set
+  // aside whole below, and only the recorded branch is archived.
+  let target: GitRepo | undefined;
   let worktreeHead: string | undefined;
   if (worktree) {
-    if (await hasUncommittedWork(git, worktree.path)) await stageAndCommit(git, worktree.path, snapshotMessage(taskId));
-    worktreeHead = await resolveCommit(git, worktree.path, 'HEAD');
+    const gitDir = record?.gitDir ?? await linkedGitDir(worktree.path, repository.commonDir);
+    const intact = gitDir !== undefined
+      && await assertWorktreeIntact({ path: worktree.path, gitDir, commonDir: repository.commonDir }).then(() => true, () => false);
+    if (intact) {
+      target = { gitDir, workTree: worktree.path, commonDir: repository.commonDir };
+      if (await hasUncommittedWork(git, target)) await stageAndCommit(git, target, snapshotMessage(taskId), context.identity);
+      worktreeHead = await resolveCommit(git, target, 'HEAD');
+    }
   }
-  const branchTip = await resolveCommit(git, repoRoot, `refs/heads/${branch}`);
+  const branch = record?.branch;
+  const branchTip = branch ? await resolveCommit(git, repo, `refs/heads/${branch}`) : undefined;
   const archiveRef = await archiveTips(context, taskId, branchTip, worktreeHead);
 
   // Clean now (the snapshot took everything git would keep), so no --force is needed; ignored
   // files such as build output go with the directory.
-  if (worktree) await git.run(repoRoot, ['worktree', 'remove', worktree.path]);
-  if (branchTip) await git.run(repoRoot, ['branch', '--delete', '--force', branch]);
+  if (worktree && target) await git.run(repo, ['worktree', 'remove', worktree.path]);
   await setStrayDirectoryAside(worktreePath, context.now());
+  if (worktree && !target) await git.run(repo, ['worktree', 'prune']);
+  if (branch && branchTip) await git.run(repo, ['branch', '--delete', '--force', '--end-of-options', branch]);
+  if (record) await context.records.remove(taskId);
   return archiveRef ? { archiveRef } : {};
 }
 
@@ -58,17 +79,18 @@ async function archiveTips(
   branchTip: string | undefined,
   worktreeHead: string | undefined,
 ): Promise<string | undefined> {
-  const { git, repoRoot } = context;
-  const ref = archiveRefFor(taskId, context.now());
-  const branchRef = branchTip ? await createRef(git, repoRoot, ref, branchTip) : undefined;
+  const { git } = context;
+  const repo = checkoutOf(context.repository);
+  const ref = archiveRefFor(context.deskId, taskId, context.now());
+  const branchRef = branchTip ? await createRef(git, repo, ref, branchTip) : undefined;
   // Someone may have detached HEAD in the worktree and committed there; keep those commits too.
-  const headIsKept = !worktreeHead || (branchTip !== undefined && await isAncestorCommit(git, repoRoot, worktreeHead, branchTip));
-  const headRef = headIsKept || !worktreeHead ? undefined : await createRef(git, repoRoot, `${ref}-head`, worktreeHead);
+  const headIsKept = !worktreeHead || (branchTip !== undefined && await isAncestorCommit(git, repo, worktreeHead, branchTip));
+  const headRef = headIsKept || !worktreeHead ? undefined : await createRef(git, repo, `${ref}-head`, worktreeHead);
   return branchRef ?? headRef;
 }
 
-// A directory at the task's path that git no longer knows as a worktree (its .git file deleted, a
-// crash mid-add) may still hold someone's files: move it aside instead of deleting it.
+// A directory at the task's path that git no longer knows as a worktree (its .git file deleted or
+// changed, a crash mid-add) may still hold someone's files: move it aside instead of deleting it.
 async function setStrayDirectoryAside(path: string, at: Date): Promise<void> {
   if (!existsSync(path)) return;
   await rename(path, `${path}.stray-${at.toISOString().replace(/:/g, '-')}`);

@@ -38,7 +38,7 @@ describe('retire', () => {
 
     const { archiveRef } = await sandbox.service.retire(TASK);
 
-    expect(archiveRef).toMatch(new RegExp(`^refs/desk/archive/${worktreeDirNameFor(TASK)}/\\d{4}-\\d\\d-\\d\\dT\\d\\d-\\d\\d-\\d\\d\\.\\d{3}Z$`));
+    expect(archiveRef).toMatch(new RegExp(`^refs/desk/archive/${sandbox.deskId}/${worktreeDirNameFor(TASK)}/\\d{4}-\\d\\d-\\d\\dT\\d\\d-\\d\\d-\\d\\d\\.\\d{3}Z$`));
     expect(git(sandbox.repo, 'log', '-1', '--format=%B', archiveRef!)).toBe(`Unfinished work of task ${TASK} (kept by Assignment Desk)`);
     expect(git(sandbox.repo, 'show', `${archiveRef}:tracked.txt`)).toBe('edited by a person');
     expect(git(sandbox.repo, 'show', `${archiveRef}:notes/new.txt`)).toBe('brand new');

@@ -1,16 +1,16 @@
 // What a task's branch changed against the commit its worktree started from, file by file, with texts to show.
 import type { FileDiff, TaskDiff } from '../../../shared/review';
-import type { GitRunner } from './git-runner';
+import type { GitRepo, GitRunner } from './git-runner';
 
 /** Files larger than this are listed with their counts, but without texts. */
 const MAX_SHOWN_BYTES = 512 * 1024;
 
 const STATUS: Record<string, FileDiff['status']> = { A: 'added', M: 'modified', D: 'deleted', R: 'renamed', C: 'copied', T: 'type-changed' };
 
-export async function taskDiff(git: GitRunner, repoRoot: string, base: string, head: string): Promise<TaskDiff> {
+export async function taskDiff(git: GitRunner, repoRoot: GitRepo, base: string, head: string): Promise<TaskDiff> {
   const [baseCommit, headCommit] = await Promise.all([git.run(repoRoot, ['rev-parse', base]), git.run(repoRoot, ['rev-parse', head])]);
-  const entries = parseNameStatus(await git.run(repoRoot, ['diff', '--name-status', '-z', '-M', baseCommit, headCommit]));
-  const counts = parseNumstat(await git.run(repoRoot, ['diff', '--numstat', '-z', '-M', baseCommit, headCommit]));
+  const entries = parseNameStatus(await git.run(repoRoot, ['diff', '--no-ext-diff', '--no-textconv', '--name-status', '-z', '-M', baseCommit, headCommit]));
+  const counts = parseNumstat(await git.run(repoRoot, ['diff', '--no-ext-diff', '--no-textconv', '--numstat', '-z', '-M', baseCommit, headCommit]));
   const files: FileDiff[] = [];
   for (const entry of entries) {
     const count = counts.get(entry.path) ?? { additions: 0, deletions: 0, binary: false };
@@ -18,7 +18,7 @@ export async function taskDiff(git: GitRunner, repoRoot: string, base: string, h
       if (path === undefined || count.binary) return { tooLarge: false };
       const size = Number(await git.run(repoRoot, ['cat-file', '-s', `${commit}:${path}`]));
       if (size > MAX_SHOWN_BYTES) return { tooLarge: true };
-      return { text: await git.run(repoRoot, ['show', `${commit}:${path}`]).then((t) => t, () => ''), tooLarge: false };
+      return { text: await git.run(repoRoot, ['show', '--no-textconv', `${commit}:${path}`]).then((t) => t, () => ''), tooLarge: false };
     };
     const old = await show(baseCommit, entry.status === 'added' ? undefined : (entry.oldPath ?? entry.path));
     const neu = await show(headCommit, entry.status === 'deleted' ? undefined : entry.path);

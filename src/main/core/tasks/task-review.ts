@@ -39,7 +39,7 @@ export function createTaskReview(deps: TaskReviewDeps): TaskReview {
         if (task.status !== 'completed' || task.review !== 'pending') {
           throw new TaskBusyError(`Only a completed task waiting for review can be approved; ${id} is ${task.status}${task.review === 'pending' ? '' : ` and ${task.review}`}.`);
         }
-        const merged = await git.mergeIntoBase({ taskId: id, baseBranch: task.baseBranch, message: `Merge task ${id}: ${firstLineOf(task.prompt)}\n\nTask-Id: ${id}` });
+        const merged = await git.mergeIntoBase({ taskId: id, ...(task.branch !== undefined && { branch: task.branch }), baseBranch: task.baseBranch, message: `Merge task ${id}: ${firstLineOf(task.prompt)}\n\nTask-Id: ${id}` });
         const approved = deps.save(id, { review: 'approved' });
         deps.log(approved, merged.alreadyMerged ? `Approved; ${task.baseBranch} already held its work.` : `Approved and merged into ${task.baseBranch} as ${merged.commit.slice(0, 12)}.`);
         return approved;

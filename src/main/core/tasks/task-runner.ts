@@ -11,7 +11,7 @@ import { connectAgent } from '../agents/connect-agent';
 import { createJsonRpcPeer, JsonRpcError, PeerClosedError } from '../agents/json-rpc-peer';
 import { createTerminalHost } from '../agents/terminal-host';
 import { createWorktreeFiles } from '../agents/worktree-files';
-import { MergeConflictError } from '../git/git-errors';
+import { BranchTakenError, MergeConflictError, WorktreeTamperedError } from '../git/git-errors';
 import type { GitService } from '../git/git-service';
 import type { TaskPatch, TaskRecord } from '../store/tasks-repo';
 import { commitMessageFor } from './commit-message';
@@ -29,6 +29,8 @@ export interface RunContext {
   turn: { number: number; prompt: string };
   signal: AbortSignal;
   git: GitService;
+  /** The branch a task's work is on: the one recorded on it, else the name the git service gives it. */
+  branchOf(taskId: string): string;
   agents: AgentRegistry;
   clientVersion: string;
   /** Stores facts of the run (branch, worktree, pid, session) on the task. */
@@ -67,7 +69,7 @@ export async function runTask(context: RunContext): Promise<RunOutcome> {
   let worktree: string;
   if (turn.number === 1) {
     try {
-      const dependencyBranches = task.dependencies.map((id) => git.branchFor(id));
+      const dependencyBranches = task.dependencies.map((id) => context.branchOf(id));
       log(dependencyBranches.length > 0
         ? `Preparing a worktree from ${task.baseBranch} with ${dependencyBranches.join(', ')} merged in`
         : `Preparing a worktree from ${task.baseBranch}`);
@@ -75,7 +77,7 @@ export async function runTask(context: RunContext): Promise<RunOutcome> {
       context.update({ branch: prepared.branch, worktreePath: prepared.path, baseCommit: prepared.baseCommit });
       worktree = prepared.path;
     } catch (error) {
-      if (error instanceof MergeConflictError) return { status: 'error', message: error.message };
+      if (error instanceof MergeConflictError || error instanceof BranchTakenError) return { status: 'error', message: error.message };
       throw error;
     }
   } else {
@@ -123,8 +125,15 @@ export async function runTask(context: RunContext): Promise<RunOutcome> {
   }
 
   const extra: Record<string, string> = turn.number > 1 ? { Turn: String(turn.number) } : {};
-  const commit = await git.commitAll(worktree, commitMessageFor(task.id, turn.prompt, extra));
-  log(`Committed ${commit.slice(0, 12)} on ${task.branch ?? git.branchFor(task.id)}`);
+  let commit: string;
+  try {
+    commit = await git.commitAll(worktree, commitMessageFor(task.id, turn.prompt, extra));
+  } catch (error) {
+    // The agent changed how its worktree links to the repository: a task error, never a commit elsewhere.
+    if (error instanceof WorktreeTamperedError) return { status: 'error', message: error.message, output: said.text() };
+    throw error;
+  }
+  log(`Committed ${commit.slice(0, 12)} on ${context.branchOf(task.id)}`);
   return { status: 'completed', commit, output: said.text() };
 }
 

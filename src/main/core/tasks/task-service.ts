@@ -168,6 +168,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
       turn: { number: turn.turn, prompt: turn.prompt },
       signal: controller.signal,
       git: deps.git,
+      branchOf: (id) => tasks.get(id)?.branch ?? deps.git.branchFor(id),
       agents: deps.agents,
       clientVersion: deps.config.clientVersion,
       update: (patch) => { if (isCurrent(task.id, attempt)) tasks.update(task.id, patch); },

@@ -1,0 +1,66 @@
+// Checks that a task worktree still links to its repository the way the desk made it: the `.git`
+// file, and the worktree's git dir files that say where the repository and the worktree are. An agent
+// can rewrite any of them; git would then read or write another repository.
+import { lstat, readFile, realpath } from 'node:fs/promises';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { WorktreeTamperedError } from './git-errors';
+
+export interface ExpectedWorktree {
+  /** The worktree's files. */
+  path: string;
+  /** Its git dir as git wrote it into `<path>/.git`. */
+  gitDir: string;
+  /** The repository's shared git dir. */
+  commonDir: string;
+  /** When given, HEAD must name this branch (commits must land on the task's branch). */
+  branch?: string;
+}
+
+/** Throws WorktreeTamperedError naming the first file that no longer says what the desk expects. */
+export async function assertWorktreeIntact(expected: ExpectedWorktree): Promise<void> {
+  const dotGit = join(expected.path, '.git');
+  const info = await lstat(dotGit).catch(() => undefined);
+  if (!info) throw new WorktreeTamperedError(dotGit, 'it is gone');
+  if (!info.isFile()) throw new WorktreeTamperedError(dotGit, info.isDirectory() ? 'it is now a directory, a repository of its own' : 'it is no longer a plain file');
+  const link = (await readFile(dotGit, 'utf8')).trim();
+  if (link !== `gitdir: ${expected.gitDir}`) throw new WorktreeTamperedError(dotGit, `it points at ${link.replace(/^gitdir:\s*/, '')} instead of ${expected.gitDir}`);
+
+  const commondirFile = join(expected.gitDir, 'commondir');
+  const common = await readText(commondirFile);
+  if (common === undefined || !(await samePath(resolve(expected.gitDir, common), expected.commonDir))) {
+    throw new WorktreeTamperedError(commondirFile, `it should name ${expected.commonDir}`);
+  }
+  const gitdirFile = join(expected.gitDir, 'gitdir');
+  const back = await readText(gitdirFile);
+  if (back === undefined || !isAbsolute(back) || !(await samePath(dirname(back), expected.path)) || !back.endsWith('.git')) {
+    throw new WorktreeTamperedError(gitdirFile, `it should name ${dotGit}`);
+  }
+  if (expected.branch !== undefined) {
+    const headFile = join(expected.gitDir, 'HEAD');
+    const head = await readText(headFile);
+    if (head !== `ref: refs/heads/${expected.branch}`) throw new WorktreeTamperedError(headFile, `HEAD should name the task's branch ${expected.branch}`);
+  }
+}
+
+/**
+ * For a worktree the desk made before it kept records: the git dir its `.git` file names, accepted
+ * only when it is one of the repository's worktree dirs and names this worktree back.
+ */
+export async function linkedGitDir(path: string, commonDir: string): Promise<string | undefined> {
+  const dotGit = join(path, '.git');
+  const info = await lstat(dotGit).catch(() => undefined);
+  if (!info?.isFile()) return undefined;
+  const gitDir = (await readFile(dotGit, 'utf8')).trim().replace(/^gitdir:\s*/, '');
+  if (!isAbsolute(gitDir) || !(await samePath(dirname(gitDir), join(commonDir, 'worktrees')))) return undefined;
+  const back = await readText(join(gitDir, 'gitdir'));
+  return back !== undefined && await samePath(dirname(back), path) ? gitDir : undefined;
+}
+
+async function readText(file: string): Promise<string | undefined> {
+  return readFile(file, 'utf8').then((text) => text.trim(), () => undefined);
+}
+
+async function samePath(a: string, b: string): Promise<boolean> {
+  const [ra, rb] = await Promise.all([realpath(a).catch(() => resolve(a)), realpath(b).catch(() => resolve(b))]);
+  return ra === rb;
+}

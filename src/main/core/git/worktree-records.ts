@@ -1,0 +1,54 @@
+// What this desk made in git for each task: the branch it created and the worktree it added with its
+// git dir. Kept in the desk's data dir (out of an agent's reach), one small JSON file per task, so the
+// desk deletes only branches it made and names a worktree's git dir without asking the worktree.
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { worktreeDirNameFor } from './branch-names';
+
+export interface WorktreeRecord {
+  taskId: string;
+  /** The branch this desk created for the task (`worktree add -b`). */
+  branch: string;
+  /** The worktree's files. */
+  path: string;
+  /** The worktree's git dir (`<common dir>/worktrees/<name>`) as git wrote it into `<path>/.git`; absent until the worktree exists. */
+  gitDir?: string;
+}
+
+export interface WorktreeRecords {
+  get(taskId: string): Promise<WorktreeRecord | undefined>;
+  /** The record of the task whose worktree is `path`, if this desk made one there. */
+  atPath(path: string): Promise<WorktreeRecord | undefined>;
+  put(record: WorktreeRecord): Promise<void>;
+  remove(taskId: string): Promise<void>;
+}
+
+export function createWorktreeRecords(dir: string): WorktreeRecords {
+  const fileOf = (dirName: string) => join(dir, `${dirName}.json`);
+  const read = async (dirName: string): Promise<WorktreeRecord | undefined> => {
+    const text = await readFile(fileOf(dirName), 'utf8').catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw error;
+    });
+    return text === undefined ? undefined : JSON.parse(text) as WorktreeRecord;
+  };
+  return {
+    get: async (taskId) => {
+      const record = await read(worktreeDirNameFor(taskId));
+      return record?.taskId === taskId ? record : undefined;
+    },
+    atPath: async (path) => {
+      const dirName = path.split(/[\\/]/).filter(Boolean).at(-1) ?? '';
+      const record = await read(dirName);
+      return record?.path === path ? record : undefined;
+    },
+    async put(record) {
+      await mkdir(dir, { recursive: true });
+      // Written whole, then renamed over: a crash never leaves half a record.
+      const file = fileOf(worktreeDirNameFor(record.taskId));
+      await writeFile(`${file}.tmp`, `${JSON.stringify(record, null, 2)}\n`);
+      await rename(`${file}.tmp`, file);
+    },
+    remove: (taskId) => rm(fileOf(worktreeDirNameFor(taskId)), { force: true }),
+  };
+}
