@@ -81,7 +81,7 @@ describe('a terminal command under the built-in policy', () => {
     const d = await open();
     await d.api('POST', '/', { id: 'asked', prompt: 'ask-run echo ran > marker.txt' });
     const { worktree, question } = await waitingFor(d, 'asked');
-    expect(question).toMatchObject({ prompt: 'echo ran > marker.txt', toolCall: { kind: 'execute', rawInput: { command: 'sh', args: ['-c', 'echo ran > marker.txt'] } } });
+    expect(question).toMatchObject({ prompt: `echo ran > marker.txt (runs: ${MARK_LINE})`, toolCall: { kind: 'execute', rawInput: { command: 'sh', args: ['-c', 'echo ran > marker.txt'] } } });
     expect(existsSync(join(worktree, 'marker.txt'))).toBe(false);
     expect((await d.api('POST', '/tasks/asked/input', { optionId: 'allow' })).status).toBe(200);
     await d.waitForStatus('asked', 'completed');

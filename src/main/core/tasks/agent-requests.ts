@@ -59,17 +59,18 @@ export function createAgentRequests(deps: AgentRequestsDeps) {
      * arguments joined by spaces, as the audit log shows it) equals one exactly is covered by that answer
      * and uses it up; any other command, or the same one a second time, is decided on its own. Only a
      * command spelled out in the tool call's raw input counts (`toolCallCommand`), never one guessed from
-     * its title: the person must have seen the very command line that runs.
+     * its free-text title; and the question shows that command line (`promptFor`), so the person has
+     * seen the very command that will run.
      */
     const allowedCommands: { commandLine: string; requestId: string }[] = [];
 
     return {
       async permission(request: PermissionRequest, worktree: string): Promise<PermissionOutcome> {
         const facts = permissionFacts(request);
+        const commandLine = facts.kind === 'execute' ? toolCallCommand(request.toolCall) : undefined;
         const decision = await gate.review({ agentId: task.agent, taskId: task.id, worktree, ...facts });
         recordDecision(task, decision);
         const allowed = (outcome: PermissionOutcome): PermissionOutcome => {
-          const commandLine = facts.kind === 'execute' ? toolCallCommand(request.toolCall) : undefined;
           if (commandLine !== undefined) allowedCommands.push({ commandLine, requestId: decision.id });
           return outcome;
         };
@@ -80,7 +81,7 @@ export function createAgentRequests(deps: AgentRequestsDeps) {
           return said === 'allowed' ? allowed(outcome) : outcome;
         }
         const { answer, answeredBy } = await askPerson(task, {
-          taskId: task.id, kind: 'permission', prompt: facts.title, options: request.options, toolCall: request.toolCall, governanceRequestId: decision.id,
+          taskId: task.id, kind: 'permission', prompt: promptFor(facts.title, commandLine), options: request.options, toolCall: request.toolCall, governanceRequestId: decision.id,
         });
         if ('optionId' in answer) {
           const chosen = request.options.find((o) => o.optionId === answer.optionId);
@@ -174,6 +175,11 @@ export function createAgentRequests(deps: AgentRequestsDeps) {
   }
 
   return { forRun };
+}
+
+/** A command's title is the agent's own words; the person is also shown the command line itself when the title leaves it out. */
+function promptFor(title: string, commandLine: string | undefined): string {
+  return commandLine === undefined || title.includes(commandLine) ? title : `${title} (runs: ${commandLine})`;
 }
 
 export type AgentRequests = ReturnType<typeof createAgentRequests>;
