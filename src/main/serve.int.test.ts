@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { processGroupAlive } from './core/agents/process-tree';
 import { git, isolateGitConfig } from './core/git/git-test-fixture';
-import { makeRepo, rawRequest, type RawResponse } from './core/test-support/desk-harness';
+import { makeRepo, policyAllowing, rawRequest, writePolicy, type RawResponse } from './core/test-support/desk-harness';
 
 const SERVE = resolve(import.meta.dirname, 'serve.ts');
 let root: string;
@@ -104,6 +104,8 @@ describe('npm run serve', () => {
     root = mkdtempSync(join(tmpdir(), 'desk-serve-'));
     const repo = makeRepo(root);
     const dataDir = join(root, 'data');
+    // The slow task's command must run, not wait for a person, for the stop to have something to end.
+    writePolicy(dataDir, policyAllowing('execute'));
     const host = await startHost(['--repo', repo, '--port', '0', '--data-dir', dataDir]);
     const tokenPath = join(dataDir, 'token');
     expect(host.output()).toContain(`Token kept in ${tokenPath}`);
@@ -125,6 +127,8 @@ describe('npm run serve', () => {
     const dataDir = join(root, 'data');
     const args = ['--repo', repo, '--port', '0', '--data-dir', dataDir, '--token', 'restart-token-0123456789'];
     const token = 'restart-token-0123456789';
+    // The interrupted task's command runs (in both lives of the desk) instead of waiting for a person.
+    writePolicy(dataDir, policyAllowing('execute'));
     const first = await startHost(args);
 
     await call(first, token, 'POST', '/', { id: 'done', prompt: 'Finish first\nwrite done.txt yes' });

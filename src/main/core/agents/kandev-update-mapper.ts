@@ -7,7 +7,7 @@ const str = (value: unknown): string | undefined => (typeof value === 'string' ?
 
 /** Kandev names tools; ACP classifies them. */
 const TOOL_KINDS: Record<string, string> = {
-  file_edit: 'edit', write_file: 'edit', append_file: 'edit', edit_file: 'edit', delete_file: 'delete',
+  file_edit: 'edit', write_file: 'edit', append_file: 'edit', edit_file: 'edit', delete_file: 'delete', move_file: 'move',
   read_file: 'read', run_command: 'execute', shell: 'execute', search: 'search', fetch: 'fetch',
 };
 

@@ -6,7 +6,7 @@ import type { GovernanceService } from './governance-service';
 export function createGovernanceGate(governance: GovernanceService, log: (message: string) => void): PermissionGate {
   return {
     review(input) {
-      // A VALIDATE review is a dry run that ends at once; an APPROVAL stays open until complete().
+      // An APPROVAL stays open until complete() says what became of it.
       const record = governance.review({ ...input, source: 'acp' });
       // An APPROVAL review always ends in a decision; a missing one would be a bug, and must never approve.
       return { id: record.id, decision: record.decision ?? 'rejected', rule: record.rule, reason: record.reason };

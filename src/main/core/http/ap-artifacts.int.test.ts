@@ -3,9 +3,10 @@
 import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { deskPerFile, TEST_TOKEN } from '../test-support/desk-harness';
+import { deskPerFile, policyAllowing, TEST_TOKEN } from '../test-support/desk-harness';
 
-const currentDesk = deskPerFile({ concurrency: 4 });
+// A later turn deletes a file; the agent asks first, and nobody is there to answer, so the policy allows it.
+const currentDesk = deskPerFile({ concurrency: 4, policy: policyAllowing('delete') });
 
 const AP = '/ap/v1/agent/tasks';
 const auth = { authorization: `Bearer ${TEST_TOKEN}` };

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { git } from '../git/git-test-fixture';
-import { desksPerTest, type Desk } from '../test-support/desk-harness';
+import { desksPerTest, policyAllowing, type Desk } from '../test-support/desk-harness';
 
 const openDesk = desksPerTest();
 
@@ -16,7 +16,8 @@ async function completed(d: Desk, id: string, prompt: string) {
 
 describe('review', () => {
   it('shows what a task changed, file by file, against the commit it started from', async () => {
-    const d = await openDesk({ files: { 'README.md': '# Fixture\n', 'old.txt': 'bye\n' } });
+    // The agent asks before deleting; this test is about the diff, so the policy lets it without a person.
+    const d = await openDesk({ files: { 'README.md': '# Fixture\n', 'old.txt': 'bye\n' }, policy: policyAllowing('delete') });
     await completed(d, 'diffed', 'write notes.txt one\nappend README.md more\ndelete old.txt');
     const diff = (await d.api('GET', '/api/tasks/diffed/diff')).json;
     const byPath = Object.fromEntries(diff.files.map((f: { path: string }) => [f.path, f]));

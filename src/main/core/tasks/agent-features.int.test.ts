@@ -4,14 +4,14 @@ import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { git } from '../git/git-test-fixture';
-import { desksPerTest, type Desk, kandevScriptedAgent, scriptedAgent, taskEvents } from '../test-support/desk-harness';
+import { desksPerTest, type Desk, type DeskOptions, kandevScriptedAgent, policyAllowing, scriptedAgent, taskEvents } from '../test-support/desk-harness';
 
 const openDesk = desksPerTest();
 let desk: (Desk & { root: string }) | undefined;
 
 
-async function open(): Promise<Desk & { root: string }> {
-  desk = await openDesk({ agents: [scriptedAgent(), kandevScriptedAgent()] });
+async function open(options: Pick<DeskOptions, 'policy'> = {}): Promise<Desk & { root: string }> {
+  desk = await openDesk({ agents: [scriptedAgent(), kandevScriptedAgent()], ...options });
   return desk;
 }
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each test reads the fields it needs
@@ -70,7 +70,8 @@ describe('session settings', () => {
 
 describe('terminals', () => {
   it('run the agent\'s commands in the worktree and keep their output for the board', async () => {
-    const d = await open();
+    // About what a terminal does once it runs; asking a person first is in governance's tests.
+    const d = await open({ policy: policyAllowing('execute') });
     await d.api('POST', '/', { id: 'term', prompt: 'run echo hello from $(basename "$PWD")' });
     await d.waitForStatus('term', 'completed');
     const recorded = await events(d, 'term');

@@ -1,17 +1,17 @@
-// What happens when an agent asks for permission or asks a question: governance decides, and what it
-// escalates waits for a person as an open question on the task.
+// What happens when an agent asks for permission, asks a question, touches a file or starts a terminal:
+// governance decides, and what it escalates waits for a person as an open question on the task.
 import type { TaskEvent } from '../../../shared/events';
 import type { QuestionAnswer } from '../../../shared/questions';
 import type { ElicitationRequest, ElicitationResponse, PermissionOutcome, PermissionRequest } from '../agents/agent-session';
 import { INVALID_PARAMS, JsonRpcError } from '../agents/json-rpc-peer';
 import type { TaskRecord } from '../store/tasks-repo';
 import type { OpenQuestions } from './open-questions';
-import { outcomeFor, permissionFacts } from './permission-facts';
+import { outcomeFor, permissionFacts, toolCallCommand } from './permission-facts';
 
 /** The governance policy as the task service needs it. */
 export interface PermissionGate {
-  /** `VALIDATE` only asks what the policy says, without keeping a request open. */
-  review(input: { agentId: string; taskId: string; kind: string; title: string; paths: string[]; command?: string; worktree: string; requestType?: 'APPROVAL' | 'VALIDATE' }):
+  /** Opens an APPROVAL request in the audit log with the policy's decision; it stays open until `complete`. */
+  review(input: { agentId: string; taskId: string; kind: string; title: string; paths: string[]; command?: string; worktree: string }):
     Promise<GateDecision> | GateDecision;
   /** Closes the request in the audit log with what finally happened. */
   complete(requestId: string, result: { outcome: string; answeredBy?: string }): void;
@@ -30,8 +30,8 @@ export interface AgentRequestsDeps {
   now(): Date;
 }
 
-/** The answers offered to a person for an agent's file access that the policy says to ask about. */
-const FILE_OPTIONS = [{ optionId: 'allow', name: 'Allow', kind: 'allow_once' }, { optionId: 'reject', name: 'Reject', kind: 'reject_once' }];
+/** The answers offered to a person for a file access or a terminal command that the policy says to ask about. */
+const ALLOW_OR_REJECT = [{ optionId: 'allow', name: 'Allow', kind: 'allow_once' }, { optionId: 'reject', name: 'Reject', kind: 'reject_once' }];
 
 export function createAgentRequests(deps: AgentRequestsDeps) {
   const { gate, questions } = deps;
@@ -51,82 +51,136 @@ export function createAgentRequests(deps: AgentRequestsDeps) {
     deps.record(task, { type: 'governance', requestId: decision.id, decision: decision.decision, rule: decision.rule, reason: decision.reason });
   }
 
-  return {
-    async permission(task: TaskRecord, request: PermissionRequest, worktree: string): Promise<PermissionOutcome> {
-      const facts = permissionFacts(request);
-      const decision = await gate.review({ agentId: task.agent, taskId: task.id, worktree, ...facts });
-      recordDecision(task, decision);
-      if (decision.decision !== 'escalated') {
-        const outcome = outcomeFor(request.options, decision.decision === 'approved' ? 'allow' : 'reject');
-        gate.complete(decision.id, { outcome: outcome.outcome === 'cancelled' ? 'cancelled' : decision.decision === 'approved' ? 'allowed' : 'rejected' });
-        return outcome;
-      }
-      const { answer, answeredBy } = await askPerson(task, {
-        taskId: task.id, kind: 'permission', prompt: facts.title, options: request.options, toolCall: request.toolCall, governanceRequestId: decision.id,
-      });
-      if ('optionId' in answer) {
-        const chosen = request.options.find((o) => o.optionId === answer.optionId);
-        gate.complete(decision.id, { outcome: chosen?.kind.startsWith('allow') ? 'allowed' : 'rejected', answeredBy });
-        return { outcome: 'selected', optionId: answer.optionId };
-      }
-      gate.complete(decision.id, { outcome: 'cancelled', answeredBy });
-      return { outcome: 'cancelled' };
-    },
-
+  /** What one run (one turn) of a task may ask: each run starts with no permissions carried over. */
+  function forRun(task: TaskRecord) {
     /**
-     * An agent's file read or write (ACP fs/*) passes the same policy: outside the worktree or the
-     * allowed paths it is refused, and a capability set to "ask" puts the question to a person.
+     * Command lines a `session/request_permission` for an `execute` tool call was allowed for in this run,
+     * each with the audit record that allowed it. A `terminal/create` whose command line (program and
+     * arguments joined by spaces, as the audit log shows it) equals one exactly is covered by that answer
+     * and uses it up; any other command, or the same one a second time, is decided on its own. Only a
+     * command spelled out in the tool call's raw input counts (`toolCallCommand`), never one guessed from
+     * its free-text title; and the question shows that command line (`promptFor`), so the person has
+     * seen the very command that will run.
      */
-    async fileAccess(task: TaskRecord, access: { kind: 'read' | 'edit'; path: string }, worktree: string): Promise<void> {
-      const title = `${access.kind === 'read' ? 'Read' : 'Write'} ${access.path}`;
-      const decision = await gate.review({ agentId: task.agent, taskId: task.id, worktree, kind: access.kind, title, paths: [access.path] });
-      recordDecision(task, decision);
-      let allowed = decision.decision === 'approved';
-      let answeredBy: string | undefined;
-      if (decision.decision === 'escalated') {
-        const asked = await askPerson(task, {
-          taskId: task.id, kind: 'permission', prompt: title, options: FILE_OPTIONS, governanceRequestId: decision.id,
-          toolCall: { kind: access.kind, title, locations: [{ path: access.path }] },
+    const allowedCommands: { commandLine: string; requestId: string }[] = [];
+
+    return {
+      async permission(request: PermissionRequest, worktree: string): Promise<PermissionOutcome> {
+        const facts = permissionFacts(request);
+        const commandLine = facts.kind === 'execute' ? toolCallCommand(request.toolCall) : undefined;
+        const decision = await gate.review({ agentId: task.agent, taskId: task.id, worktree, ...facts });
+        recordDecision(task, decision);
+        const allowed = (outcome: PermissionOutcome): PermissionOutcome => {
+          if (commandLine !== undefined) allowedCommands.push({ commandLine, requestId: decision.id });
+          return outcome;
+        };
+        if (decision.decision !== 'escalated') {
+          const outcome = outcomeFor(request.options, decision.decision === 'approved' ? 'allow' : 'reject');
+          const said = outcome.outcome === 'cancelled' ? 'cancelled' : decision.decision === 'approved' ? 'allowed' : 'rejected';
+          gate.complete(decision.id, { outcome: said });
+          return said === 'allowed' ? allowed(outcome) : outcome;
+        }
+        const { answer, answeredBy } = await askPerson(task, {
+          taskId: task.id, kind: 'permission', prompt: promptFor(facts.title, commandLine), options: request.options, toolCall: request.toolCall, governanceRequestId: decision.id,
         });
-        allowed = 'optionId' in asked.answer && asked.answer.optionId === 'allow';
-        answeredBy = asked.answeredBy;
-      }
-      gate.complete(decision.id, { outcome: allowed ? 'allowed' : 'rejected', ...(answeredBy !== undefined && { answeredBy }) });
-      if (!allowed) throw new JsonRpcError(INVALID_PARAMS, `Access denied: ${decision.decision === 'escalated' ? 'a person refused it' : decision.reason}`);
-    },
+        if ('optionId' in answer) {
+          const chosen = request.options.find((o) => o.optionId === answer.optionId);
+          const yes = chosen?.kind.startsWith('allow') === true;
+          gate.complete(decision.id, { outcome: yes ? 'allowed' : 'rejected', answeredBy });
+          const outcome: PermissionOutcome = { outcome: 'selected', optionId: answer.optionId };
+          return yes ? allowed(outcome) : outcome;
+        }
+        gate.complete(decision.id, { outcome: 'cancelled', answeredBy });
+        return { outcome: 'cancelled' };
+      },
 
-    /**
-     * A terminal command (ACP terminal/create) is checked against denied patterns and a denied execute
-     * capability. It is not put to a person: agents ask permission for a command before running it.
-     */
-    async terminalCommand(task: TaskRecord, command: string, worktree: string): Promise<void> {
-      const decision = await gate.review({ agentId: task.agent, taskId: task.id, worktree, kind: 'execute', title: `Run ${command}`, paths: [], command, requestType: 'VALIDATE' });
-      if (decision.decision !== 'rejected') return;
-      recordDecision(task, decision);
-      throw new JsonRpcError(INVALID_PARAMS, `Command refused: ${decision.reason}`);
-    },
+      /**
+       * An agent's file read or write (ACP fs/*) passes the same policy: outside the worktree or the
+       * allowed paths it is refused, and a capability set to "ask" puts the question to a person.
+       */
+      async fileAccess(access: { kind: 'read' | 'edit'; path: string }, worktree: string): Promise<void> {
+        const title = `${access.kind === 'read' ? 'Read' : 'Write'} ${access.path}`;
+        const decision = await gate.review({ agentId: task.agent, taskId: task.id, worktree, kind: access.kind, title, paths: [access.path] });
+        recordDecision(task, decision);
+        let allowed = decision.decision === 'approved';
+        let answeredBy: string | undefined;
+        if (decision.decision === 'escalated') {
+          const asked = await askPerson(task, {
+            taskId: task.id, kind: 'permission', prompt: title, options: ALLOW_OR_REJECT, governanceRequestId: decision.id,
+            toolCall: { kind: access.kind, title, locations: [{ path: access.path }] },
+          });
+          allowed = 'optionId' in asked.answer && asked.answer.optionId === 'allow';
+          answeredBy = asked.answeredBy;
+        }
+        gate.complete(decision.id, { outcome: allowed ? 'allowed' : 'rejected', ...(answeredBy !== undefined && { answeredBy }) });
+        if (!allowed) throw new JsonRpcError(INVALID_PARAMS, `Access denied: ${decision.decision === 'escalated' ? 'a person refused it' : decision.reason}`);
+      },
 
-    async elicitation(task: TaskRecord, request: ElicitationRequest, worktree: string): Promise<ElicitationResponse> {
-      const decision = await gate.review({ agentId: task.agent, taskId: task.id, worktree, kind: 'elicitation', title: request.message, paths: [] });
-      recordDecision(task, decision);
-      // Even an "allowed" question needs someone to answer it; only a refusal skips the person.
-      if (decision.decision === 'rejected') {
-        gate.complete(decision.id, { outcome: 'declined' });
-        return { action: 'decline' };
-      }
-      const { answer, answeredBy } = await askPerson(task, {
-        taskId: task.id, kind: 'elicitation', prompt: request.message, governanceRequestId: decision.id,
-        ...(request.requestedSchema !== undefined && { requestedSchema: request.requestedSchema }),
-      });
-      if ('content' in answer) {
-        gate.complete(decision.id, { outcome: 'answered', answeredBy });
-        return { action: 'accept', content: answer.content };
-      }
-      const declined = 'declined' in answer;
-      gate.complete(decision.id, { outcome: declined ? 'declined' : 'cancelled', answeredBy });
-      return { action: declined ? 'decline' : 'cancel' };
-    },
-  };
+      /**
+       * A terminal command (ACP terminal/create) is decided by the policy whether or not the agent asked
+       * permission first: denied patterns and a denied `execute` refuse it, `execute: ask` puts it to a
+       * person, and it starts only once allowed. Resolves when it may start; throws (to the agent) otherwise.
+       */
+      async terminalCommand(commandLine: string, worktree: string): Promise<void> {
+        const covered = allowedCommands.findIndex((grant) => grant.commandLine === commandLine);
+        if (covered >= 0) {
+          const [grant] = allowedCommands.splice(covered, 1);
+          deps.record(task, { type: 'log', level: 'info', source: 'desk', text: `Running ${commandLine}: allowed by the answer to permission request ${grant?.requestId ?? '?'}.` });
+          return;
+        }
+        const title = `Run ${commandLine}`;
+        const decision = await gate.review({ agentId: task.agent, taskId: task.id, worktree, kind: 'execute', title, paths: [], command: commandLine });
+        recordDecision(task, decision);
+        if (decision.decision === 'approved') {
+          gate.complete(decision.id, { outcome: 'allowed' });
+          return;
+        }
+        if (decision.decision === 'rejected') {
+          gate.complete(decision.id, { outcome: 'rejected' });
+          throw new JsonRpcError(INVALID_PARAMS, `Command refused: ${decision.reason}`);
+        }
+        const { answer, answeredBy } = await askPerson(task, {
+          taskId: task.id, kind: 'permission', prompt: title, options: ALLOW_OR_REJECT, governanceRequestId: decision.id,
+          toolCall: { kind: 'execute', title, rawInput: { command: commandLine } },
+        });
+        const outcome = 'optionId' in answer ? (answer.optionId === 'allow' ? 'allowed' : 'rejected') : 'cancelled';
+        gate.complete(decision.id, { outcome, answeredBy });
+        if (outcome === 'rejected') throw new JsonRpcError(INVALID_PARAMS, 'Command refused: a person rejected it.');
+        if (outcome === 'cancelled') throw new JsonRpcError(INVALID_PARAMS, 'Command not run: the task was cancelled before anyone answered.');
+      },
+
+      elicitation: (request: ElicitationRequest, worktree: string) => elicitation(task, request, worktree),
+    };
+  }
+
+  async function elicitation(task: TaskRecord, request: ElicitationRequest, worktree: string): Promise<ElicitationResponse> {
+    const decision = await gate.review({ agentId: task.agent, taskId: task.id, worktree, kind: 'elicitation', title: request.message, paths: [] });
+    recordDecision(task, decision);
+    // Even an "allowed" question needs someone to answer it; only a refusal skips the person.
+    if (decision.decision === 'rejected') {
+      gate.complete(decision.id, { outcome: 'declined' });
+      return { action: 'decline' };
+    }
+    const { answer, answeredBy } = await askPerson(task, {
+      taskId: task.id, kind: 'elicitation', prompt: request.message, governanceRequestId: decision.id,
+      ...(request.requestedSchema !== undefined && { requestedSchema: request.requestedSchema }),
+    });
+    if ('content' in answer) {
+      gate.complete(decision.id, { outcome: 'answered', answeredBy });
+      return { action: 'accept', content: answer.content };
+    }
+    const declined = 'declined' in answer;
+    gate.complete(decision.id, { outcome: declined ? 'declined' : 'cancelled', answeredBy });
+    return { action: declined ? 'decline' : 'cancel' };
+  }
+
+  return { forRun };
+}
+
+/** A command's title is the agent's own words; the person is also shown the command line itself when the title leaves it out. */
+function promptFor(title: string, commandLine: string | undefined): string {
+  return commandLine === undefined || title.includes(commandLine) ? title : `${title} (runs: ${commandLine})`;
 }
 
 export type AgentRequests = ReturnType<typeof createAgentRequests>;
+export type RunRequests = ReturnType<AgentRequests['forRun']>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { outcomeFor, permissionFacts } from './permission-facts';
+import { outcomeFor, permissionFacts, toolCallCommand } from './permission-facts';
 
 const options = [
   { optionId: 'yes', name: 'Allow', kind: 'allow_once' },
@@ -20,6 +20,13 @@ describe('permissionFacts', () => {
 
   it('checks an execute request without a command by its title', () => {
     expect(permissionFacts({ toolCall: { kind: 'execute', title: 'rm -rf /' }, options: [] })).toMatchObject({ command: 'rm -rf /' });
+  });
+});
+
+describe('toolCallCommand', () => {
+  it('reads the command line the tool call carries as data, and never guesses one from its title', () => {
+    expect(toolCallCommand({ kind: 'execute', title: 'Run tests', rawInput: { command: 'sh', args: ['-c', 'npm test'] } })).toBe('sh -c npm test');
+    expect(toolCallCommand({ kind: 'execute', title: 'npm test' })).toBeUndefined();
   });
 });
 

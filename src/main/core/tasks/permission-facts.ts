@@ -24,6 +24,11 @@ export function permissionFacts(request: PermissionRequest): RequestFacts {
   };
 }
 
+/** The command line a tool call spells out in its raw input (never guessed from its title), as `permissionFacts` reads it. */
+export function toolCallCommand(toolCall: PermissionRequest['toolCall']): string | undefined {
+  return commandOf(toolCall.rawInput);
+}
+
 /** Agents name the files a tool touches under several keys of its raw input. */
 function pathsOf(rawInput: unknown): string[] {
   if (typeof rawInput !== 'object' || rawInput === null) return [];

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { processGroupAlive } from '../agents/process-tree';
 import { git } from '../git/git-test-fixture';
-import { desksPerTest, type Desk } from '../test-support/desk-harness';
+import { desksPerTest, policyAllowing, type Desk } from '../test-support/desk-harness';
 
 const openDesk = desksPerTest();
 let desk: (Desk & { root: string }) | undefined;
@@ -106,7 +106,8 @@ describe('replacing and cancelling', () => {
   });
 
   it('a cancel ends the agent and the processes it started within 3 s', async () => {
-    desk = await openDesk();
+    // The command must be running for the cancel to have it to end, so no person is asked first.
+    desk = await openDesk({ policy: policyAllowing('execute') });
     await submit({ id: 'long', prompt: 'run sleep 120' });
     const pid = await waitForAgentPid('long');
     await waitForEvent('long', (e) => e.event.type === 'agent' && e.event.update.kind === 'tool-call');

@@ -8,7 +8,7 @@ import type { AgentRegistry } from '../agents/agent-registry';
 import type { AgentSpec } from '../agents/agent-spec';
 import type { AgentSession, ElicitationRequest, ElicitationResponse, PermissionOutcome, PermissionRequest } from '../agents/agent-session';
 import { connectAgent } from '../agents/connect-agent';
-import { createJsonRpcPeer, JsonRpcError, PeerClosedError } from '../agents/json-rpc-peer';
+import { createJsonRpcPeer, INVALID_PARAMS, JsonRpcError, PeerClosedError } from '../agents/json-rpc-peer';
 import { createTerminalHost } from '../agents/terminal-host';
 import { createWorktreeFiles } from '../agents/worktree-files';
 import { BranchTakenError, MergeConflictError, WorktreeTamperedError } from '../git/git-errors';
@@ -42,7 +42,7 @@ export interface RunContext {
   decidePermission(request: PermissionRequest, worktree: string): Promise<PermissionOutcome>;
   /** A question for a person (after governance). */
   elicit(request: ElicitationRequest): Promise<ElicitationResponse>;
-  /** Governance for a terminal command; throws (to the agent) when refused. */
+  /** Governance for a terminal command, waiting for a person if the policy says to ask; throws (to the agent) when refused. */
   authorizeCommand(commandLine: string, worktree: string): Promise<void>;
   /** Governance for a file read or write; throws (to the agent) when refused. */
   authorizeFile(access: { kind: 'read' | 'edit'; path: string }, worktree: string): Promise<void>;
@@ -190,6 +190,8 @@ async function converse(
           ...terminals,
           create: async (params) => {
             await context.authorizeCommand([params.command, ...(params.args ?? [])].join(' '), cwd);
+            // A person may answer "allow" just as the task is cancelled: a cancelled task starts nothing.
+            if (context.signal.aborted) throw new JsonRpcError(INVALID_PARAMS, 'Command not run: the task was cancelled.');
             return terminals.create(params);
           },
         },

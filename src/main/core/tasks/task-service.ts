@@ -163,6 +163,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
     const record = save(task.id, { status: 'in-progress', attempt, startedAt, finishedAt: null, errorMessage: null, agentPid: null });
     const controller = new AbortController();
     const run: ActiveRun = { attempt, agent: task.agent, controller, done: Promise.resolve() };
+    const requestsOfRun = requests.forRun(record);
     const context: RunContext = {
       task: record,
       turn: { number: turn.turn, prompt: turn.prompt },
@@ -174,10 +175,10 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
       update: (patch) => { if (isCurrent(task.id, attempt)) tasks.update(task.id, patch); },
       record: (event) => deps.record(task.id, attempt, event),
       onSession: (session) => { run.session = session; },
-      decidePermission: (request, worktree) => requests.permission(record, request, worktree),
-      elicit: (request) => requests.elicitation(record, request, tasks.get(task.id)?.worktreePath ?? ''),
-      authorizeFile: (access, worktree) => requests.fileAccess(record, access, worktree),
-      authorizeCommand: (commandLine, worktree) => requests.terminalCommand(record, commandLine, worktree),
+      decidePermission: (request, worktree) => requestsOfRun.permission(request, worktree),
+      elicit: (request) => requestsOfRun.elicitation(request, tasks.get(task.id)?.worktreePath ?? ''),
+      authorizeFile: (access, worktree) => requestsOfRun.fileAccess(access, worktree),
+      authorizeCommand: (commandLine, worktree) => requestsOfRun.terminalCommand(commandLine, worktree),
       isolate: (request) => deps.sandbox.isolate(request),
     };
     run.done = deps.run(context)

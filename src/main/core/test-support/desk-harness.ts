@@ -3,11 +3,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { z } from 'zod';
 import type { EventEnvelope } from '../../../shared/events';
+import { PolicyFile, type Capability } from '../../../shared/governance';
 import type { TaskStatus } from '../../../shared/task';
 import { scriptedAgentSpec } from '../agents/builtin-agents';
 import type { AgentSpec } from '../agents/agent-spec';
 import { createCore, type Core } from '../core';
+import { createPolicyFileStore } from '../governance/policy-file';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { TaskEvent } from '../../../shared/events';
 import { commitFiles, git, isolateGitConfig } from '../git/git-test-fixture';
@@ -41,6 +44,17 @@ export interface DeskOptions {
   files?: Record<string, string>;
   /** Reuse a repo and data dir (to restart a desk over the same state). */
   reuse?: { root: string; repo: string; dataDir: string };
+  /** A governance policy written to the data dir before the desk starts; default: none (the built-in policy). */
+  policy?: z.input<typeof PolicyFile>;
+}
+
+/**
+ * A policy allowing `capabilities` without a person, for tests that are not about governance but whose
+ * agents run commands or delete files: the built-in policy asks a person first, and these tests have
+ * nobody to answer.
+ */
+export function policyAllowing(...capabilities: Capability[]): z.input<typeof PolicyFile> {
+  return { version: 1, defaults: { capabilities: Object.fromEntries(capabilities.map((capability) => [capability, 'allow'])) } };
 }
 
 export function scriptedAgent(): AgentSpec {
@@ -106,11 +120,17 @@ export function makeRepo(root: string, files: Record<string, string> = { 'README
   return repo;
 }
 
+/** Writes `policy` as the data dir's policy file, for a desk (or `serve` host) about to start over it. */
+export function writePolicy(dataDir: string, policy: z.input<typeof PolicyFile>): void {
+  createPolicyFileStore(dataDir).save(PolicyFile.parse(policy));
+}
+
 export async function startDesk(options: DeskOptions = {}): Promise<Desk & { root: string }> {
   const root = options.reuse?.root ?? mkdtempSync(join(tmpdir(), 'desk-test-'));
   const repo = options.reuse?.repo ?? makeRepo(root, options.files);
   const dataDir = options.reuse?.dataDir ?? join(root, 'data');
   const specs = options.agents ?? [scriptedAgent()];
+  if (options.policy !== undefined) writePolicy(dataDir, options.policy);
   const core = await createCore({
     repoPath: repo, dataDir, token: TEST_TOKEN, concurrency: options.concurrency ?? 2, defaultAgent: 'scripted',
     agents: {

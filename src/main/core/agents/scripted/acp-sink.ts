@@ -10,13 +10,12 @@ import {
   type SendRequestOptions,
   type SessionUpdate,
   type ToolCallContent,
-  type ToolKind,
 } from '@agentclientprotocol/sdk';
 import { diskTextFiles } from './disk-files';
-import type { CommandOutcome, ScriptSink, ScriptTool, TextFiles, ToolCallEnd, ToolCallStart } from './script-sink';
+import type { CommandOutcome, ScriptSink, TextFiles, ToolCallEnd, ToolCallStart } from './script-sink';
 import { runShellChild, shellInvocation } from './shell-child';
 import { reasonOf } from './turn-cancellation';
-import { elicitationRequest, permissionRequest, readElicitationOutcome, readPermissionOutcome } from './user-input';
+import { ACP_TOOL_KINDS, elicitationRequest, permissionRequest, readElicitationOutcome, readPermissionOutcome, toolLocations } from './user-input';
 
 export interface AcpSinkOptions {
   client: AgentContext;
@@ -27,7 +26,6 @@ export interface AcpSinkOptions {
   signal: AbortSignal;
 }
 
-const KINDS: Record<ScriptTool, ToolKind> = { write: 'edit', append: 'edit', delete: 'delete', read: 'read', run: 'execute' };
 const RESOURCE_NOT_FOUND = -32002;
 const METHOD_NOT_FOUND = -32601;
 
@@ -50,10 +48,10 @@ export function createAcpSink(options: AcpSinkOptions): ScriptSink {
         sessionUpdate: 'tool_call',
         toolCallId: call.id,
         title: call.title,
-        kind: KINDS[call.tool],
+        kind: ACP_TOOL_KINDS[call.tool],
         status: 'pending',
-        locations: call.absolutePath === undefined ? [] : [{ path: call.absolutePath }],
-        rawInput: call.command === undefined ? { path: call.scriptPath } : { command: call.command },
+        locations: toolLocations(call),
+        rawInput: rawInputOf(call),
       }),
     toolFinished: (call, end) =>
       update({ sessionUpdate: 'tool_call_update', toolCallId: call.id, status: end.status, content: contentOf(end) }),
@@ -62,8 +60,8 @@ export function createAcpSink(options: AcpSinkOptions): ScriptSink {
       capabilities.terminal === true
         ? runInClientTerminal(call, options, requestOptions, update)
         : runShellChild(call.command ?? '', cwd, turnSignal),
-    async askPermission(question) {
-      const request = permissionRequest(sessionId, randomUUID(), question);
+    async askPermission(ask) {
+      const request = permissionRequest(sessionId, randomUUID(), ask);
       return readPermissionOutcome(await client.request(methods.client.session.requestPermission, request, requestOptions));
     },
     async elicit(text) {
@@ -71,6 +69,11 @@ export function createAcpSink(options: AcpSinkOptions): ScriptSink {
       return readElicitationOutcome(await client.request(methods.client.elicitation.create, request, requestOptions));
     },
   };
+}
+
+function rawInputOf(call: ToolCallStart): Record<string, unknown> {
+  if (call.command !== undefined) return { command: call.command };
+  return { path: call.scriptPath, ...(call.destinationPath !== undefined && { destination: call.destinationPath }) };
 }
 
 function textBlock(text: string): ContentBlock {

@@ -1,5 +1,5 @@
 // Text files straight on disk: what a session uses when the client does not offer its own file system.
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { access, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { TextFiles } from './script-sink';
 
@@ -24,4 +24,14 @@ export async function writeTextCreatingDirs(absolutePath: string, text: string):
 export async function deleteFile(absolutePath: string): Promise<void> {
   // No `force`: deleting a file that is not there is a failure the script should hear about.
   await rm(absolutePath);
+}
+
+export function pathExists(absolutePath: string): Promise<boolean> {
+  return access(absolutePath).then(() => true, () => false);
+}
+
+/** Moves a file, creating the destination's directories. */
+export async function moveFile(from: string, to: string): Promise<void> {
+  await mkdir(dirname(to), { recursive: true });
+  await rename(from, to);
 }

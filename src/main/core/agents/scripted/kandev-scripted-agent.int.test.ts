@@ -1,5 +1,5 @@
 // The scripted agent process in the Kandev dialect, driven with raw ndjson lines as Kandev's backend would.
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { KandevLineClient, TestResources } from './scripted-agent-harness';
@@ -106,5 +106,17 @@ describe('scripted agent, Kandev dialect', () => {
     kandev.send({ id: request.id as number, result: { outcome: { outcome: 'selected', optionId: 'allow' } } });
     await kandev.waitFor(isUpdate('complete'));
     expect(kandev.updates().map((update) => update.data.text).filter(Boolean)).toEqual(['Allowed: Deploy?', 'deployed']);
+  });
+
+  it('asks permission before a delete, with the tool kind and path, and keeps the file when rejected', async () => {
+    await writeFile(join(cwd, 'keep.txt'), 'stay\n');
+    const { kandev } = await startSession();
+    kandev.send({ id: 3, method: 'session/prompt', params: { message: 'delete keep.txt' } });
+    const request = await kandev.waitFor((message) => message.method === 'session/request_permission');
+    expect(request.params).toMatchObject({ toolCall: { title: 'Delete keep.txt', kind: 'delete', locations: [{ path: join(cwd, 'keep.txt') }] } });
+    kandev.send({ id: request.id as number, result: { outcome: { outcome: 'selected', optionId: 'reject' } } });
+    await kandev.waitFor(isUpdate('complete'));
+    expect(await readFile(join(cwd, 'keep.txt'), 'utf8')).toBe('stay\n');
+    expect(kandev.updates().map((update) => update.data.error).filter(Boolean)).toEqual(['rejected by the client']);
   });
 });

@@ -13,6 +13,7 @@ const TOOL_NAMES: Record<ScriptTool, string> = {
   write: 'write_file',
   append: 'append_file',
   delete: 'delete_file',
+  move: 'move_file',
   read: 'read_file',
   run: 'run_command',
 };
@@ -34,8 +35,8 @@ export function createKandevSink(rpc: RpcEndpoint, sessionId: string, cwd: strin
     files: diskTextFiles(),
     runCommand: (call, signal) => runShellChild(call.command ?? '', cwd, signal),
     // Kandev's protocol text has no way to wait for the user; we reuse ACP's request shapes as a documented extension.
-    async askPermission(question, signal) {
-      const response = await rpc.request('session/request_permission', permissionRequest(sessionId, randomUUID(), question), signal);
+    async askPermission(ask, signal) {
+      const response = await rpc.request('session/request_permission', permissionRequest(sessionId, randomUUID(), ask), signal);
       return readPermissionOutcome(response);
     },
     async elicit(text, signal) {
@@ -49,7 +50,9 @@ function toolCallData(call: ToolCallStart, status: string): object {
     toolCallId: call.id,
     toolName: TOOL_NAMES[call.tool],
     status,
-    args: call.command === undefined ? { path: call.scriptPath } : { command: call.command },
+    args: call.command === undefined
+      ? { path: call.scriptPath, ...(call.destinationPath !== undefined && { destination: call.destinationPath }) }
+      : { command: call.command },
   };
 }
 

@@ -1,7 +1,7 @@
 // Runs a parsed script against a dialect's sink: the one place that knows what each command does.
 import type { ScriptCommand } from './script';
 import type { ScriptSink } from './script-sink';
-import { runFileStep, runShellStep } from './tool-steps';
+import { runFileStep, runMoveStep, runShellStep } from './tool-steps';
 import { cancellableSleep, isCancellation, reasonOf, throwIfCancelled, untilCancelled } from './turn-cancellation';
 
 export interface TurnOptions {
@@ -55,6 +55,9 @@ async function runStep(command: ScriptCommand, options: TurnOptions): Promise<St
     case 'read':
       await runFileStep(command, options);
       return 'next';
+    case 'move':
+      await runMoveStep(command, options);
+      return 'next';
     case 'run':
       await runShellStep(command, options);
       return 'next';
@@ -79,7 +82,7 @@ async function runStep(command: ScriptCommand, options: TurnOptions): Promise<St
 async function ask(questionText: string, sink: ScriptSink, signal: AbortSignal): Promise<StepResult> {
   let outcome;
   try {
-    outcome = await untilCancelled(sink.askPermission(questionText, signal), signal);
+    outcome = await untilCancelled(sink.askPermission({ question: questionText }, signal), signal);
   } catch (error) {
     if (isCancellation(error, signal)) throw error;
     // Without an answer there is no permission: stop the turn as a rejection would.

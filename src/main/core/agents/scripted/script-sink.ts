@@ -2,7 +2,7 @@
 // Each dialect implements this once; the command logic in the runner is shared.
 
 /** The tools a script can call; the dialects name them in their own vocabulary. */
-export type ScriptTool = 'write' | 'append' | 'delete' | 'read' | 'run';
+export type ScriptTool = 'write' | 'append' | 'delete' | 'move' | 'read' | 'run';
 
 export interface ToolCallStart {
   id: string;
@@ -12,6 +12,9 @@ export interface ToolCallStart {
   /** File tools: the path as the script wrote it, and resolved against the session's cwd. */
   scriptPath?: string;
   absolutePath?: string;
+  /** The move tool: where the file goes, as written and resolved. */
+  destinationPath?: string;
+  absoluteDestination?: string;
   /** The run tool: the shell command line. */
   command?: string;
 }
@@ -37,6 +40,9 @@ export interface CommandOutcome {
 
 export type PermissionOutcome = 'allow' | 'reject' | 'cancelled';
 
+/** What a permission request is about: a question in words (`ask`), or a tool call about to happen. */
+export type PermissionAsk = { question: string } | { call: ToolCallStart };
+
 export interface ElicitationOutcome {
   /** `accept`, `decline`, `cancel`, or whatever else the client answered. */
   action: string;
@@ -59,6 +65,6 @@ export interface ScriptSink {
   toolFinished(call: ToolCallStart, end: ToolCallEnd): Promise<void>;
   readonly files: TextFiles;
   runCommand(call: ToolCallStart, signal: AbortSignal): Promise<CommandOutcome>;
-  askPermission(question: string, signal: AbortSignal): Promise<PermissionOutcome>;
+  askPermission(ask: PermissionAsk, signal: AbortSignal): Promise<PermissionOutcome>;
   elicit(text: string, signal: AbortSignal): Promise<ElicitationOutcome>;
 }

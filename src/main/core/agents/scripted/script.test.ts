@@ -47,6 +47,28 @@ describe('parseScript', () => {
     ]);
   });
 
+  it('reads move as two path words, from and to', () => {
+    expect(parseScript('move old.txt docs/new.txt\nmove  a.txt   b.txt ')).toEqual([
+      { kind: 'move', from: 'old.txt', to: 'docs/new.txt' },
+      { kind: 'move', from: 'a.txt', to: 'b.txt' },
+    ]);
+  });
+
+  it('says a move that lacks a path or carries extra words', () => {
+    expect(parseScript('move\nmove a.txt\nmove a.txt b.txt c.txt')).toEqual([
+      { kind: 'say', text: 'move' },
+      { kind: 'say', text: 'move a.txt' },
+      { kind: 'say', text: 'move a.txt b.txt c.txt' },
+    ]);
+  });
+
+  it('reads ask-run as a command to run after asking permission for it', () => {
+    expect(parseScript('ask-run npm test\nask-run')).toEqual([
+      { kind: 'run', command: 'npm test', askFirst: true },
+      { kind: 'say', text: 'ask-run' },
+    ]);
+  });
+
   it('writes an empty line when write has a path but no text', () => {
     expect(parseScript('write empty.txt')).toEqual([{ kind: 'write', path: 'empty.txt', text: '' }]);
   });

@@ -8,8 +8,9 @@ export type ScriptCommand =
   | { kind: 'write'; path: string; text: string }
   | { kind: 'append'; path: string; text: string }
   | { kind: 'delete'; path: string }
+  | { kind: 'move'; from: string; to: string }
   | { kind: 'read'; path: string }
-  | { kind: 'run'; command: string }
+  | { kind: 'run'; command: string; askFirst?: true }
   | { kind: 'ask'; question: string }
   | { kind: 'question'; text: string }
   | { kind: 'sleep'; ms: number }
@@ -61,9 +62,18 @@ function parseCommand(keyword: string, rest: string): ScriptCommand | undefined 
     case 'read':
       // A path is one word; anything after it would be silently ignored, so refuse the line instead.
       return rest === '' || /\s/.test(rest) ? undefined : { kind: keyword, path: rest };
+    case 'move': {
+      // Two path words, nothing more: a third word would be silently ignored.
+      const paths = rest.split(/\s+/);
+      const [from, to] = paths;
+      return paths.length !== 2 || from === undefined || to === undefined || from === '' ? undefined : { kind: 'move', from, to };
+    }
     case 'run':
       // The command goes to a shell verbatim: a `\n` there is the shell's business, not ours.
       return rest === '' ? undefined : { kind: 'run', command: rest };
+    case 'ask-run':
+      // As a careful agent does: ask permission for the command line, then run it.
+      return rest === '' ? undefined : { kind: 'run', command: rest, askFirst: true };
     case 'ask':
       return rest === '' ? undefined : { kind: 'ask', question: unescapeText(rest) };
     case 'question':

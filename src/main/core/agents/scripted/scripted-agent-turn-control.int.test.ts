@@ -1,5 +1,8 @@
 // The scripted agent process in the standard (ACP) dialect: what stops, pauses or breaks a turn — permission
 // requests, questions, sleeps and cancels, failures, crashes — and a flood of output.
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TestResources, connectAcpClient, messages, promptTurn, readTurn } from './scripted-agent-harness';
 
@@ -45,6 +48,65 @@ describe('scripted agent, standard dialect: asking the user', () => {
     const turn = await promptTurn(await acp.newSession(), 'ask May I push?\nsay pushed');
     expect(messages(turn)).toEqual([]);
     expect(turn.stopReason).toBe('cancelled');
+  });
+
+  it('asks permission for a delete, with its kind and path, before touching the file', async () => {
+    await writeFile(join(cwd, 'old.txt'), 'bye\n');
+    const acp = await connectAcpClient(resources, cwd, {
+      permission: async () => {
+        // Asked before the deletion: the file is still there while the client decides.
+        expect(existsSync(join(cwd, 'old.txt'))).toBe(true);
+        return { outcome: { outcome: 'selected', optionId: 'allow' } };
+      },
+    });
+    const session = await acp.newSession();
+    const turn = await promptTurn(session, 'delete old.txt');
+    const toolCallId = turn.updates[0]?.sessionUpdate === 'tool_call' ? turn.updates[0].toolCallId : undefined;
+    expect(acp.calls[0]).toMatchObject({
+      method: 'session/request_permission',
+      params: { sessionId: session.sessionId, toolCall: { toolCallId, title: 'Delete old.txt', kind: 'delete', locations: [{ path: join(cwd, 'old.txt') }] } },
+    });
+    expect(existsSync(join(cwd, 'old.txt'))).toBe(false);
+    expect(turn.updates[1]).toMatchObject({ status: 'completed' });
+  });
+
+  it('keeps the file and reports the delete failed when permission is rejected, and goes on', async () => {
+    await writeFile(join(cwd, 'old.txt'), 'bye\n');
+    const acp = await connectAcpClient(resources, cwd, { permission: () => ({ outcome: { outcome: 'selected', optionId: 'reject' } }) });
+    const turn = await promptTurn(await acp.newSession(), 'delete old.txt\nsay after');
+    expect(await readFile(join(cwd, 'old.txt'), 'utf8')).toBe('bye\n');
+    expect(turn.updates[1]).toMatchObject({ status: 'failed', content: [{ type: 'content', content: { text: 'rejected by the client' } }] });
+    expect(messages(turn)).toEqual(['delete failed: rejected by the client', 'after']);
+    expect(turn.stopReason).toBe('end_turn');
+  });
+
+  it('asks permission for a move with both paths, and moves only when allowed', async () => {
+    await writeFile(join(cwd, 'a.txt'), 'moving\n');
+    const acp = await connectAcpClient(resources, cwd, { permission: () => ({ outcome: { outcome: 'cancelled' } }) });
+    const refused = await promptTurn(await acp.newSession(), 'move a.txt docs/b.txt');
+    expect(acp.calls[0]).toMatchObject({
+      method: 'session/request_permission',
+      params: { toolCall: { title: 'Move a.txt to docs/b.txt', kind: 'move', locations: [{ path: join(cwd, 'a.txt') }, { path: join(cwd, 'docs/b.txt') }] } },
+    });
+    expect(messages(refused)).toEqual(['move failed: rejected by the client']);
+    expect(existsSync(join(cwd, 'a.txt'))).toBe(true);
+
+    const allowing = await connectAcpClient(resources, cwd);
+    const moved = await promptTurn(await allowing.newSession(), 'move a.txt docs/b.txt');
+    expect(moved.updates[1]).toMatchObject({ status: 'completed' });
+    expect(existsSync(join(cwd, 'a.txt'))).toBe(false);
+    expect(await readFile(join(cwd, 'docs/b.txt'), 'utf8')).toBe('moving\n');
+  });
+
+  it('asks permission for an ask-run command with the program and arguments it starts, and skips it when rejected', async () => {
+    const acp = await connectAcpClient(resources, cwd, { permission: () => ({ outcome: { outcome: 'selected', optionId: 'reject' } }) });
+    const turn = await promptTurn(await acp.newSession(), 'ask-run touch ran.txt');
+    expect(acp.calls[0]).toMatchObject({
+      method: 'session/request_permission',
+      params: { toolCall: { title: 'touch ran.txt', kind: 'execute', rawInput: { command: 'sh', args: ['-c', 'touch ran.txt'] } } },
+    });
+    expect(messages(turn)).toEqual(['run failed: rejected by the client']);
+    expect(existsSync(join(cwd, 'ran.txt'))).toBe(false);
   });
 
   it('asks a question as a form elicitation and says the answer', async () => {

@@ -1,8 +1,9 @@
-// The script commands that are tool calls (file edits, reads, shell commands): announce, do the work, report.
-// A failed tool is reported and the turn goes on; only a cancel stops it.
+// The script commands that are tool calls (file edits, reads, moves, shell commands): announce, do the work, report.
+// Deleting and moving ask the client's permission first, as a real agent does; so does a command run with
+// `ask-run`. A failed tool (a refusal too) is reported and the turn goes on; only a cancel stops it.
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
-import { deleteFile, readTextIfExists } from './disk-files';
+import { deleteFile, moveFile, pathExists, readTextIfExists } from './disk-files';
 import type { ScriptCommand } from './script';
 import type { ScriptSink, ToolCallEnd, ToolCallStart } from './script-sink';
 import { TurnCancelled, isCancellation, reasonOf, untilCancelled } from './turn-cancellation';
@@ -14,6 +15,7 @@ export interface StepContext {
 }
 
 type FileCommand = Extract<ScriptCommand, { kind: 'write' | 'append' | 'delete' | 'read' }>;
+type MoveCommand = Extract<ScriptCommand, { kind: 'move' }>;
 type RunCommand = Extract<ScriptCommand, { kind: 'run' }>;
 
 const VERBS: Record<FileCommand['kind'], string> = { write: 'Write', append: 'Append', delete: 'Delete', read: 'Read' };
@@ -27,12 +29,43 @@ export async function runFileStep(command: FileCommand, context: StepContext): P
     scriptPath: command.path,
     absolutePath,
   };
-  await performTool(call, context, () => fileWork(command, absolutePath, context.sink));
+  await performTool(call, context, async () => {
+    if (command.kind === 'delete') {
+      // Nothing to ask about a file that is not there.
+      if (!(await pathExists(absolutePath))) throw new Error(`${command.path} does not exist`);
+      await permitted(call, context);
+    }
+    return fileWork(command, absolutePath, context.sink);
+  });
+}
+
+export async function runMoveStep(command: MoveCommand, context: StepContext): Promise<void> {
+  const from = resolve(context.cwd, command.from);
+  const to = resolve(context.cwd, command.to);
+  const call: ToolCallStart = {
+    id: randomUUID(),
+    tool: 'move',
+    title: `Move ${command.from} to ${command.to}`,
+    scriptPath: command.from,
+    absolutePath: from,
+    destinationPath: command.to,
+    absoluteDestination: to,
+  };
+  await performTool(call, context, async () => {
+    if (!(await pathExists(from))) throw new Error(`${command.from} does not exist`);
+    // A move that would silently replace another file is refused, as `delete` refuses a missing one.
+    if (await pathExists(to)) throw new Error(`${command.to} already exists`);
+    await permitted(call, context);
+    // Like deleting, moving is not part of the client file API, so it happens on disk.
+    await moveFile(from, to);
+    return { status: 'completed', output: `Moved ${command.from} to ${command.to}` };
+  });
 }
 
 export async function runShellStep(command: RunCommand, context: StepContext): Promise<void> {
   const call: ToolCallStart = { id: randomUUID(), tool: 'run', title: command.command, command: command.command };
   await performTool(call, context, async () => {
+    if (command.askFirst === true) await permitted(call, context);
     const outcome = await context.sink.runCommand(call, context.signal);
     const end: ToolCallEnd = { status: outcome.exitCode === 0 ? 'completed' : 'failed', output: outcome.output };
     if (outcome.terminalId !== undefined) end.terminalId = outcome.terminalId;
@@ -41,6 +74,12 @@ export async function runShellStep(command: RunCommand, context: StepContext): P
     }
     return end;
   });
+}
+
+/** Asks the client before a tool that destroys or runs something; anything but "allow" leaves everything as it was. */
+async function permitted(call: ToolCallStart, context: StepContext): Promise<void> {
+  const outcome = await context.sink.askPermission({ call }, context.signal);
+  if (outcome !== 'allow') throw new Error('rejected by the client');
 }
 
 async function fileWork(command: FileCommand, absolutePath: string, sink: ScriptSink): Promise<ToolCallEnd> {

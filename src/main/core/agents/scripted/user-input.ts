@@ -1,21 +1,44 @@
-// The two questions a script can put to the user, built and read the same way in both dialects.
-import type { CreateElicitationRequest, RequestPermissionRequest } from '@agentclientprotocol/sdk';
+// The questions a script can put to the user, built and read the same way in both dialects: permission for
+// `ask` or for a tool call about to happen (delete, move, a command run after asking), and forms.
+import type { CreateElicitationRequest, RequestPermissionRequest, ToolCallLocation, ToolKind } from '@agentclientprotocol/sdk';
 import { fieldOf } from './json-field';
-import type { ElicitationOutcome, PermissionOutcome } from './script-sink';
+import type { ElicitationOutcome, PermissionAsk, PermissionOutcome, ScriptTool, ToolCallStart } from './script-sink';
+import { shellInvocation } from './shell-child';
 
 const ALLOW = 'allow';
 const REJECT = 'reject';
 
-/** `session/request_permission` params for `ask QUESTION`: allow once or reject once. */
-export function permissionRequest(sessionId: string, toolCallId: string, question: string): RequestPermissionRequest {
+/** The ACP tool kind of each script tool. */
+export const ACP_TOOL_KINDS: Record<ScriptTool, ToolKind> = { write: 'edit', append: 'edit', delete: 'delete', move: 'move', read: 'read', run: 'execute' };
+
+/** The files a tool call touches, as ACP locations: the path, and for a move also where it goes. */
+export function toolLocations(call: ToolCallStart): ToolCallLocation[] {
+  return [call.absolutePath, call.absoluteDestination].filter((path) => path !== undefined).map((path) => ({ path }));
+}
+
+/**
+ * `session/request_permission` params: allow once or reject once. For `ask` the tool call is only the
+ * question (kind `other`); for a tool it is the tool call already announced, with its kind and paths.
+ */
+export function permissionRequest(sessionId: string, toolCallId: string, ask: PermissionAsk): RequestPermissionRequest {
+  const toolCall = 'question' in ask
+    ? { toolCallId, title: ask.question, kind: 'other' as const, status: 'pending' as const }
+    : { toolCallId: ask.call.id, title: ask.call.title, kind: ACP_TOOL_KINDS[ask.call.tool], status: 'pending' as const, locations: toolLocations(ask.call), rawInput: permissionInput(ask.call) };
   return {
     sessionId,
-    toolCall: { toolCallId, title: question, kind: 'other', status: 'pending' },
+    toolCall,
     options: [
       { optionId: ALLOW, name: 'Allow', kind: 'allow_once' },
       { optionId: REJECT, name: 'Reject', kind: 'reject_once' },
     ],
   };
+}
+
+function permissionInput(call: ToolCallStart): Record<string, unknown> {
+  // The program and arguments exactly as they will be started (`terminal/create` or our own child), so the
+  // client can tell that the terminal it is asked for next is the command it allowed.
+  if (call.command !== undefined) return shellInvocation(call.command);
+  return { path: call.scriptPath, ...(call.destinationPath !== undefined && { destination: call.destinationPath }) };
 }
 
 /** Reads a permission answer; an option we did not offer counts as a rejection (fail closed). */
@@ -53,4 +76,3 @@ export function readElicitationOutcome(response: unknown): ElicitationOutcome {
   const answer = fieldOf(fieldOf(response, 'content'), 'answer');
   return { action, answer: answer === undefined || answer === null ? '' : String(answer) };
 }
-
