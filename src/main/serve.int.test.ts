@@ -8,6 +8,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { processGroupAlive } from './core/agents/process-tree';
 import { git, isolateGitConfig } from './core/git/git-test-fixture';
 import { makeRepo, policyAllowing, rawRequest, writePolicy, type RawResponse } from './core/test-support/desk-harness';
+import { processesWith, sandboxForTests } from './core/sandbox/test-support/sandbox-for-tests';
+
+const sandbox = await sandboxForTests();
 
 const SERVE = resolve(import.meta.dirname, 'serve.ts');
 let root: string;
@@ -133,10 +136,13 @@ describe('npm run serve', () => {
 
     await call(first, token, 'POST', '/', { id: 'done', prompt: 'Finish first\nwrite done.txt yes' });
     await until(async () => ((await call(first, token, 'GET', '/tasks/done')).json.status === 'completed' ? true : undefined), 'the first task');
-    await call(first, token, 'POST', '/', { id: 'interrupted', prompt: 'run sleep 300' });
+    // The command leaves a process that double-forks into its own session and ignores TERM and HUP.
+    const marker = `desk-survivor-${process.pid}-kill9`;
+    await call(first, token, 'POST', '/', { id: 'interrupted', prompt: `run sh -c '(setsid sh -c "trap \\"\\" TERM HUP; while :; do sleep 1; done" ${marker} &); sleep 300'` });
     await call(first, token, 'POST', '/', { id: 'waiting', prompt: 'say after', dependencies: ['interrupted'] });
     const orphan = await until(async () => (await call(first, token, 'GET', '/tasks/interrupted')).json.agentPid as number | undefined, 'the agent to start');
     const before = (await call(first, token, 'GET', '/')).json.tasks;
+    const survivors = await until(async () => { const found = processesWith(marker); return found.length > 0 ? found : undefined; }, 'the command to start');
 
     first.child.kill('SIGKILL');
     await exited(first.child);
@@ -147,6 +153,8 @@ describe('npm run serve', () => {
     expect(after.find((t: { id: string }) => t.id === 'done')).toMatchObject({ status: 'completed', commit: before[0].commit });
     expect(git(repo, 'show', `${before[0].commit}:done.txt`)).toBe('yes');
     expect(processGroupAlive(orphan)).toBe(false);
+    // The sandbox dies with the desk, so nothing it started outlives it; without one, only the agent's own group is reaped.
+    if (sandbox.status.available) expect(survivors.filter((pid) => processesWith(marker).includes(pid))).toEqual([]);
 
     const rerun = await until(async () => {
       const task = (await call(second, token, 'GET', '/tasks/interrupted')).json;

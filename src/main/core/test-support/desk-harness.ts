@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import type { z } from 'zod';
 import type { EventEnvelope } from '../../../shared/events';
 import { PolicyFile, type Capability } from '../../../shared/governance';
+import type { SandboxStatus } from '../../../shared/sandbox';
 import type { TaskStatus } from '../../../shared/task';
 import { scriptedAgentSpec } from '../agents/builtin-agents';
 import type { AgentSpec } from '../agents/agent-spec';
@@ -44,6 +45,8 @@ export interface DeskOptions {
   files?: Record<string, string>;
   /** Reuse a repo and data dir (to restart a desk over the same state). */
   reuse?: { root: string; repo: string; dataDir: string };
+  /** What confines agents; default: what this machine offers (bubblewrap where it works). */
+  sandbox?: SandboxStatus;
   /** A governance policy written to the data dir before the desk starts; default: none (the built-in policy). */
   policy?: z.input<typeof PolicyFile>;
 }
@@ -143,6 +146,7 @@ export async function startDesk(options: DeskOptions = {}): Promise<Desk & { roo
     allowedHosts: [], allowedOrigins: ['https://prompt-pad.danmercer.net'],
     serverName: 'Test desk', appVersion: '0.0.0-test', log: () => {},
     ...(options.uiDir !== undefined && { uiDir: options.uiDir }),
+    ...(options.sandbox !== undefined && { sandbox: options.sandbox }),
   });
   const address = await core.listen(0, '127.0.0.1');
   const url = `http://127.0.0.1:${address.port}`;

@@ -1,0 +1,166 @@
+// Attacks from inside a task, through a real agent process in the real sandbox: what the agent tries from its
+// own process (the hostile agent) and what it runs in a terminal (the scripted agent) stays inside the task.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { git } from '../git/git-test-fixture';
+import { desksPerTest, policyAllowing, scriptedAgent, taskEvents, TEST_TOKEN, type Desk } from '../test-support/desk-harness';
+import type { Attack, AttackResult } from './test-support/hostile-agent';
+import { hostileAgent, processesWith, sandboxForTests } from './test-support/sandbox-for-tests';
+
+const { skip } = await sandboxForTests();
+const CANARY = `desk-canary-${process.pid}-${Date.now()}`;
+
+describe.skipIf(skip)(`an agent in the sandbox${skip ? ` (skipped: ${skip})` : ''}`, () => {
+  const openDesk = desksPerTest();
+  let home: string;
+  const saved = { HOME: process.env.HOME, canary: process.env.DESK_TEST_CANARY };
+
+  beforeAll(() => {
+    // A home of our own with credentials in it, and a secret in the desk's environment.
+    home = mkdtempSync(join(tmpdir(), 'desk-home-'));
+    mkdirSync(join(home, '.ssh'));
+    writeFileSync(join(home, '.ssh', 'id_ed25519'), `${CANARY}-ssh-key`);
+    writeFileSync(join(home, '.git-credentials'), `https://me:${CANARY}@example.com`);
+    process.env.HOME = home;
+    process.env.DESK_TEST_CANARY = CANARY;
+  });
+  afterAll(() => {
+    process.env.HOME = saved.HOME;
+    if (saved.canary === undefined) delete process.env.DESK_TEST_CANARY;
+    else process.env.DESK_TEST_CANARY = saved.canary;
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  async function attack(desk: Desk, id: string, attacks: Attack[]): Promise<{ report: AttackResult[]; commit: string }> {
+    const submitted = await desk.api('POST', '/', { id, prompt: JSON.stringify(attacks), agent: 'hostile' });
+    expect(submitted.status).toBe(202);
+    await desk.waitForStatus(id, ['completed', 'error']);
+    const detail = (await desk.api('GET', `/tasks/${id}`)).json;
+    expect(detail.errorMessage).toBeUndefined();
+    const report = JSON.parse(git(desk.repo, 'show', `${detail.commit}:attack-report.json`)) as AttackResult[];
+    return { report, commit: detail.commit };
+  }
+
+  const resultOf = (report: AttackResult[], index: number): AttackResult => report[index] as AttackResult;
+
+  it('cannot read the desk\'s token, database or environment, nor the person\'s credentials', async () => {
+    const desk = await openDesk({ agents: [scriptedAgent(), hostileAgent()] });
+    const { report, commit } = await attack(desk, 'secrets', [
+      { read: join(desk.dataDir, 'token') },
+      { read: join(desk.dataDir, 'desk.sqlite') },
+      { read: join(home, '.ssh', 'id_ed25519') },
+      { read: join(home, '.git-credentials') },
+      { readParentEnviron: true },
+      { readEveryEnviron: true },
+      { exec: 'env' },
+    ]);
+    expect(resultOf(report, 0)).toMatchObject({ ok: false });
+    expect(resultOf(report, 1)).toMatchObject({ ok: false });
+    expect(resultOf(report, 2).output ?? '').toBe('');
+    expect(resultOf(report, 3).output ?? '').toBe('');
+    const everything = JSON.stringify(report) + git(desk.repo, 'show', commit) + JSON.stringify(await taskEvents(desk, 'secrets'));
+    expect(everything).not.toContain(CANARY);
+    expect(everything).not.toContain(TEST_TOKEN);
+  });
+
+  it('cannot write outside its worktree, into the person\'s checkout or the desk\'s data', async () => {
+    const desk = await openDesk({ agents: [scriptedAgent(), hostileAgent()] });
+    const outside = join(desk.root, 'outside.txt');
+    const { report, commit } = await attack(desk, 'writes', [
+      { write: 'inside.txt', text: 'mine' },
+      { write: outside, text: 'escaped' },
+      { write: join(desk.repo, 'README.md'), text: 'overwritten' },
+      { write: join(desk.dataDir, 'planted'), text: 'x' },
+      { exec: `echo escaped > ${join(tmpdir(), `desk-escape-${process.pid}`)}` },
+    ]);
+    // The data dir is an empty scratch space in there: a write may land in it, never in the real one.
+    expect([0, 1, 2, 4].map((index) => resultOf(report, index).ok)).toEqual([true, false, false, false]);
+    expect(existsSync(join(desk.dataDir, 'planted'))).toBe(false);
+    expect(existsSync(outside)).toBe(false);
+    expect(existsSync(join(tmpdir(), `desk-escape-${process.pid}`))).toBe(false);
+    expect(readFileSync(join(desk.repo, 'README.md'), 'utf8')).toBe('# Fixture\n');
+    expect(git(desk.repo, 'show', `${commit}:inside.txt`)).toBe('mine');
+  });
+
+  it('cannot make git run its programs, for the desk or for the person, nor relink its worktree', async () => {
+    const desk = await openDesk({ agents: [scriptedAgent(), hostileAgent()] });
+    const marker = join(desk.root, 'git-ran-something');
+    const configBefore = readFileSync(join(desk.repo, '.git', 'config'), 'utf8');
+    const { report, commit } = await attack(desk, 'git-steer', [
+      { write: '.gitattributes', text: '* filter=evil diff=evil\n' },
+      { exec: `git config filter.evil.clean 'touch ${marker}'` },
+      { exec: `git config core.fsmonitor 'touch ${marker}'` },
+      { exec: `git config core.hooksPath /tmp` },
+      { exec: `mkdir -p ../../hooks-of-mine; git config --worktree core.hooksPath ../../hooks-of-mine` },
+      { write: '.git', text: `gitdir: ${join(desk.root, 'elsewhere', '.git')}\n` },
+      { exec: `printf '#!/bin/sh\\ntouch ${marker}\\n' > "$(git rev-parse --git-common-dir)/hooks/pre-commit"` },
+    ]);
+    expect(report.map((r) => r.ok)).toEqual([true, false, false, false, false, false, false]);
+    expect(readFileSync(join(desk.repo, '.git', 'config'), 'utf8')).toBe(configBefore);
+    expect(existsSync(marker)).toBe(false);
+    expect(git(desk.repo, 'show', `${commit}:.gitattributes`)).toContain('filter=evil');
+    // The person's own next commit runs nothing either.
+    writeFileSync(join(desk.repo, 'person.txt'), 'mine\n');
+    git(desk.repo, 'add', 'person.txt');
+    git(desk.repo, 'commit', '-q', '-m', 'person');
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('has no network: a server on the desk\'s loopback sees no connection', async () => {
+    let connections = 0;
+    const server: Server = createServer((socket) => { connections++; socket.destroy(); });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as { port: number }).port;
+    try {
+      const desk = await openDesk({ agents: [scriptedAgent(), hostileAgent()] });
+      const { report } = await attack(desk, 'net', [{ connect: `127.0.0.1:${port}` }, { connect: `${desk.url.replace('http://', '')}` }]);
+      expect(report.map((r) => r.ok)).toEqual([false, false]);
+      expect(connections).toBe(0);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('leaves nothing running after a cancel, not even a double-forked process that ignores TERM and HUP', async () => {
+    const desk = await openDesk({ agents: [scriptedAgent(), hostileAgent()] });
+    const marker = `desk-survivor-${process.pid}-cancel`;
+    await desk.api('POST', '/', { id: 'survivor', prompt: JSON.stringify([{ leaveSurvivor: marker }, { sleep: 60_000 }]), agent: 'hostile' });
+    await until(() => processesWith(marker).length > 0);
+    const cancelledAt = Date.now();
+    expect((await desk.api('DELETE', '/survivor')).status).toBe(200);
+    await until(() => processesWith(marker).length === 0, 3000);
+    expect(Date.now() - cancelledAt).toBeLessThan(3000);
+  });
+
+  it('runs terminal commands in the sandbox too: no secrets, no survivors', async () => {
+    const desk = await openDesk({ policy: policyAllowing('execute') });
+    const marker = `desk-survivor-${process.pid}-terminal`;
+    const submitted = await desk.api('POST', '/', {
+      id: 'terminal',
+      prompt: [
+        `run cat /proc/$PPID/environ /proc/1/environ ${join(desk.dataDir, 'token')} ${join(home, '.ssh', 'id_ed25519')}; echo done`,
+        `run sh -c '(setsid sh -c "trap \\"\\" TERM HUP; while :; do sleep 1; done" ${marker} &); sleep 600'`,
+      ].join('\n'),
+    });
+    expect(submitted.status).toBe(202);
+    await until(() => processesWith(marker).length > 0, 15_000);
+    expect((await desk.api('DELETE', '/terminal')).status).toBe(200);
+    await until(() => processesWith(marker).length === 0, 3000);
+    const events = JSON.stringify(await taskEvents(desk, 'terminal'));
+    expect(events).toContain('done');
+    expect(events).not.toContain(CANARY);
+    expect(events).not.toContain(TEST_TOKEN);
+  });
+});
+
+/** Polls `check` every 50 ms; fails after `limitMs`. */
+async function until(check: () => boolean, limitMs = 10_000): Promise<void> {
+  const started = Date.now();
+  while (!check()) {
+    if (Date.now() - started > limitMs) throw new Error(`Condition not met within ${limitMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -1,0 +1,90 @@
+// A tiny ACP agent for tests that plays the attacker: its prompt is a JSON list of things to try from its
+// own process (not through the desk's fs/* or terminals), and it writes what happened to attack-report.json
+// in its working directory, which the desk then commits like any agent's work.
+import { execFileSync, spawn } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { Readable, Writable } from 'node:stream';
+import { agent, methods, ndJsonStream, type PromptResponse } from '@agentclientprotocol/sdk';
+
+/** One thing to try; the report says for each whether it worked and what it got. */
+export type Attack =
+  | { read: string }
+  | { write: string; text: string }
+  | { readParentEnviron: true }
+  | { readEveryEnviron: true }
+  | { connect: string }
+  | { exec: string }
+  /** Leaves a process behind that double-forks into its own session and ignores TERM and HUP. */
+  | { leaveSurvivor: string }
+  | { sleep: number };
+
+export interface AttackResult { attack: Attack; ok: boolean; output?: string; error?: string }
+
+async function attempt(attack: Attack, cwd: string): Promise<AttackResult> {
+  try {
+    if ('read' in attack) return { attack, ok: true, output: readFileSync(attack.read, 'utf8').slice(0, 2000) };
+    if ('write' in attack) {
+      writeFileSync(attack.write, attack.text);
+      return { attack, ok: true };
+    }
+    if ('readParentEnviron' in attack) return { attack, ok: true, output: readFileSync(`/proc/${process.ppid}/environ`, 'utf8') };
+    if ('readEveryEnviron' in attack) {
+      const seen: string[] = [];
+      for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+        try {
+          seen.push(readFileSync(`/proc/${pid}/environ`, 'utf8'));
+        } catch {
+          // not readable: that is the point
+        }
+      }
+      return { attack, ok: seen.length > 0, output: seen.join('\n') };
+    }
+    if ('connect' in attack) return await tryConnect(attack);
+    if ('exec' in attack) return { attack, ok: true, output: execFileSync('sh', ['-c', attack.exec], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }) };
+    if ('leaveSurvivor' in attack) {
+      // `(… &)` forks twice, setsid leaves our session and group: the grandchild belongs to nobody we know.
+      const script = `(setsid sh -c 'trap "" TERM HUP; while :; do sleep 1; done' ${attack.leaveSurvivor} &)`;
+      spawn('sh', ['-c', script], { stdio: 'ignore', detached: true }).unref();
+      return { attack, ok: true };
+    }
+    await new Promise((resolve) => setTimeout(resolve, attack.sleep));
+    return { attack, ok: true };
+  } catch (error) {
+    const failure = error as NodeJS.ErrnoException & { stderr?: string };
+    return { attack, ok: false, error: `${failure.code ?? ''} ${failure.stderr ?? failure.message}`.trim() };
+  }
+}
+
+function tryConnect(attack: { connect: string }): Promise<AttackResult> {
+  const [host, port] = attack.connect.split(':');
+  return new Promise((resolve) => {
+    const socket = connect({ host, port: Number(port), timeout: 1500 });
+    socket.once('connect', () => { socket.destroy(); resolve({ attack, ok: true }); });
+    socket.once('timeout', () => { socket.destroy(); resolve({ attack, ok: false, error: 'timeout' }); });
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve({ attack, ok: false, error: error.code ?? error.message }));
+  });
+}
+
+const sessions = new Map<string, string>();
+const app = agent({ name: 'hostile-agent' })
+  .onRequest(methods.agent.initialize, () => ({ protocolVersion: 1, agentCapabilities: { loadSession: false }, authMethods: [] }))
+  .onRequest(methods.agent.session.new, ({ params }) => {
+    const sessionId = `s${sessions.size + 1}`;
+    sessions.set(sessionId, params.cwd);
+    return { sessionId };
+  })
+  .onRequest(methods.agent.session.prompt, async ({ params }): Promise<PromptResponse> => {
+    const cwd = sessions.get(params.sessionId) ?? process.cwd();
+    const text = params.prompt.map((block) => (block.type === 'text' ? block.text : '')).join('');
+    const results: AttackResult[] = [];
+    for (const attack of JSON.parse(text) as Attack[]) {
+      results.push(await attempt(attack, cwd));
+      // Written after each step, so a run that is cancelled mid-way still tells what it did.
+      writeFileSync(`${cwd}/attack-report.json`, JSON.stringify(results, null, 2));
+    }
+    return { stopReason: 'end_turn' };
+  });
+
+const connection = app.connect(ndJsonStream(Writable.toWeb(process.stdout), Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>));
+void connection.closed.then(() => process.exit(0));
