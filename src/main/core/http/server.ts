@@ -209,9 +209,7 @@ function requestUrl(request: IncomingMessage): URL {
 
 /** Malformed HTTP (a bad request line or header, an oversized header block, a broken chunk): answer and hang up. */
 function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
-  // Node's own default does this check too: once an answer has started on this socket, raw bytes would corrupt it.
-  const answering = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
-  if (error.code === 'ECONNRESET' || !socket.writable || answering) {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
     socket.destroy();
     return;
   }
@@ -219,7 +217,15 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
     : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'Request Timeout']
     : [400, 'Bad Request'];
   const body = JSON.stringify(new HttpError(status, 'bad_request', `Malformed HTTP request (${error.code ?? 'parse error'}).`).body());
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`, () => socket.destroy());
+  const answer = () => socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    () => socket.destroy(),
+  );
+  // Garbage pipelined behind a whole request whose answer is still coming: raw bytes now would land in the middle
+  // of that answer, so they wait for it. (Node's own default handler looks at this internal field too.)
+  const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (inFlight && inFlight.req.complete && !inFlight.writableFinished) inFlight.once('finish', answer).once('close', () => socket.destroy());
+  else answer();
 }
 
 function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string>): void {
