@@ -47,7 +47,7 @@ afterAll(() => {
 
 interface Answer { status: number; type: string; text: string }
 
-function send(agent: Agent, port: number, request: FuzzRequest): Promise<Answer> {
+function send(agent: Agent | false, port: number, request: FuzzRequest): Promise<Answer> {
   return new Promise((resolve, reject) => {
     // Node frames a GET, HEAD or DELETE body only when told its length; unframed bytes would be the next request.
     const headers = request.body === undefined ? request.headers : { ...request.headers, 'content-length': String(request.body.length) };
@@ -101,10 +101,16 @@ describe('the desk under fuzzed requests', () => {
     const problems: string[] = [];
     const families = new Map<string, number>();
     const statuses = new Map<number, number>();
+    let retried = 0;
     await inParallel(requests, PARALLEL, async (request) => {
       families.set(request.family, (families.get(request.family) ?? 0) + 1);
       try {
-        const answer = await send(agent, context.port, request);
+        // A kept-alive socket the server closes as the client reuses it resets before any answer (a known race of
+        // keep-alive, worse on a loaded machine): such a request is sent again once on a fresh connection.
+        const answer = await send(agent, context.port, request).catch(() => {
+          retried += 1;
+          return send(false, context.port, request);
+        });
         statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
         const problem = problemWith(request, answer);
         if (problem) problems.push(`${problem}\n    ${describeRequest(request)}`);
@@ -114,7 +120,7 @@ describe('the desk under fuzzed requests', () => {
       }
     });
     agent.destroy();
-    console.log(`http fuzz statuses: ${JSON.stringify(Object.fromEntries([...statuses].sort(([a], [b]) => a - b)))}`);
+    console.log(`http fuzz statuses: ${JSON.stringify(Object.fromEntries([...statuses].sort(([a], [b]) => a - b)))}; sent again: ${retried}`);
     expect(problems.slice(0, 20), `seed ${SEED}: ${problems.length} problems`).toEqual([]);
     expect([...families.keys()].sort()).toEqual(['aa', 'agent', 'ap', 'api', 'garbage', 'tasks', 'ui']);
     await stillServes();
