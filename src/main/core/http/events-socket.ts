@@ -26,8 +26,13 @@ export function createEventsSocket(deps: { bus: EventBus; events: EventsRepo }):
   });
 
   server.on('connection', (socket: WebSocket, request: IncomingMessage) => {
-    const after = Number(new URL(request.url ?? '/', 'http://desk').searchParams.get('after'));
-    stream(socket, Number.isInteger(after) && after > 0 ? after : undefined);
+    try {
+      const after = Number(new URL(`http://desk${request.url ?? '/'}`).searchParams.get('after'));
+      stream(socket, Number.isInteger(after) && after > 0 ? after : undefined);
+    } catch {
+      // The upgrade is done, so there is no HTTP answer left to give; 1011 tells the client the fault is ours.
+      socket.close(1011, 'The desk could not start the event stream.');
+    }
   });
 
   function stream(socket: WebSocket, after: number | undefined): void {

@@ -18,6 +18,7 @@ export async function readMultipartFile(request: IncomingMessage, options: { fil
   const declared = Number(request.headers['content-length']);
   if (Number.isFinite(declared) && declared > options.maxFileBytes + FORM_OVERHEAD_BYTES) throw tooLarge();
 
+  const endedEarly = () => new HttpError(400, 'bad_request', 'The upload ended before the whole form was sent.');
   let parser: busboy.Busboy;
   try {
     parser = busboy({ headers: request.headers, limits: { fileSize: options.maxFileBytes, files: 5, fields: 20, fieldSize: 64 * 1024, parts: 30 } });
@@ -38,6 +39,8 @@ export async function readMultipartFile(request: IncomingMessage, options: { fil
     };
 
     parser.on('file', (name, stream, info) => {
+      // busboy destroys a part's stream with an error when the form ends mid-file; the parser reports it too.
+      stream.on('error', () => {});
       if (name !== options.fileField || file !== undefined) {
         stream.resume();
         return;
@@ -54,7 +57,11 @@ export async function readMultipartFile(request: IncomingMessage, options: { fil
     parser.on('close', () => {
       if (!failed) resolve({ ...(file !== undefined && { file }), fields });
     });
-    request.on('error', (error) => fail(error));
+    request.on('error', () => fail(endedEarly()));
+    // A client hanging up mid-upload ends neither the request stream nor the parser; without this the answer would never settle.
+    request.on('close', () => {
+      if (!request.complete) fail(endedEarly());
+    });
     request.pipe(parser);
   });
 }

@@ -13,19 +13,38 @@ export async function readJsonBody(request: IncomingMessage, limit = MAX_BODY_BY
   const declared = Number(request.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
 
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > limit) throw tooLarge(limit);
-    chunks.push(chunk as Buffer);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
+  const text = decodeUtf8(await readAll(request, limit));
   if (text.trim() === '') throw new HttpError(400, 'bad_request', 'The request body is empty; send a JSON object.');
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
     throw new HttpError(400, 'bad_request', `The body is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+async function readAll(request: IncomingMessage, limit: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of request) {
+      size += (chunk as Buffer).length;
+      if (size > limit) throw tooLarge(limit);
+      chunks.push(chunk as Buffer);
+    }
+  } catch (error) {
+    if (error instanceof HttpError) throw error;
+    // The client hung up mid-body: nobody is left to read the answer, and it is not the desk's failure.
+    throw new HttpError(400, 'bad_request', `The request body ended early: ${(error as Error).message}`);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** JSON is UTF-8 (RFC 8259); replacing bad bytes with U+FFFD would silently change what the client sent. */
+function decodeUtf8(bytes: Buffer): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new HttpError(400, 'bad_request', 'The body is not valid UTF-8.');
   }
 }
 

@@ -42,9 +42,9 @@ export function createHttpHost(deps: HttpHostDeps): HttpHost {
   const { router, security } = deps;
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const url = new URL(request.url ?? '/', 'http://desk.localhost');
     const corsHeaders: Record<string, string> = {};
     try {
+      const url = requestUrl(request);
       checkHostAndOrigin(request, corsHeaders);
       if (request.method === 'OPTIONS') {
         answerPreflight(request, response);
@@ -59,12 +59,21 @@ export function createHttpHost(deps: HttpHostDeps): HttpHost {
       const answer = await handler({ request, response, params, url, principal });
       if (answer) sendJson(response, answer[0], answer[1], corsHeaders);
     } catch (error) {
-      const httpError = toHttpError(error);
-      if (httpError.status >= 500) deps.log(error);
-      sendJson(response, httpError.status, httpError.body(), { ...corsHeaders, ...httpError.headers });
-      // Drain what the client still sends (e.g. after a 413) so it can read the answer before the socket closes.
-      if (!request.complete) request.resume();
+      answerError(request, response, error, corsHeaders);
     }
+  }
+
+  function answerError(request: IncomingMessage, response: ServerResponse, error: unknown, corsHeaders: Record<string, string>): void {
+    const httpError = toHttpError(error);
+    if (httpError.status >= 500) deps.log(error);
+    // A handler that failed after starting its own answer leaves nothing to say: cut the connection so the client sees it.
+    if (response.headersSent) {
+      response.destroy();
+      return;
+    }
+    sendJson(response, httpError.status, httpError.body(), { ...corsHeaders, ...httpError.headers });
+    // Drain what the client still sends (e.g. after a 413) so it can read the answer before the socket closes.
+    if (!request.complete) request.resume();
   }
 
   /**
@@ -109,20 +118,35 @@ export function createHttpHost(deps: HttpHostDeps): HttpHost {
   function upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
     socket.on('error', () => socket.destroy());
     try {
+      const url = requestUrl(request);
       checkHostAndOrigin(request, {});
-      const url = new URL(request.url ?? '/', 'http://desk.localhost');
       if (url.pathname !== '/api/events') throw new HttpError(404, 'not_found', `No WebSocket at ${url.pathname}.`);
       if (!hasValidBearer(request.headers.authorization ?? bearerFromSubprotocol(request), security.token)) throw unauthorized();
       deps.eventsSocket.accept(request, socket, head);
     } catch (error) {
       const httpError = toHttpError(error);
+      if (httpError.status >= 500) deps.log(error);
       const body = JSON.stringify(httpError.body());
       socket.end(`HTTP/1.1 ${httpError.status} ${httpError.code}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
     }
   }
 
-  const server = createServer((request, response) => void handle(request, response));
-  server.on('upgrade', upgrade);
+  const server = createServer((request, response) => {
+    // handle() answers its own failures; this is the last guard, so no request can end the process.
+    handle(request, response).catch((error: unknown) => {
+      deps.log(error);
+      response.destroy();
+    });
+  });
+  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    try {
+      upgrade(request, socket, head);
+    } catch (error) {
+      deps.log(error);
+      socket.destroy();
+    }
+  });
+  server.on('clientError', answerClientError);
   // Slow or idle clients must not hold the desk's sockets forever.
   server.headersTimeout = 20_000;
   server.requestTimeout = 60_000;
@@ -167,6 +191,41 @@ function bearerFromSubprotocol(request: IncomingMessage): string | undefined {
   if (!offered.includes(EVENTS_SUBPROTOCOL)) return undefined;
   const bearer = offered.find((p) => p.startsWith('bearer.'));
   return bearer ? `Bearer ${bearer.slice('bearer.'.length)}` : undefined;
+}
+
+/**
+ * The request target as a URL. Only origin-form (`/path?query`) is taken: `GET //x` must mean the path `//x`,
+ * not the host `x`, and a proxy's absolute-form has no business here.
+ */
+function requestUrl(request: IncomingMessage): URL {
+  const target = request.url ?? '';
+  if (!target.startsWith('/')) throw new HttpError(400, 'bad_request', 'The request target must be a path starting with "/".');
+  try {
+    return new URL(`http://desk.localhost${target}`);
+  } catch {
+    throw new HttpError(400, 'bad_request', 'The request target is not a valid path.');
+  }
+}
+
+/** Malformed HTTP (a bad request line or header, an oversized header block, a broken chunk): answer and hang up. */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, reason] = error.code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request Header Fields Too Large']
+    : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'Request Timeout']
+    : [400, 'Bad Request'];
+  const body = JSON.stringify(new HttpError(status, 'bad_request', `Malformed HTTP request (${error.code ?? 'parse error'}).`).body());
+  const answer = () => socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    () => socket.destroy(),
+  );
+  // Garbage pipelined behind a whole request whose answer is still coming: raw bytes now would land in the middle
+  // of that answer, so they wait for it. (Node's own default handler looks at this internal field too.)
+  const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (inFlight && inFlight.req.complete && !inFlight.writableFinished) inFlight.once('finish', answer).once('close', () => socket.destroy());
+  else answer();
 }
 
 function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string>): void {

@@ -3,6 +3,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
+import { HttpError } from './http-error';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
@@ -16,6 +17,18 @@ function contentSecurityPolicy(host: string): string {
     "default-src 'self'", `connect-src 'self' ws://${host}`, "img-src 'self' data:", "style-src 'self' 'unsafe-inline'",
     "font-src 'self' data:", "object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'", "form-action 'none'",
   ].join('; ');
+}
+
+/** A path below /ui/, decoded; malformed percent-encoding and NUL bytes are the client's mistake, not a missing file. */
+function decodePath(encoded: string): string {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(encoded);
+  } catch {
+    throw new HttpError(400, 'bad_request', 'Malformed percent-encoding in the path.');
+  }
+  if (decoded.includes('\0')) throw new HttpError(400, 'bad_request', 'The path contains a NUL byte.');
+  return decoded;
 }
 
 export interface StaticUi {
@@ -32,7 +45,7 @@ export function createStaticUi(root: string | undefined): StaticUi {
         response.writeHead(308, { Location: '/ui/' }).end();
         return true;
       }
-      const relative = decodeURIComponent(pathname.slice('/ui/'.length)) || 'index.html';
+      const relative = decodePath(pathname.slice('/ui/'.length)) || 'index.html';
       const file = root === undefined ? undefined : normalize(join(root, relative));
       const inside = file !== undefined && root !== undefined && (file === root || file.startsWith(root.endsWith(sep) ? root : root + sep));
       const info = inside ? await stat(file as string).catch(() => undefined) : undefined;
@@ -51,8 +64,12 @@ export function createStaticUi(root: string | undefined): StaticUi {
         'Referrer-Policy': 'no-referrer',
         ...(isPage && { 'Content-Security-Policy': contentSecurityPolicy(request.headers.host ?? '127.0.0.1') }),
       });
-      if (request.method === 'HEAD') response.end();
-      else createReadStream(file as string).pipe(response);
+      if (request.method === 'HEAD') {
+        response.end();
+        return true;
+      }
+      // The file may vanish or fail between stat and read; the status is already sent, so cut the answer short.
+      createReadStream(file as string).on('error', () => response.destroy()).pipe(response);
       return true;
     },
   };
