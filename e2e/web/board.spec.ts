@@ -21,8 +21,8 @@ describe.skipIf(unavailable !== undefined)(`the board${unavailable ? ` (skipped:
     restoreGit();
   });
 
-  async function openBoard(): Promise<Page> {
-    desk = await serveDesk();
+  async function openBoard(options: Parameters<typeof serveDesk>[0] = {}): Promise<Page> {
+    desk = await serveDesk(options);
     page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     // Fail a step with Playwright's own message (which element it waited for) before the test's time runs out.
     page.setDefaultTimeout(12_000);
@@ -110,5 +110,17 @@ describe.skipIf(unavailable !== undefined)(`the board${unavailable ? ` (skipped:
     expect(second).not.toBe(first);
     expect(git(desk.repo, 'rev-parse', `${second}^`)).toBe(first);
     expect(git(desk.repo, 'show', `${second}:notes.txt`)).toBe('one\ntwo');
+  });
+
+  it('marks a task whose agent runs without the sandbox, and Settings says where agents run', async () => {
+    await openBoard({ policy: { version: 1, defaults: { sandbox: 'off' } } });
+    await desk.api('POST', '/', { id: 'bare', prompt: 'write notes.txt unconfined' });
+    await column('Review').getByRole('article', { name: 'Task bare', exact: true }).waitFor();
+    expect(await card('bare').getByText('unsandboxed').isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Settings' }).click();
+    const sandbox = page.getByRole('group', { name: 'Agent sandbox' });
+    await sandbox.waitFor();
+    const settings = (await desk.api('GET', '/api/settings')).json;
+    expect(await sandbox.textContent()).toContain(settings.sandbox.available ? 'Agents run in' : 'Agents run unsandboxed');
   });
 });

@@ -3,7 +3,9 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { makeRepo, rawRequest, type RawResponse } from '../../../src/main/core/test-support/desk-harness';
+import type { z } from 'zod';
+import type { PolicyFile } from '../../../src/shared/governance';
+import { makeRepo, rawRequest, writePolicy, type RawResponse } from '../../../src/main/core/test-support/desk-harness';
 
 const SERVE = resolve(import.meta.dirname, '../../../src/main/serve.ts');
 const TOKEN = 'e2e-token-0123456789abcdef';
@@ -17,9 +19,11 @@ export interface ServedDesk {
   stop(): Promise<void>;
 }
 
-export async function serveDesk(): Promise<ServedDesk> {
+/** `policy`: a governance policy written to the data dir before the desk starts. */
+export async function serveDesk(options: { policy?: z.input<typeof PolicyFile> } = {}): Promise<ServedDesk> {
   const root = mkdtempSync(join(tmpdir(), 'desk-e2e-'));
   const repo = makeRepo(root, { 'README.md': '# Demo project\n', 'src/app.js': 'export const greet = () => "hello";\n' });
+  if (options.policy) writePolicy(join(root, 'data'), options.policy);
   const child = spawn(process.execPath, ['--import', 'tsx', SERVE, '--repo', repo, '--port', '0', '--data-dir', join(root, 'data'), '--token', TOKEN], { stdio: 'pipe' });
   const { url, boardUrl } = await readyLines(child);
   return {

@@ -57,6 +57,11 @@ export const TaskCard = memo(function TaskCard({ id }: { id: string }) {
       <div className="card-meta">
         <span className="card-id">{card.id}</span>
         <span className="card-agent">{card.agent}</span>
+        {card.unsandboxed && (
+          <span className="card-unsandboxed" title="This task's agent runs without the OS sandbox: it can reach whatever you can. Settings says why.">
+            unsandboxed
+          </span>
+        )}
         <Elapsed since={card.submittedAt} until={card.endedAt} />
       </div>
       <h3 className="card-title">{card.title}</h3>

@@ -1,9 +1,10 @@
-// "Settings": how to connect other programs, the repository (read-only), default agent, concurrency, policy.
+// "Settings": how to connect other programs, the repository (read-only), default agent, concurrency, the sandbox, policy.
 import { useEffect, useId, useState } from 'react';
 import { desk, useDesk } from '../state/store';
 import { Dialog } from '../ui/dialog';
 import { ConnectionSection } from './connection-section';
 import { PolicyEditor } from './policy-editor';
+import { SandboxSection } from './sandbox-section';
 import '../styles/settings.css';
 
 function DeskSection() {
@@ -64,6 +65,7 @@ export function SettingsDialog() {
         {error && <p className="form-error">{error}</p>}
         <ConnectionSection />
         <DeskSection />
+        <SandboxSection />
         <PolicyEditor />
         <p className="hint">Light and dark follow your system’s appearance.</p>
       </div>

@@ -90,6 +90,8 @@ export interface CardView {
   activity: string | undefined;
   dependencies: { id: string; state: DependencyState }[];
   needsAnswer: boolean;
+  /** Its agent runs without the OS sandbox (the core says so; see Settings for why). */
+  unsandboxed: boolean;
   /** Editable links: only a queued task's dependencies change. */
   canLink: boolean;
   submittedAt: number;
@@ -122,6 +124,7 @@ export function cardViewModel(
     activity: activityText(activity),
     dependencies: task.dependencies.map((id, index) => ({ id, state: dependencyState(dependencyStatuses[index] ?? 'unknown') })),
     needsAnswer: (task.openQuestions?.length ?? 0) > 0,
+    unsandboxed: task.unsandboxed === true,
     canLink: task.status === 'queued',
     submittedAt: Date.parse(task.submittedAt),
     endedAt: isFinished(task.status) ? Date.parse(task.updatedAt) : undefined,
