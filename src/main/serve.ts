@@ -56,6 +56,9 @@ async function main(argv: string[]): Promise<void> {
     print(`Assignment Desk ${APP_VERSION}: ${core.repoRoot} (tasks start from ${core.baseBranch}), agent ${options.agent}, ${options.concurrency} at a time`);
     print(token.path ? `Token kept in ${token.path} (send it as "Authorization: Bearer <token>")` : 'Token given with --token');
     print(`Data in ${dataDir}`);
+    print(core.sandbox.available
+      ? `Sandbox: agents run confined by ${core.sandbox.version ?? 'bubblewrap'} (see docs/security.md)`
+      : `Sandbox: none — agents run unsandboxed. ${core.sandbox.reason ?? ''} ${core.sandbox.fix ?? ''}`.trim());
     const chosen = core.agents.describe(options.agent).find((agent) => agent.isDefault);
     if (chosen && !chosen.available) process.stderr.write(`Warning: the default agent "${chosen.id}" cannot start: ${chosen.reason}\n`);
     // The token rides in the fragment, which browsers never send to a server or put in logs.
@@ -86,6 +89,10 @@ function stopOnSignals(core: Core, lock: { release(): void }): void {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  // A promise some request or agent left rejected must not take every other task down with it: say it, keep serving.
+  process.on('unhandledRejection', (reason) => {
+    process.stderr.write(`Unexpected error (the desk keeps running): ${reason instanceof Error ? reason.stack : String(reason)}\n`);
+  });
 }
 
 /** The renderer electron-vite built: beside out/main when running the build, in out/ when running from source. */

@@ -2,7 +2,7 @@
 // private dir, and a wrapper that runs the agent behind the in-sandbox bridge to that socket.
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createEgressProxy } from './egress-proxy';
 import { compileAllowlist, isAllowed } from './host-allowlist';
@@ -76,7 +76,8 @@ function defaultBridgeEntry(): string {
   const candidates = [join(here, 'sandbox-net-bridge.js'), join(here, '..', 'sandbox-net-bridge.js'), join(here, 'sandbox-net-bridge.ts')];
   const found = candidates.find((candidate) => existsSync(candidate));
   if (!found) throw new Error(`Network: the sandbox network bridge is not built (looked for ${candidates.join(', ')})`);
-  return found;
+  // In the packaged app the bridge is unpacked beside app.asar: the Node that runs it cannot read inside the archive.
+  return found.replace(`app.asar${sep}`, `app.asar.unpacked${sep}`);
 }
 
 /** The bridge runs from the task's worktree, where a bare `--import tsx` would not resolve: name the loader by its URL. */
