@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { destroyDesk, makeRepo, scriptedAgent, startDesk, type Desk } from '../../src/main/core/test-support/desk-harness';
+import { destroyDesk, makeRepo, scriptedAgent, startDesk, taskEvents, type Desk } from '../../src/main/core/test-support/desk-harness';
 import { isolatedAgentSpec, REAL_AGENTS } from './real-agents';
 
 describe.each(REAL_AGENTS)('a task for $id', (agent) => {
@@ -31,5 +31,8 @@ describe.each(REAL_AGENTS)('a task for $id', (agent) => {
     expect(status).toBe('error');
     expect(detail.json).toMatchObject({ status: 'error', errorMessage: expect.stringMatching(/\S/) });
     expect(detail.json.agentPid).toBeUndefined();
+    // It ran inside the sandbox wherever this machine has one.
+    const logs = (await taskEvents(desk, 'hello')).flatMap((event) => (event.type === 'log' ? [event.text] : []));
+    expect(logs).toContainEqual(expect.stringMatching(desk.core.sandbox.available ? /^Sandboxed \(.*network limited to/ : /^Unsandboxed/));
   });
 });

@@ -35,6 +35,13 @@ describe('decide', () => {
     expect(decide(ask('edit', ['src/../../other/file']), defaults(), context)).toMatchObject({ decision: 'rejected', rule: 'path-outside-worktree' });
   });
 
+  it('rejects changing the worktree\'s .git, which ties it to the repository, but lets it be read', () => {
+    expect(decide(ask('edit', ['.git']), defaults(), context)).toMatchObject({ decision: 'rejected', rule: 'git-metadata' });
+    expect(decide(ask('delete', [`${WORKTREE}/.git/config`]), defaults(), context)).toMatchObject({ decision: 'rejected', rule: 'git-metadata' });
+    expect(decide(ask('read', ['.git']), defaults(), context)).toMatchObject({ decision: 'approved' });
+    expect(decide(ask('edit', ['.github/workflows/ci.yml']), defaults(), context)).toMatchObject({ decision: 'approved' });
+  });
+
   it('accepts a file whose name merely starts with two dots', () => {
     expect(decide(ask('read', ['..notes']), defaults(), context)).toMatchObject({ decision: 'approved' });
   });

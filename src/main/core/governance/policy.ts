@@ -27,7 +27,7 @@ export interface PolicyContext {
 
 export interface Decision {
   decision: GovernanceDecision;
-  /** Which rule decided: path-outside-worktree, path-not-allowed, denied-command, capability-denied, capability-allowed, needs-person. */
+  /** Which rule decided: path-outside-worktree, git-metadata, path-not-allowed, denied-command, capability-denied, capability-allowed, needs-person. */
   rule: string;
   /** A sentence saying why, for the agent and the audit log. */
   reason: string;
@@ -47,7 +47,12 @@ export function decide(input: PolicyInput, policy: AgentPolicy, context: PolicyC
       const via = real === absolute ? '' : ` (it leads to ${real})`;
       return { decision: 'rejected', rule: 'path-outside-worktree', reason: `${path} is outside the worktree${via}.` };
     }
-    inside.push({ path, relativePath: relativePath.split(sep).join('/') });
+    const slashed = relativePath.split(sep).join('/');
+    // The worktree's `.git` ties it to the repository: changed, the desk's commit could land elsewhere.
+    if ((slashed === '.git' || slashed.startsWith('.git/')) && !READ_ONLY_KINDS.has(input.kind)) {
+      return { decision: 'rejected', rule: 'git-metadata', reason: `${path} is the worktree's link to its repository; agents may not change it.` };
+    }
+    inside.push({ path, relativePath: slashed });
   }
 
   const allowed = policy.allowedPaths.length > 0 ? picomatch(policy.allowedPaths, { dot: true }) : () => false;
@@ -75,6 +80,8 @@ export function decide(input: PolicyInput, policy: AgentPolicy, context: PolicyC
   if (mode === 'allow') return { decision: 'approved', rule: 'capability-allowed', reason: `${capability} is allowed for this agent.` };
   return { decision: 'escalated', rule: 'needs-person', reason: `${capability} needs a person's answer.` };
 }
+
+const READ_ONLY_KINDS = new Set(['read', 'search', 'think']);
 
 /** A path that cannot be resolved (a link loop, no permission) is treated as leading anywhere. */
 function tryResolve(context: PolicyContext, absolute: string): string | undefined {

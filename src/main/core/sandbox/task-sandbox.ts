@@ -85,7 +85,10 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
       const root = join(deps.dataDir, 'sb', randomBytes(6).toString('hex'));
       const tempDir = join(root, 'tmp');
       await mkdir(tempDir, { recursive: true, mode: 0o700 });
-      for (const dir of agent.stateDirs ?? []) await mkdir(expandHome(dir, deps.home), { recursive: true }).catch(() => undefined);
+      // An agent given a HOME of its own (agents.json `env`) keeps its state there.
+      const agentHome = agent.env.HOME ?? deps.home;
+      const stateDirs = (agent.stateDirs ?? []).map((dir) => expandHome(dir, agentHome));
+      for (const dir of stateDirs) await mkdir(dir, { recursive: true }).catch(() => undefined);
       // Read-only only works on what exists: an `info/attributes` written later would steer every worktree.
       await mkdir(join(deps.gitCommonDir, 'info'), { recursive: true }).catch(() => undefined);
 
@@ -117,7 +120,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
           worktreeGitDir,
           worktree,
           tempDir,
-          stateDirs: agent.stateDirs ?? [],
+          stateDirs,
           readablePaths: policy.readablePaths,
           extraWritable: proxy?.bindPaths ?? [],
           keepReadable: network === 'host' ? resolverDirs() : [],
@@ -126,7 +129,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
       };
       return {
         kind: 'bubblewrap',
-        description: `Sandboxed (${status.version ?? 'bubblewrap'}): writes only to the worktree, its temp dir${(agent.stateDirs ?? []).length > 0 ? ` and ${(agent.stateDirs ?? []).join(', ')}` : ''}; ${networkNote}.`,
+        description: `Sandboxed (${status.version ?? 'bubblewrap'}): writes only to the worktree, its temp dir${stateDirs.length > 0 ? ` and ${stateDirs.join(', ')}` : ''}; ${networkNote}.`,
         env: { TMPDIR: tempDir, TMP: tempDir, TEMP: tempDir },
         wrap(command, args, options = {}) {
           const inner = proxy ? proxy.wrap(command, [...args]) : { command, args: [...args] };
