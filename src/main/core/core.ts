@@ -32,7 +32,6 @@ import { createTasksRepo } from './store/tasks-repo';
 import { createTurnsRepo } from './store/turns-repo';
 import { UnknownAgentError } from './tasks/task-errors';
 import { runTask } from './tasks/task-runner';
-import { gitCommonDirOf } from './sandbox/git-common-dir';
 import { prepareAllowlistNetwork } from './sandbox/network/sandbox-network';
 import { probeSandbox } from './sandbox/sandbox-probe';
 import { createTaskSandbox } from './sandbox/task-sandbox';
@@ -62,7 +61,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   const log = config.log ?? ((message: string) => process.stderr.write(`${message}\n`));
 
   // Everything that can refuse the configuration runs before anything is opened or started.
-  const { root: repoRoot } = await openRepository(config.repoPath);
+  const { root: repoRoot, commonDir: gitCommonDir } = await openRepository(config.repoPath);
   // The repository's node_modules/.bin comes last: it may supply an agent, never shadow one on PATH.
   const agents = createAgentRegistry({ ...config.agents, searchDirs: [...config.agents.searchDirs, binDir(repoRoot)] });
   if (!agents.get(config.defaultAgent)) throw new UnknownAgentError(config.defaultAgent, agents.list().map((a) => a.id));
@@ -106,7 +105,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     sandbox: createTaskSandbox({
       status: sandboxStatus,
       dataDir: config.dataDir,
-      gitCommonDir: await gitCommonDirOf(repoRoot),
+      gitCommonDir,
       home: homedir(),
       policyFor: (agentId) => governance.policyFor(agentId),
       // The bridge to the allowlist proxy runs inside the sandbox on the Node that runs the scripted agent.
