@@ -21,8 +21,10 @@ describe('two desks on one repository', () => {
   it('run the same task id each on a branch of its own, and a re-run on one leaves the other\'s work alone', async () => {
     root = mkdtempSync(join(tmpdir(), 'desk-two-'));
     const repo = makeRepo(root);
-    for (const name of ['first', 'second']) desks.push(await startDesk({ reuse: { root, repo, dataDir: join(root, name) } }));
-    const [first, second] = desks as [Desk, Desk];
+    const first = await startDesk({ reuse: { root, repo, dataDir: join(root, 'first') } });
+    desks.push(first);
+    const second = await startDesk({ reuse: { root, repo, dataDir: join(root, 'second') } });
+    desks.push(second);
 
     for (const [desk, text] of [[first, 'from the first desk'], [second, 'from the second desk']] as const) {
       expect((await desk.api('POST', '/', { id: 'same', prompt: `write note.txt ${text}` })).status).toBe(202);
