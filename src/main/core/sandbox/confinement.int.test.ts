@@ -1,6 +1,7 @@
 // Attacks from inside a task, through a real agent process in the real sandbox: what the agent tries from its
 // own process (the hostile agent) and what it runs in a terminal (the scripted agent) stays inside the task.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -119,6 +120,31 @@ describe.skipIf(skip)(`an agent in the sandbox${skip ? ` (skipped: ${skip})` : '
       const { report } = await attack(desk, 'net', [{ connect: `127.0.0.1:${port}` }, { connect: `${desk.url.replace('http://', '')}` }]);
       expect(report.map((r) => r.ok)).toEqual([false, false]);
       expect(connections).toBe(0);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('reaches only the hosts its allowlist names, through the desk\'s proxy, and the refusal is logged', async () => {
+    const server = createHttpServer((_request, response) => response.end('allowed service'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as { port: number }).port;
+    try {
+      const vendor = { ...hostileAgent(), id: 'vendor', networkHosts: [`127.0.0.1:${port}`] };
+      const desk = await openDesk({ agents: [scriptedAgent(), vendor] });
+      await desk.api('POST', '/', { id: 'allow', agent: 'vendor', prompt: JSON.stringify([
+        { getThroughProxy: `http://127.0.0.1:${port}/` },
+        { getThroughProxy: `http://127.0.0.1:${port + 1}/` },
+        { connect: `127.0.0.1:${port}` },
+      ]) });
+      await desk.waitForStatus('allow', 'completed');
+      const task = (await desk.api('GET', '/tasks/allow')).json;
+      const report = JSON.parse(git(desk.repo, 'show', `${task.commit}:attack-report.json`)) as AttackResult[];
+      expect(resultOf(report, 0)).toMatchObject({ ok: true, output: '200 allowed service' });
+      expect(resultOf(report, 1)).toMatchObject({ ok: false, output: expect.stringMatching(/^403/) });
+      expect(resultOf(report, 2)).toMatchObject({ ok: false });
+      const logs = (await taskEvents(desk, 'allow')).flatMap((event) => (event.type === 'log' ? [event.text] : []));
+      expect(logs).toContainEqual(expect.stringContaining(`Network: refused 127.0.0.1:${port + 1}`));
     } finally {
       server.close();
     }

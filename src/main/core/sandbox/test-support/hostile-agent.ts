@@ -3,6 +3,7 @@
 // in its working directory, which the desk then commits like any agent's work.
 import { execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { Readable, Writable } from 'node:stream';
 import { agent, methods, ndJsonStream, type PromptResponse } from '@agentclientprotocol/sdk';
@@ -14,6 +15,8 @@ export type Attack =
   | { readParentEnviron: true }
   | { readEveryEnviron: true }
   | { connect: string }
+  /** An HTTP GET of an absolute URL through the proxy the sandbox names in HTTP_PROXY. */
+  | { getThroughProxy: string }
   | { exec: string }
   /** Leaves a process behind that double-forks into its own session and ignores TERM and HUP. */
   | { leaveSurvivor: string }
@@ -41,6 +44,7 @@ async function attempt(attack: Attack, cwd: string): Promise<AttackResult> {
       return { attack, ok: seen.length > 0, output: seen.join('\n') };
     }
     if ('connect' in attack) return await tryConnect(attack);
+    if ('getThroughProxy' in attack) return await getThroughProxy(attack);
     if ('exec' in attack) return { attack, ok: true, output: execFileSync('sh', ['-c', attack.exec], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }) };
     if ('leaveSurvivor' in attack) {
       // `(… &)` forks twice, setsid leaves our session and group: the grandchild belongs to nobody we know.
@@ -54,6 +58,21 @@ async function attempt(attack: Attack, cwd: string): Promise<AttackResult> {
     const failure = error as NodeJS.ErrnoException & { stderr?: string };
     return { attack, ok: false, error: `${failure.code ?? ''} ${failure.stderr ?? failure.message}`.trim() };
   }
+}
+
+function getThroughProxy(attack: { getThroughProxy: string }): Promise<AttackResult> {
+  const proxy = process.env.HTTP_PROXY;
+  if (!proxy) return Promise.resolve({ attack, ok: false, error: 'no HTTP_PROXY' });
+  const { hostname, port } = new URL(proxy);
+  return new Promise((resolve) => {
+    const request = httpRequest({ host: hostname, port, path: attack.getThroughProxy, method: 'GET' }, (response) => {
+      let body = '';
+      response.on('data', (chunk: Buffer) => { body += chunk.toString(); });
+      response.on('end', () => resolve({ attack, ok: response.statusCode === 200, output: `${response.statusCode} ${body}` }));
+    });
+    request.on('error', (error: NodeJS.ErrnoException) => resolve({ attack, ok: false, error: error.code ?? error.message }));
+    request.end();
+  });
 }
 
 function tryConnect(attack: { connect: string }): Promise<AttackResult> {
