@@ -123,7 +123,8 @@ describe('the desk inside the desktop app', () => {
     const started = waitFor(desk, 'long', 'in-progress');
     await running.core.tasks.submit({ id: 'long', prompt: 'sleep 60000', dependencies: [] });
     await started;
-    await expect.poll(scriptedAgentPids).not.toHaveLength(0);
+    // In progress comes before the worktree is ready and the agent starts; on a busy machine that takes a while.
+    await expect.poll(scriptedAgentPids, { timeout: 15_000 }).not.toHaveLength(0);
     const pids = scriptedAgentPids();
     await desk.close();
     expect(pids.filter((pid) => processExists(pid))).toEqual([]);
