@@ -30,7 +30,8 @@ export const PlanEntry = z.object({
 
 /** What an agent reported, in one shape whatever dialect it speaks. */
 export const AgentUpdate = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('message'), role: z.enum(['agent', 'thought', 'user']), text: z.string() }),
+  /** A chunk of a message; `messageId` is the agent's, where it sends one (chunks of one message share it). */
+  z.object({ kind: z.literal('message'), role: z.enum(['agent', 'thought', 'user']), text: z.string(), messageId: z.string().optional() }),
   z.object({ kind: z.literal('tool-call'), ...ToolCallFields }),
   z.object({ kind: z.literal('tool-call-update'), ...ToolCallFields }),
   z.object({ kind: z.literal('plan'), entries: z.array(PlanEntry) }),
@@ -41,12 +42,20 @@ export type AgentUpdate = z.infer<typeof AgentUpdate>;
 
 export const LogLevel = z.enum(['info', 'warn', 'error']);
 
+/**
+ * Where a message event's text sits in a run of chunks the store keeps as one event: `from` is the seq of the
+ * run's first chunk, `offset` the characters of the run before this text. Live chunks carry it, and so does the
+ * stored event that replaces them (offset 0, seq of the run's last chunk), so a client that saw some chunks
+ * live shows only the rest of the stored text.
+ */
+export const MessageRun = z.object({ from: z.number().int(), offset: z.number().int().nonnegative() });
+export type MessageRun = z.infer<typeof MessageRun>;
 
 /** Everything that happens to a task. */
 export const TaskEvent = z.discriminatedUnion('type', [
   /** The task was submitted or changed (status, commit, error…); carries the new summary. */
   z.object({ type: z.literal('task'), task: TaskSummary }),
-  z.object({ type: z.literal('agent'), update: AgentUpdate }),
+  z.object({ type: z.literal('agent'), update: AgentUpdate, run: MessageRun.optional() }),
   /** Progress of the desk's own work (worktree ready, agent started) and the agent's stderr. */
   z.object({ type: z.literal('log'), level: LogLevel, source: z.enum(['desk', 'agent']), text: z.string() }),
   /** A terminal the agent asked for (ACP `terminal/create`), its output in batches, and its end. */
@@ -56,6 +65,8 @@ export const TaskEvent = z.discriminatedUnion('type', [
   /** The agent waits for a person; and the answer that let it go on. */
   z.object({ type: z.literal('question-opened'), question: OpenQuestion }),
   z.object({ type: z.literal('question-answered'), questionId: z.string(), answer: QuestionAnswer, answeredBy: z.string() }),
+  /** The store dropped this much of the task's output here (past its cap); what follows is the newest output. */
+  z.object({ type: z.literal('output-truncated'), droppedBytes: z.number().int().nonnegative() }),
   /** A governance decision about something the agent asked to do. */
   z.object({
     type: z.literal('governance'), requestId: z.string(), decision: z.enum(['approved', 'rejected', 'escalated']),

@@ -25,6 +25,13 @@ export interface CoreConfig {
   uiDir?: string;
   /** What confines agents; default: found out by trying bubblewrap at start. Tests pass a fixed answer. */
   sandbox?: SandboxStatus;
+  /** Bounds on stored agent output; see ARCHITECTURE §13. */
+  output?: {
+    /** Output bytes stored per task at most; the start and the newest output are kept. Default 50 MB. */
+    capBytes?: number;
+    /** Days the events of rejected, replaced or removed tasks are kept. Default 7. */
+    retentionDays?: number;
+  };
   now?: () => Date;
   log?: (message: string) => void;
 }

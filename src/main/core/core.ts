@@ -9,6 +9,7 @@ import { createAgentLogins } from './agents/agent-logins';
 import { createAgentRegistry, type AgentRegistry } from './agents/agent-registry';
 import type { CoreConfig } from './core-config';
 import { createEventBus, type EventBus } from './events/event-bus';
+import { DEFAULT_RETENTION_DAYS, startEventRetention, type EventRetention } from './events/event-retention';
 import { loadDeskId } from './git/desk-id';
 import { openRepository } from './git/repository';
 import { createGitService, type GitService } from './git/git-service';
@@ -84,7 +85,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   if (!sandboxStatus.available) log(`Agents run unsandboxed: ${sandboxStatus.reason} ${sandboxStatus.fix ?? ''}`.trim());
 
   const db = openDatabase(join(config.dataDir, 'desk.sqlite'), undefined, { nativeBinding: config.nativeBinding });
-  const events = createEventsRepo(db, repoRoot);
+  const events = createEventsRepo(db, repoRoot, { ...(config.output?.capBytes !== undefined && { outputCapBytes: config.output.capBytes }) });
   const bus = createEventBus();
   const record = (taskId: string, attempt: number, event: TaskEvent) => bus.publish(events.append(taskId, attempt, event, now().toISOString()));
 
@@ -136,17 +137,21 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   });
 
   let closed = false;
+  let retention: EventRetention | undefined;
   return {
     repoRoot, baseBranch, tasks, events, bus, git, agents, governance, sandbox: sandboxStatus, http,
     async listen(port, host) {
       const address = await http.listen(port, host);
       await tasks.recover();
       tasks.start();
+      retention = startEventRetention({ events, now, days: config.output?.retentionDays ?? DEFAULT_RETENTION_DAYS, log });
+      retention.prune();
       return address;
     },
     async close() {
       if (closed) return;
       closed = true;
+      retention?.stop();
       await tasks.shutdown();
       await logins.disposeAll();
       await http.close();

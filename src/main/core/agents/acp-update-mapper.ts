@@ -14,16 +14,22 @@ export function contentText(block: unknown): string {
   return `[${str(block.type) ?? 'content'}]`;
 }
 
+/** ACP's optional message id: chunks of one message share it, and the store ends a run where it changes. */
+function messageIdOf(update: Json): { messageId?: string } {
+  const id = str(update.messageId);
+  return id === undefined ? {} : { messageId: id };
+}
+
 export function mapAcpUpdate(update: unknown): AgentUpdate | undefined {
   if (!isObject(update)) return undefined;
   const name = str(update.sessionUpdate);
   switch (name) {
     case 'agent_message_chunk':
-      return { kind: 'message', role: 'agent', text: contentText(update.content) };
+      return { kind: 'message', role: 'agent', text: contentText(update.content), ...messageIdOf(update) };
     case 'agent_thought_chunk':
-      return { kind: 'message', role: 'thought', text: contentText(update.content) };
+      return { kind: 'message', role: 'thought', text: contentText(update.content), ...messageIdOf(update) };
     case 'user_message_chunk':
-      return { kind: 'message', role: 'user', text: contentText(update.content) };
+      return { kind: 'message', role: 'user', text: contentText(update.content), ...messageIdOf(update) };
     case 'tool_call':
     case 'tool_call_update': {
       const toolCallId = str(update.toolCallId);

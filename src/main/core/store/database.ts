@@ -26,12 +26,29 @@ export function openDatabase(path: string, migrations: readonly string[] = MIGRA
     // NORMAL is durable across app crashes in WAL mode; only a power loss can drop the last commits.
     db.pragma('synchronous = NORMAL');
     db.pragma('busy_timeout = 5000');
+    // The WAL is reused after each checkpoint but never shrinks by itself; this bounds what a burst leaves behind.
+    db.pragma('journal_size_limit = 16777216');
+    const fresh = (db.pragma('user_version', { simple: true }) as number) === 0;
+    if (fresh) db.pragma('auto_vacuum = INCREMENTAL');
     migrate(db, path, migrations);
+    useIncrementalVacuum(db);
     return db;
   } catch (error) {
     db.close();
     throw error;
   }
+}
+
+/**
+ * Pruned events give their pages back to the file system (`PRAGMA incremental_vacuum`), which needs
+ * auto_vacuum = INCREMENTAL. A new database gets it before its first table; an older one needs one VACUUM,
+ * done here once (it rewrites the file, so it takes a while on a large database) rather than as a numbered
+ * migration, because VACUUM cannot run inside a transaction and this check stays right even if it is interrupted.
+ */
+function useIncrementalVacuum(db: Db): void {
+  if ((db.pragma('auto_vacuum', { simple: true }) as number) === 2) return;
+  db.pragma('auto_vacuum = INCREMENTAL');
+  db.exec('VACUUM');
 }
 
 function migrate(db: Db, path: string, migrations: readonly string[]): void {

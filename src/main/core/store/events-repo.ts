@@ -1,11 +1,17 @@
-// The events table: agent updates and status changes, appended in batches and read back in order.
-import type { EventEnvelope, TaskEvent } from '../../../shared/events';
+// The events table: agent updates and status changes, appended in batches and read back in order. Message
+// chunks are stored coalesced, one row per run; output is capped per task; retired tasks' events are pruned.
+import type { EventEnvelope, MessageRun, TaskEvent } from '../../../shared/events';
 import type { Db } from './database';
+import { createOutputCap, OutputRow } from './output-cap';
 
 export interface EventsRepo {
-  /** Numbers the event and queues it; it is written with the next batch (within `flushDelayMs`). */
+  /**
+   * Numbers the event and queues it; it is written with the next batch (within `flushDelayMs`). A message
+   * chunk joins the task's open run instead, written as one event when the run ends; the envelope returned
+   * (what goes out live) says where in that run the chunk sits.
+   */
   append(taskId: string, attempt: number, event: TaskEvent, at: string): EventEnvelope;
-  /** Writes every queued event now. */
+  /** Writes every queued event and open run now. */
   flush(): void;
   /** A task's events after `after` (exclusive), oldest first. Queued events are flushed first. */
   listForTask(taskId: string, options: { after?: number; limit: number }): EventEnvelope[];
@@ -13,30 +19,90 @@ export interface EventsRepo {
   listAfter(after: number, limit: number): EventEnvelope[];
   /** The seq of the newest recorded event (0 when none). */
   lastSeq(): number;
-  /** Flushes and stops the timer. */
+  /**
+   * Deletes events older than `cutoff` (ISO time) that the board no longer shows: those of tasks rejected
+   * before it, of earlier submissions of a resubmitted task, and of tasks that are gone; then gives the space
+   * back to the file system. Returns how many events went.
+   */
+  prune(cutoff: string): number;
+  /** Flushes and stops the timers. */
   close(): void;
 }
 
+export interface EventsRepoOptions {
+  flushDelayMs?: number;
+  maxBatch?: number;
+  /** Output bytes stored per task at most (message text, terminal output); default 50 MB. */
+  outputCapBytes?: number;
+  /** A run of message chunks is stored once it holds this many characters; default 64 KiB. */
+  runChars?: number;
+  /** …or once it is this old, so a reload soon shows what is being written; default 1 s. */
+  runMaxAgeMs?: number;
+}
+
+export const DEFAULT_OUTPUT_CAP_BYTES = 50 * 1024 * 1024;
+
 interface EventRow { seq: number; task_id: string; attempt: number; at: string; body: string }
 
-export function createEventsRepo(db: Db, repo: string, options: { flushDelayMs?: number; maxBatch?: number } = {}): EventsRepo {
+/** Chunks of one message run, not yet stored. */
+interface OpenRun {
+  attempt: number; role: string; messageId: string | undefined;
+  from: number; last: number; at: string; parts: string[]; chars: number; timer: NodeJS.Timeout;
+}
+
+export function createEventsRepo(db: Db, repo: string, options: EventsRepoOptions = {}): EventsRepo {
   const flushDelayMs = options.flushDelayMs ?? 20;
   const maxBatch = options.maxBatch ?? 2000;
-  const insert = db.prepare('INSERT INTO events (seq, repo, task_id, attempt, at, body) VALUES (?, ?, ?, ?, ?, ?)');
+  const runChars = options.runChars ?? 64 * 1024;
+  const runMaxAgeMs = options.runMaxAgeMs ?? 1000;
+  const cap = createOutputCap(db, repo, options.outputCapBytes ?? DEFAULT_OUTPUT_CAP_BYTES);
+  const insert = db.prepare<[number, string, string, number, string, string, number, number]>(
+    'INSERT INTO events (seq, repo, task_id, attempt, at, body, size, output) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
   const selectForTask = db.prepare<[string, string, number, number], EventRow>(
     'SELECT seq, task_id, attempt, at, body FROM events WHERE repo = ? AND task_id = ? AND seq > ? ORDER BY seq LIMIT ?');
   const selectAfter = db.prepare<[string, number, number], EventRow>(
     'SELECT seq, task_id, attempt, at, body FROM events WHERE repo = ? AND seq > ? ORDER BY seq LIMIT ?');
+  // Kept: events of a task on the board from its current submission, unless it was rejected before the cutoff.
+  const deleteRetired = db.prepare<{ repo: string; cutoff: string }>(`
+    DELETE FROM events WHERE repo = @repo AND at < @cutoff AND NOT EXISTS (
+      SELECT 1 FROM tasks t WHERE t.repo = events.repo AND t.id = events.task_id
+        AND events.at >= t.submitted_at AND (t.review <> 'rejected' OR t.updated_at >= @cutoff))`);
   // Sequence numbers are global so that several repositories can share one database file.
   let lastSeq = (db.prepare('SELECT COALESCE(MAX(seq), 0) AS last FROM events').get() as { last: number }).last;
   let pending: EventEnvelope[] = [];
   let timer: NodeJS.Timeout | undefined;
+  const runs = new Map<string, OpenRun>();
 
   const writeBatch = db.transaction((batch: EventEnvelope[]) => {
-    for (const e of batch) insert.run(e.seq, repo, e.taskId, e.attempt, e.at, JSON.stringify(e.event));
+    for (const e of batch) {
+      const bytes = outputBytes(e.event);
+      insert.run(e.seq, repo, e.taskId, e.attempt, e.at, JSON.stringify(e.event), bytes ?? 0, bytes === undefined ? OutputRow.kept : OutputRow.droppable);
+      if (bytes !== undefined) cap.added(e.taskId, e.seq, bytes);
+    }
   });
 
+  function queue(envelope: EventEnvelope): void {
+    pending.push(envelope);
+    if (pending.length >= maxBatch) flush();
+    else if (!timer) timer = setTimeout(flush, flushDelayMs);
+  }
+
+  /** Ends a task's open run: its text becomes one event, numbered by its last chunk. */
+  function closeRun(taskId: string): void {
+    const run = runs.get(taskId);
+    if (!run) return;
+    runs.delete(taskId);
+    clearTimeout(run.timer);
+    const update = { kind: 'message' as const, role: run.role as 'agent' | 'thought' | 'user', text: run.parts.join(''), ...(run.messageId !== undefined && { messageId: run.messageId }) };
+    queue({ seq: run.last, taskId, attempt: run.attempt, at: run.at, event: { type: 'agent', update, run: { from: run.from, offset: 0 } } });
+  }
+
+  function closeRuns(): void {
+    for (const taskId of [...runs.keys()]) closeRun(taskId);
+  }
+
   function flush(): void {
+    closeRuns();
     if (timer) clearTimeout(timer);
     timer = undefined;
     if (pending.length === 0) return;
@@ -45,13 +111,33 @@ export function createEventsRepo(db: Db, repo: string, options: { flushDelayMs?:
     writeBatch(batch);
   }
 
+  function appendChunk(taskId: string, attempt: number, update: Extract<TaskEvent, { type: 'agent' }>['update'] & { kind: 'message' }, at: string): EventEnvelope {
+    let run = runs.get(taskId);
+    if (run && (run.attempt !== attempt || run.role !== update.role || run.messageId !== update.messageId)) {
+      closeRun(taskId);
+      run = undefined;
+    }
+    const seq = ++lastSeq;
+    if (!run) {
+      run = { attempt, role: update.role, messageId: update.messageId, from: seq, last: seq, at, parts: [], chars: 0, timer: setTimeout(() => closeRun(taskId), runMaxAgeMs) };
+      runs.set(taskId, run);
+    }
+    const place: MessageRun = { from: run.from, offset: run.chars };
+    run.parts.push(update.text);
+    run.chars += update.text.length;
+    run.last = seq;
+    if (run.chars >= runChars) closeRun(taskId);
+    return { seq, taskId, attempt, at, event: { type: 'agent', update, run: place } };
+  }
+
   return {
     append(taskId, attempt, event, at) {
+      if (event.type === 'agent' && event.update.kind === 'message') return appendChunk(taskId, attempt, event.update, at);
+      // Anything else the task does ends its run, so stored events keep the order they happened in.
+      closeRun(taskId);
       lastSeq += 1;
       const envelope: EventEnvelope = { seq: lastSeq, taskId, attempt, at, event };
-      pending.push(envelope);
-      if (pending.length >= maxBatch) flush();
-      else if (!timer) timer = setTimeout(flush, flushDelayMs);
+      queue(envelope);
       return envelope;
     },
     flush,
@@ -64,8 +150,26 @@ export function createEventsRepo(db: Db, repo: string, options: { flushDelayMs?:
       return selectAfter.all(repo, after, limit).map(fromRow);
     },
     lastSeq: () => lastSeq,
+    prune(cutoff) {
+      flush();
+      const deleted = deleteRetired.run({ repo, cutoff }).changes;
+      if (deleted > 0) {
+        cap.forget();
+        db.exec('PRAGMA incremental_vacuum');
+        // The freed pages leave the file when the WAL is checkpointed; do it now rather than at some later write.
+        db.pragma('wal_checkpoint(TRUNCATE)');
+      }
+      return deleted;
+    },
     close: flush,
   };
+}
+
+/** The output bytes an event stores, or undefined when it is not output the cap may drop. */
+function outputBytes(event: TaskEvent): number | undefined {
+  if (event.type === 'agent' && event.update.kind === 'message') return Buffer.byteLength(event.update.text);
+  if (event.type === 'terminal-output') return Buffer.byteLength(event.data);
+  return undefined;
 }
 
 function fromRow(row: EventRow): EventEnvelope {

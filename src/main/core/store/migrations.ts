@@ -103,4 +103,13 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX ap_queued_steps_by_task ON ap_queued_steps (repo, task_id, seq);
   `,
+  // 6: bounded output. `size` is the bytes of output text a row holds; `output` says what the per-task cap may do
+  // with it: 0 kept (status, tool calls, logs…), 1 output the cap may drop (message runs, terminal output),
+  // 2 the task's truncation marker. Rows written before this version count as kept. Free pages go back to the
+  // file system with incremental_vacuum (database.ts switches auto_vacuum, which needs a VACUUM outside any
+  // transaction, so it cannot live here).
+  `
+  ALTER TABLE events ADD COLUMN size INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE events ADD COLUMN output INTEGER NOT NULL DEFAULT 0;
+  `,
 ];

@@ -11,6 +11,7 @@ import type { TaskStatus } from '../../../shared/task';
 import { scriptedAgentSpec } from '../agents/builtin-agents';
 import type { AgentSpec } from '../agents/agent-spec';
 import { createCore, type Core } from '../core';
+import type { CoreConfig } from '../core-config';
 import { createPolicyFileStore } from '../governance/policy-file';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { TaskEvent } from '../../../shared/events';
@@ -49,6 +50,10 @@ export interface DeskOptions {
   sandbox?: SandboxStatus;
   /** A governance policy written to the data dir before the desk starts; default: none (the built-in policy). */
   policy?: z.input<typeof PolicyFile>;
+  /** Bounds on stored output (cap, retention days). */
+  output?: CoreConfig['output'];
+  /** The desk's clock; default: the real one. */
+  now?: () => Date;
 }
 
 /**
@@ -147,6 +152,8 @@ export async function startDesk(options: DeskOptions = {}): Promise<Desk & { roo
     serverName: 'Test desk', appVersion: '0.0.0-test', log: () => {},
     ...(options.uiDir !== undefined && { uiDir: options.uiDir }),
     ...(options.sandbox !== undefined && { sandbox: options.sandbox }),
+    ...(options.output !== undefined && { output: options.output }),
+    ...(options.now !== undefined && { now: options.now }),
   });
   const address = await core.listen(0, '127.0.0.1');
   const url = `http://127.0.0.1:${address.port}`;

@@ -9,6 +9,23 @@ describe('task stream', () => {
     expect(stream.items).toEqual([{ key: '1', kind: 'message', role: 'agent', text: 'Hello' }]);
   });
 
+  it('shows only the unseen rest of a stored run that replaces chunks it saw live', () => {
+    const stream = createStream();
+    const live = (seq: number, text: string, offset: number) => envelope(seq, 't', { type: 'agent', update: { kind: 'message', role: 'agent', text }, run: { from: 1, offset } });
+    appendToStream(stream, [live(1, 'Hel', 0), live(2, 'lo ', 3)]);
+    // Reconnected: the store's event for chunks 1–4 arrives, numbered by its last chunk.
+    appendToStream(stream, [envelope(4, 't', { type: 'agent', update: { kind: 'message', role: 'agent', text: 'Hello world' }, run: { from: 1, offset: 0 } })]);
+    appendToStream(stream, [envelope(5, 't', { type: 'agent', update: { kind: 'message', role: 'agent', text: '!' }, run: { from: 5, offset: 0 } })]);
+    expect(stream.items).toEqual([{ key: '1', kind: 'message', role: 'agent', text: 'Hello world!' }]);
+  });
+
+  it('shows where the desk dropped output and how much', () => {
+    const stream = createStream();
+    appendToStream(stream, [envelope(1, 't', chunk('start')), envelope(2, 't', { type: 'output-truncated', droppedBytes: 1234 }), envelope(3, 't', chunk('end'))]);
+    expect(stream.items.map((item) => item.kind)).toEqual(['message', 'truncated', 'message']);
+    expect(stream.items[1]).toEqual({ key: '2', kind: 'truncated', droppedBytes: 1234 });
+  });
+
   it('starts a new message after a tool call', () => {
     const stream = createStream();
     appendToStream(stream, [

@@ -1,7 +1,7 @@
 // A task's live stream as rows to show: message chunks merged, tool calls updated in place, terminals
 // kept as output buffers. It lives outside React state on purpose: 50,000 events would make immutable
 // copies quadratic. Each changed row is a new object, so memoized rows re-render only when they change.
-import type { EventEnvelope, PlanEntry, ToolCallStatus } from '../../../shared/events';
+import type { EventEnvelope, MessageRun, PlanEntry, ToolCallStatus } from '../../../shared/events';
 import type { OpenQuestion, QuestionAnswer } from '../../../shared/questions';
 import type { TaskStatus } from '../../../shared/task';
 import type { z } from 'zod';
@@ -27,6 +27,8 @@ export type StreamItem =
   | { key: string; kind: 'answer'; questionId: string; answer: QuestionAnswer; answeredBy: string }
   | { key: string; kind: 'governance'; decision: string; rule: string; reason: string }
   | { key: string; kind: 'log'; level: string; source: string; text: string }
+  /** The desk stored only the start and the end of the task's output; this much in between was dropped. */
+  | { key: string; kind: 'truncated'; droppedBytes: number }
   | { key: string; kind: 'status'; status: TaskStatus; review: string; attempt: number };
 
 /** A terminal's output, kept as chunks; a listener (the xterm view) gets new data without React. */
@@ -43,6 +45,8 @@ export interface TaskStream {
   planIndex: number | undefined;
   terminals: Map<string, TerminalBuffer>;
   lastStatus: string | undefined;
+  /** The message run last shown and how many of its characters: a stored run replayed after live chunks adds only the rest. */
+  run: { from: number; end: number } | undefined;
   /** Rows the person opened (thoughts, tool calls, terminals), so they stay open when scrolled back into view. */
   expanded: Set<string>;
 }
@@ -59,7 +63,7 @@ function canContinue(text: string): boolean {
 const TERMINAL_LIMIT = 2_000_000;
 
 export function createStream(): TaskStream {
-  return { items: [], lastSeq: 0, toolIndex: new Map(), planIndex: undefined, terminals: new Map(), lastStatus: undefined, expanded: new Set() };
+  return { items: [], lastSeq: 0, toolIndex: new Map(), planIndex: undefined, terminals: new Map(), lastStatus: undefined, run: undefined, expanded: new Set() };
 }
 
 export function terminalBuffer(stream: TaskStream, terminalId: string): TerminalBuffer {
@@ -97,13 +101,15 @@ function appendOne(stream: TaskStream, { seq, attempt, event }: EventEnvelope): 
     case 'agent': {
       const update = event.update;
       if (update.kind === 'message') {
+        const text = unseenText(stream, update.text, event.run);
+        if (text === '') return false;
         const kind = update.role === 'thought' ? 'thought' : 'message';
         const role = update.role === 'user' ? 'user' : 'agent';
         const sameKind = last && last.kind === kind && (last.kind === 'thought' || (last.kind === 'message' && last.role === role));
         if (last && sameKind && (last.kind === 'message' || last.kind === 'thought') && canContinue(last.text)) {
-          items[items.length - 1] = { ...last, text: last.text + update.text };
+          items[items.length - 1] = { ...last, text: last.text + text };
         } else {
-          items.push(kind === 'thought' ? { key, kind, text: update.text } : { key, kind, role, text: update.text });
+          items.push(kind === 'thought' ? { key, kind, text } : { key, kind, role, text });
         }
         return true;
       }
@@ -180,7 +186,24 @@ function appendOne(stream: TaskStream, { seq, attempt, event }: EventEnvelope): 
     case 'governance':
       items.push({ key, kind: 'governance', decision: event.decision, rule: event.rule, reason: event.reason });
       return true;
+    case 'output-truncated':
+      items.push({ key, kind: 'truncated', droppedBytes: event.droppedBytes });
+      return true;
   }
+}
+
+/**
+ * The part of a message's text not shown yet. The store keeps a run of chunks as one event carrying the same
+ * run (`from`) as the chunks sent live, so when both arrive (a socket reconnecting mid-run) the characters
+ * already shown are skipped.
+ */
+function unseenText(stream: TaskStream, text: string, run: MessageRun | undefined): string {
+  if (!run) return text;
+  const end = run.offset + text.length;
+  const seen = stream.run?.from === run.from ? stream.run.end : undefined;
+  stream.run = { from: run.from, end: Math.max(end, seen ?? 0) };
+  if (seen === undefined || seen <= run.offset) return text;
+  return seen >= end ? '' : text.slice(seen - run.offset);
 }
 
 /** Marks the terminal rows a tool call's content shows, so each terminal appears once. */

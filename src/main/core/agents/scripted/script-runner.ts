@@ -76,6 +76,9 @@ async function runStep(command: ScriptCommand, options: TurnOptions): Promise<St
     case 'flood':
       await flood(command.count, sink, signal);
       return 'next';
+    case 'spew':
+      await spew(command.bytes, command.chunkBytes, sink, signal);
+      return 'next';
   }
 }
 
@@ -105,6 +108,22 @@ async function question(text: string, sink: ScriptSink, signal: AbortSignal): Pr
   } catch (error) {
     if (isCancellation(error, signal)) throw error;
     await sink.message(`question failed: ${reasonOf(error)}`);
+  }
+}
+
+/**
+ * Sends `bytes` of ASCII message text in chunks of `chunkBytes`, as fast as the output stream takes them.
+ * Each chunk starts with its number, so a reader can tell which part of the output it holds.
+ */
+async function spew(bytes: number, chunkBytes: number, sink: ScriptSink, signal: AbortSignal): Promise<void> {
+  const filler = 'abcdefghijklmnopqrstuvwxyz0123456789'.repeat(Math.ceil(chunkBytes / 36) + 1);
+  for (let sent = 0, index = 1; sent < bytes; index += 1) {
+    throwIfCancelled(signal);
+    const size = Math.min(chunkBytes, bytes - sent);
+    const head = `<${index}>`;
+    const text = size <= head.length + 1 ? filler.slice(0, size) : `${head}${filler.slice(0, size - head.length - 1)}\n`;
+    await sink.message(text);
+    sent += size;
   }
 }
 

@@ -89,6 +89,16 @@ describe('parseScript', () => {
     ]);
   });
 
+  it('reads spew sizes in bytes with k, m and g suffixes, and refuses chunks past a line the desk reads', () => {
+    expect(parseScript('spew 20m\nspew 1g 64k\nspew 100 7\nspew 10 2m\nspew lots')).toEqual([
+      { kind: 'spew', bytes: 20 * 1024 * 1024, chunkBytes: 1024 },
+      { kind: 'spew', bytes: 1024 ** 3, chunkBytes: 64 * 1024 },
+      { kind: 'spew', bytes: 100, chunkBytes: 7 },
+      { kind: 'say', text: 'spew 10 2m' },
+      { kind: 'say', text: 'spew lots' },
+    ]);
+  });
+
   it('reads numeric arguments of sleep, flood and crash', () => {
     expect(parseScript('sleep 250\nflood 1000\ncrash 3\ncrash')).toEqual([
       { kind: 'sleep', ms: 250 },

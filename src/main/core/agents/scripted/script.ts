@@ -16,12 +16,16 @@ export type ScriptCommand =
   | { kind: 'sleep'; ms: number }
   | { kind: 'fail'; message: string }
   | { kind: 'crash'; code: number }
-  | { kind: 'flood'; count: number };
+  | { kind: 'flood'; count: number }
+  | { kind: 'spew'; bytes: number; chunkBytes: number };
 
 export type ScriptCommandKind = ScriptCommand['kind'];
 
 const DEFAULT_FAIL_MESSAGE = 'Scripted failure';
 const DEFAULT_CRASH_CODE = 1;
+const DEFAULT_SPEW_CHUNK = 1024;
+/** A chunk is one JSON-RPC line; the desk reads lines of at most a few MiB. */
+const MAX_SPEW_CHUNK = 1024 * 1024;
 
 /**
  * Reads a prompt as a script. Lines are trimmed and blank ones skipped; a line that does not
@@ -94,6 +98,13 @@ function parseCommand(keyword: string, rest: string): ScriptCommand | undefined 
       const count = parseCount(rest);
       return count === undefined ? undefined : { kind: 'flood', count };
     }
+    case 'spew': {
+      const [bytesText, chunkText] = splitFirstWord(rest);
+      const bytes = parseSize(bytesText);
+      const chunkBytes = chunkText === '' ? DEFAULT_SPEW_CHUNK : parseSize(chunkText);
+      if (bytes === undefined || chunkBytes === undefined || chunkBytes < 1 || chunkBytes > MAX_SPEW_CHUNK) return undefined;
+      return { kind: 'spew', bytes, chunkBytes };
+    }
     default:
       return undefined;
   }
@@ -107,6 +118,14 @@ function splitFirstWord(text: string): [string, string] {
 function parseCount(text: string): number | undefined {
   if (!/^\d+$/.test(text)) return undefined;
   const value = Number(text);
+  return Number.isSafeInteger(value) ? value : undefined;
+}
+
+/** A count of bytes, with an optional binary suffix: `1024`, `64k`, `20m`, `1g`. */
+function parseSize(text: string): number | undefined {
+  const match = /^(\d+)([kmg]?)$/i.exec(text);
+  if (!match) return undefined;
+  const value = Number(match[1]) * 1024 ** ' kmg'.indexOf((match[2] || ' ').toLowerCase());
   return Number.isSafeInteger(value) ? value : undefined;
 }
 

@@ -14,6 +14,15 @@ function answerText(answer: QuestionAnswer): string {
   return 'cancelled (the task stopped)';
 }
 
+function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) { value /= 1024; unit += 1; }
+  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]} (${bytes.toLocaleString('en-US')} bytes)`;
+}
+
 const STATUS_TEXT: Record<string, string> = {
   queued: 'Queued', 'in-progress': 'Working', 'awaiting-input': 'Waiting for your answer', completed: 'Finished', error: 'Failed', cancelled: 'Cancelled',
 };
@@ -65,6 +74,8 @@ export const StreamRow = memo(function StreamRow({ item, stream }: { item: Strea
       return <p className="quiet-line">{item.answeredBy || 'Someone'} {answerText(item.answer)}.</p>;
     case 'governance':
       return <p className={`quiet-line gov gov-${item.decision}`}>Policy {item.decision}: {item.reason} <span className="gov-rule">({item.rule})</span></p>;
+    case 'truncated':
+      return <p className="quiet-line truncated" role="note">Output truncated: {formatBytes(item.droppedBytes)} dropped here to keep the desk's storage bounded; the newest output follows.</p>;
     case 'log':
       return <pre className={`log log-${item.level} log-${item.source}`}>{item.text}</pre>;
     case 'status':
