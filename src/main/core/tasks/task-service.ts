@@ -12,7 +12,7 @@ import { createTaskReview, type TaskReview } from './task-review';
 import { createOpenQuestions, type OpenQuestions } from './open-questions';
 import { reapOrphan } from './orphans';
 import { pickTasksToStart } from './scheduler';
-import { createTaskGraph, type GraphNode } from './task-graph';
+import { createTaskGraph, type GraphNode, type TaskGraph } from './task-graph';
 import { createTaskListing, type TaskListing } from './task-listing';
 import { CycleError, TaskBusyError, UnknownAgentError, UnknownTaskError } from './task-errors';
 import type { RunContext, RunOutcome } from './task-runner';
@@ -39,6 +39,8 @@ export interface TaskService extends TaskReview {
   list(): TaskSummary[];
   /** The list kept in memory and serialized once per change: what `GET /` and `/api/tasks` send. */
   readonly listing: TaskListing;
+  /** The dependency graph kept in memory (read-only), as the database has it. */
+  readonly graph: Pick<TaskGraph, 'get' | 'nodes' | 'dependentsOf' | 'statusOf'>;
   summary(id: string): TaskSummary;
   /** Throws UnknownTaskError. */
   detail(id: string): TaskDetail;
@@ -360,6 +362,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
 
     list: () => listing.list(),
     listing,
+    graph,
     summary: (id) => listing.get(id) ?? summaryOf(mustGet(id)),
 
     detail(id) {
