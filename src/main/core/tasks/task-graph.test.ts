@@ -16,7 +16,7 @@ describe('task graph', () => {
     const chain = Array.from({ length: 50_000 }, (_, i) => node(`n${i}`, i + 1, 'queued', i === 0 ? [] : [`n${i - 1}`]));
     const graph = createTaskGraph(chain);
     expect(graph.cycleFor('new', ['n49999'])).toBeUndefined();
-    expect(graph.cycleFor('n0', ['n49999'])).toHaveLength(50_002);
+    expect(graph.cycleFor('n0', ['n49999'])).toHaveLength(50_001);
   });
 
   it('offers a dependent again once its dependency completes, in submission order', () => {
