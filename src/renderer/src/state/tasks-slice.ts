@@ -93,12 +93,12 @@ export const createTasksSlice: SliceCreator<TasksSlice> = (set, get) => {
     async start(client) {
       set({ api: client, loadState: 'loading', loadError: undefined });
       try {
-        const active = await loadAll(client, ACTIVE);
-        const review = await loadAll(client, IN_REVIEW);
-        const finished = await client.listTasks({ ...FINISHED, limit: FINISHED_PAGE });
+        const [active, review, finished] = await Promise.all([
+          loadAll(client, ACTIVE), loadAll(client, IN_REVIEW), client.listTasks({ ...FINISHED, limit: FINISHED_PAGE }),
+        ]);
         const tasks = [...finished.tasks, ...review.tasks, ...active.tasks];
         set((state) => ({
-          ...loadBoard(tasks, active.lastSeq, state), finishedNext: finished.next, finishedTotal: finished.total, loadState: 'ready',
+          ...loadBoard(tasks, Math.min(active.lastSeq, review.lastSeq, finished.lastSeq), state), finishedNext: finished.next, finishedTotal: finished.total, loadState: 'ready',
         }));
         get().connectEvents();
         // A task opened from the URL before the desk answered: read its history and detail now.
