@@ -1,11 +1,15 @@
 // The Agent Assignment protocol: submit, list, inspect and cancel tasks; plus answering, follow-ups and session settings.
-import { AnswerInput, CancelTask, FollowUp, SetConfigOption, SetMode, SubmitTask, type ServerInfo } from '../../../shared/task';
+import { AnswerInput, CancelTask, FollowUp, SetConfigOption, SetMode, SubmitTask } from '../../../shared/task';
 import type { TaskService } from '../tasks/task-service';
+import { answerList, createListCache } from './list-answer';
 import { parseBody, readJsonBody } from './request-body';
 import type { RouteHandler, Router } from './router';
 
 export function addAgentAssignmentRoutes(router: Router, deps: { tasks: TaskService; serverName: string }): void {
   const { tasks } = deps;
+  // The whole list, as the protocol wants it, serialized once per change of any task.
+  const everything = createListCache();
+  const serverName = JSON.stringify(deps.serverName);
   const detail: RouteHandler = async ({ params }) => [200, tasks.detail(params.id as string)];
   const cancel: RouteHandler = async ({ params }) => {
     await tasks.cancel(params.id as string);
@@ -18,7 +22,12 @@ export function addAgentAssignmentRoutes(router: Router, deps: { tasks: TaskServ
       await tasks.submit(submission);
       return [202, tasks.summary(submission.id)];
     })
-    .on('GET', '/', async () => [200, { serverName: deps.serverName, tasks: tasks.list() } satisfies ServerInfo])
+    .on('GET', '/', async ({ request }) => {
+      const { version, json } = tasks.listing.json();
+      // Assembled from cached JSON; its shape is ServerInfo: { serverName, tasks }.
+      const list = everything.get(version, () => `{"serverName":${serverName},"tasks":${json}}`);
+      return [200, await answerList(request, list)];
+    })
     .on('DELETE', '/', async ({ request }) => {
       const { id } = parseBody(CancelTask, await readJsonBody(request));
       await tasks.cancel(id);

@@ -1,6 +1,8 @@
 // What the board needs beyond the AA protocol: review (diff, approve, reject, re-run), dependency links and settings.
 import { AddDependency, SetDependencies, UpdateSettings, type DeskSettings } from '../../../shared/review';
+import { TaskListQuery } from '../../../shared/task-list';
 import type { TaskService } from '../tasks/task-service';
+import { answerList, encodeList } from './list-answer';
 import { parseBody, readJsonBody } from './request-body';
 import type { Router } from './router';
 
@@ -17,7 +19,14 @@ export function addBoardRoutes(router: Router, deps: BoardRouteDeps): void {
 
   router
     // The board loads this, then opens the events socket with ?after=lastSeq: no gap, no duplicate.
-    .on('GET', '/api/tasks', async () => [200, { tasks: tasks.list(), lastSeq: deps.lastSeq() }])
+    // Filtered and paged from the summaries in memory (shape: TaskPage); lastSeq is read first, so nothing falls between.
+    .on('GET', '/api/tasks', async ({ request, url }) => {
+      const query = parseBody(TaskListQuery, queryObject(url));
+      const lastSeq = deps.lastSeq();
+      const page = tasks.listing.page(query);
+      const text = `{"tasks":${page.json},"lastSeq":${lastSeq},"cursor":${JSON.stringify(page.cursor)},"total":${page.total}${page.next === undefined ? '' : `,"next":${page.next}`}}`;
+      return [200, await answerList(request, encodeList(text))];
+    })
     .on('GET', '/api/tasks/:id/diff', async ({ params }) => [200, await tasks.diff(id(params))])
     .on('POST', '/tasks/:id/approve', async ({ params }) => [200, tasks.summary((await tasks.approve(id(params))).id)])
     .on('POST', '/tasks/:id/reject', async ({ params }) => [200, tasks.summary((await tasks.reject(id(params))).id)])
@@ -41,4 +50,14 @@ export function addBoardRoutes(router: Router, deps: BoardRouteDeps): void {
       tasks.configure(parseBody(UpdateSettings, await readJsonBody(request)));
       return [200, settings()];
     });
+}
+
+/** The query string as an object for a zod schema: a parameter given more than once becomes a list. */
+function queryObject(url: URL): Record<string, string | string[]> {
+  const query: Record<string, string | string[]> = {};
+  for (const key of new Set(url.searchParams.keys())) {
+    const values = url.searchParams.getAll(key);
+    query[key] = values.length === 1 ? values[0] as string : values;
+  }
+  return query;
 }

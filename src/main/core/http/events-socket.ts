@@ -27,8 +27,10 @@ export function createEventsSocket(deps: { bus: EventBus; events: EventsRepo }):
 
   server.on('connection', (socket: WebSocket, request: IncomingMessage) => {
     try {
-      const after = Number(new URL(`http://desk${request.url ?? '/'}`).searchParams.get('after'));
-      stream(socket, Number.isInteger(after) && after > 0 ? after : undefined);
+      // `after=0` is a board that loaded an empty desk: it too must get what happened since, so only a missing `after` skips the replay.
+      const raw = new URL(`http://desk${request.url ?? '/'}`).searchParams.get('after');
+      const after = raw === null || raw === '' ? Number.NaN : Number(raw);
+      stream(socket, Number.isInteger(after) && after >= 0 ? after : undefined);
     } catch {
       // The upgrade is done, so there is no HTTP answer left to give; 1011 tells the client the fault is ours.
       socket.close(1011, 'The desk could not start the event stream.');

@@ -6,6 +6,7 @@ import { EVENTS_SUBPROTOCOL } from '../../../shared/events';
 import { toHttpError } from './domain-errors';
 import type { EventsSocket } from './events-socket';
 import { HttpError } from './http-error';
+import { PreparedAnswer } from './list-answer';
 import type { Principal, Router } from './router';
 import type { StaticUi } from './static-ui';
 import { bearerTokenOf, hasValidBearer, isAllowedHost, isAllowedOrigin, preflightHeaders, type SecurityConfig } from './security';
@@ -57,7 +58,8 @@ export function createHttpHost(deps: HttpHostDeps): HttpHost {
       }
       const { handler, params, principal } = authenticate(request, url.pathname);
       const answer = await handler({ request, response, params, url, principal });
-      if (answer) sendJson(response, answer[0], answer[1], corsHeaders);
+      if (answer?.[1] instanceof PreparedAnswer) sendPrepared(response, answer[1], corsHeaders);
+      else if (answer) sendJson(response, answer[0], answer[1], corsHeaders);
     } catch (error) {
       answerError(request, response, error, corsHeaders);
     }
@@ -238,4 +240,15 @@ function sendJson(response: ServerResponse, status: number, body: unknown, heade
     ...headers,
   });
   response.end(text);
+}
+
+/** A body serialized (and maybe compressed) ahead, e.g. a cached list; a 304 carries its headers and nothing else. */
+function sendPrepared(response: ServerResponse, answer: PreparedAnswer, headers: Record<string, string>): void {
+  response.writeHead(answer.status, {
+    ...(answer.status !== 304 && { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(answer.body) }),
+    'X-Content-Type-Options': 'nosniff',
+    ...headers,
+    ...answer.headers,
+  });
+  response.end(answer.status === 304 ? undefined : answer.body);
 }

@@ -28,8 +28,6 @@ export interface TaskRecord {
   sessionId?: string;
 }
 
-export type GraphTask = Pick<TaskRecord, 'id' | 'status' | 'dependencies' | 'agent'>;
-
 /** Fields a run may change; `null` clears a field. */
 export type TaskPatch = {
   [K in Exclude<keyof TaskRecord, 'id' | 'seq' | 'submittedAt'>]?: TaskRecord[K] | null;
@@ -37,10 +35,8 @@ export type TaskPatch = {
 
 export interface TasksRepo {
   get(id: string): TaskRecord | undefined;
-  /** All tasks in submission order. */
+  /** All tasks in submission order (read once at start; the task service keeps them in memory after that). */
   list(): TaskRecord[];
-  /** Just what scheduling and cycle checks need, in submission order; cheap even with large prompts. */
-  graph(): GraphTask[];
   /** Stores a new submission, replacing any earlier task with the same id. */
   putSubmission(task: Omit<TaskRecord, 'seq'>): TaskRecord;
   update(id: string, patch: TaskPatch): TaskRecord;
@@ -63,8 +59,6 @@ const COLUMNS: Record<keyof TaskPatch, keyof TaskRow> = {
 export function createTasksRepo(db: Db, repo: string): TasksRepo {
   const selectOne = db.prepare<[string, string], TaskRow>('SELECT * FROM tasks WHERE repo = ? AND id = ?');
   const selectAll = db.prepare<[string], TaskRow>('SELECT * FROM tasks WHERE repo = ? ORDER BY seq');
-  const selectGraph = db.prepare<[string], { id: string; status: string; dependencies: string; agent: string }>(
-    'SELECT id, status, dependencies, agent FROM tasks WHERE repo = ? ORDER BY seq');
   const nextSeq = db.prepare<[], { next: number }>('SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM tasks');
   const remove = db.prepare<[string, string]>('DELETE FROM tasks WHERE repo = ? AND id = ?');
   const insert = db.prepare(`INSERT INTO tasks (repo, id, seq, prompt, dependencies, agent, status, review, submitted_at,
@@ -88,11 +82,6 @@ export function createTasksRepo(db: Db, repo: string): TasksRepo {
   return {
     get,
     list: () => selectAll.all(repo).map(fromRow),
-    graph: () => selectGraph.all(repo).map((row) => ({
-      id: row.id, status: row.status as TaskStatus, agent: row.agent,
-      // Most tasks have no dependencies; skip the parse for them.
-      dependencies: row.dependencies === '[]' ? [] : JSON.parse(row.dependencies) as string[],
-    })),
     putSubmission,
     update(id, patch) {
       const keys = (Object.keys(patch) as (keyof TaskPatch)[]).filter((key) => patch[key] !== undefined).sort();

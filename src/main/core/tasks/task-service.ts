@@ -5,14 +5,15 @@ import { FINISHED_STATUSES, type AnswerInput, type SubmitTask, type TaskDetail, 
 import type { AgentRegistry } from '../agents/agent-registry';
 import type { AgentSession } from '../agents/agent-session';
 import type { GitService } from '../git/git-service';
-import type { GraphTask, TaskPatch, TaskRecord, TasksRepo } from '../store/tasks-repo';
+import type { TaskPatch, TaskRecord, TasksRepo } from '../store/tasks-repo';
 import type { TurnsRepo } from '../store/turns-repo';
 import { createAgentRequests, type PermissionGate } from './agent-requests';
 import { createTaskReview, type TaskReview } from './task-review';
-import { findCycle } from './dependency-graph';
-import { createOpenQuestions } from './open-questions';
+import { createOpenQuestions, type OpenQuestions } from './open-questions';
 import { reapOrphan } from './orphans';
 import { pickTasksToStart } from './scheduler';
+import { createTaskGraph, type GraphNode, type TaskGraph } from './task-graph';
+import { createTaskListing, type TaskListing } from './task-listing';
 import { CycleError, TaskBusyError, UnknownAgentError, UnknownTaskError } from './task-errors';
 import type { RunContext, RunOutcome } from './task-runner';
 import { canTransition, isActive } from './task-state';
@@ -36,6 +37,10 @@ export interface TaskService extends TaskReview {
   /** Stops the task's agent (within about 3 s), answers its open questions with `cancelled`, marks it cancelled. */
   cancel(id: string): Promise<TaskRecord>;
   list(): TaskSummary[];
+  /** The list kept in memory and serialized once per change: what `GET /` and `/api/tasks` send. */
+  readonly listing: TaskListing;
+  /** The dependency graph kept in memory (read-only), as the database has it. */
+  readonly graph: Pick<TaskGraph, 'get' | 'nodes' | 'dependentsOf' | 'statusOf'>;
   summary(id: string): TaskSummary;
   /** Throws UnknownTaskError. */
   detail(id: string): TaskDetail;
@@ -72,17 +77,54 @@ const HOUR_MS = 3_600_000;
 const RATE_LIMIT_RECHECK_MS = 30_000;
 
 export function createTaskService(deps: TaskServiceDeps): TaskService {
-  const { tasks, turns } = deps;
   const running = new Map<string, ActiveRun>();
   const locks = new Map<string, Promise<unknown>>();
-  const questions = createOpenQuestions();
   let started = false;
   let stopping = false;
   let recheck: NodeJS.Timeout | undefined;
 
   const now = () => deps.now().toISOString();
-  const statusOf = (id: string) => tasks.get(id)?.status;
-  const summaryOf = (task: TaskRecord) => toSummary(task, questions.forTask(task.id), !deps.sandbox.confines(task.agent));
+  const openQuestions = createOpenQuestions();
+  const summaryOf = (task: TaskRecord) => toSummary(task, openQuestions.forTask(task.id), !deps.sandbox.confines(task.agent));
+
+  // The graph and the list live in memory, loaded once; the database stays the durable record. Every write
+  // below goes to the database first and, once it succeeded, to both (same tick, so nothing sees them differ).
+  const stored = deps.tasks.list();
+  const graph = createTaskGraph(stored);
+  const listing = createTaskListing(stored, {
+    summarize: summaryOf, load: (id) => deps.tasks.get(id), unsandboxed: (agent) => !deps.sandbox.confines(agent),
+  });
+  const written = (record: TaskRecord): TaskRecord => {
+    graph.put(record);
+    listing.put(record);
+    return record;
+  };
+  const tasks: TasksRepo = {
+    ...deps.tasks,
+    putSubmission: (task) => written(deps.tasks.putSubmission(task)),
+    update: (id, patch) => written(deps.tasks.update(id, patch)),
+  };
+  const { turns } = deps;
+  // A question opened or answered changes the task's summary without a write to the task.
+  const questions: OpenQuestions = {
+    ...openQuestions,
+    open(question, askedAt) {
+      const opened = openQuestions.open(question, askedAt);
+      listing.refresh(question.taskId);
+      return opened;
+    },
+    answer(taskId, questionId, answer) {
+      const answered = openQuestions.answer(taskId, questionId, answer);
+      listing.refresh(taskId);
+      return answered;
+    },
+    cancelAll(taskId) {
+      const cancelled = openQuestions.cancelAll(taskId);
+      if (cancelled.length > 0) listing.refresh(taskId);
+      return cancelled;
+    },
+  };
+  const statusOf = (id: string) => graph.statusOf(id);
 
   const requests = createAgentRequests({
     gate: deps.gate,
@@ -115,9 +157,8 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
     deps.record(task.id, task.attempt, { type: 'log', level, source: 'desk', text });
   }
 
-  function assertNoCycle(id: string, dependencies: readonly string[], graph: readonly GraphTask[]): void {
-    if (dependencies.length === 0) return;
-    const cycle = findCycle(new Map(graph.filter((t) => t.id !== id).map((t) => [t.id, t.dependencies])), id, dependencies);
+  function assertNoCycle(id: string, dependencies: readonly string[]): void {
+    const cycle = graph.cycleFor(id, dependencies);
     if (cycle) throw new CycleError(cycle);
   }
 
@@ -146,12 +187,14 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
   function schedule(): void {
     if (!started || stopping) return;
     let held = false;
-    const mayStart = (task: GraphTask, picked: readonly GraphTask[]) => {
+    const mayStart = (task: GraphNode, picked: readonly GraphNode[]) => {
       const reason = heldBy(task.agent, picked.filter((p) => p.agent === task.agent).length);
       held ||= reason !== undefined;
       return reason === undefined;
     };
-    for (const task of pickTasksToStart(tasks.graph(), running.size, deps.config.concurrency, mayStart)) startRun(mustGet(task.id));
+    // Only queued tasks whose dependencies changed are looked at, not every task.
+    const picked = pickTasksToStart(graph.readyCandidates(), statusOf, running.size, deps.config.concurrency, mayStart);
+    for (const task of picked) startRun(mustGet(task.id));
     if (held && !recheck) recheck = setTimeout(() => { recheck = undefined; schedule(); }, RATE_LIMIT_RECHECK_MS).unref();
   }
 
@@ -228,13 +271,13 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
   async function submit(input: SubmitTask): Promise<TaskRecord> {
     const agent = input.agent ?? deps.config.defaultAgent;
     if (!deps.agents.get(agent)) throw new UnknownAgentError(agent, deps.agents.list().map((a) => a.id));
-    assertNoCycle(input.id, input.dependencies, tasks.graph());
+    assertNoCycle(input.id, input.dependencies);
     return withTaskLock(input.id, async () => {
       const previous = tasks.get(input.id);
       if (previous) {
         await stopRun(input.id);
         // The graph may have changed while the old run was stopping.
-        assertNoCycle(input.id, input.dependencies, tasks.graph());
+        assertNoCycle(input.id, input.dependencies);
       }
       const at = now();
       const record = tasks.putSubmission({
@@ -260,7 +303,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
         const task = mustGet(id);
         if (task.status !== 'queued') throw new TaskBusyError(`Task ${id} is ${task.status}; its dependencies change only while it waits.`);
         const unique = [...new Set(dependencies)];
-        assertNoCycle(id, unique, tasks.graph());
+        assertNoCycle(id, unique);
         const updated = save(id, { dependencies: unique });
         log(updated, unique.length > 0 ? `Now waits for ${unique.join(', ')}.` : 'Waits for nothing now.');
         schedule();
@@ -317,8 +360,10 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
       });
     },
 
-    list: () => tasks.list().map(summaryOf),
-    summary: (id) => summaryOf(mustGet(id)),
+    list: () => listing.list(),
+    listing,
+    graph,
+    summary: (id) => listing.get(id) ?? summaryOf(mustGet(id)),
 
     detail(id) {
       const task = mustGet(id);
@@ -330,7 +375,8 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
     },
 
     async recover() {
-      for (const task of tasks.list().filter((t) => isActive(t.status))) {
+      const active = [...graph.nodes()].filter((t) => isActive(t.status)).sort((a, b) => a.seq - b.seq).map((t) => mustGet(t.id));
+      for (const task of active) {
         if (task.agentPid !== undefined) await reapOrphan(task, deps.agents);
         deps.gate.closeOpen(task.id);
         const requeued = save(task.id, { status: 'queued', agentPid: null });

@@ -5,11 +5,13 @@ import type { EventPage } from '../../../shared/events';
 import type { PolicyView } from '../../../shared/governance';
 import type { DeskSettings, TaskDiff, UpdateSettings } from '../../../shared/review';
 import type { AnswerInput, TaskDetail, TaskSummary } from '../../../shared/task';
+import type { TaskListQuery, TaskPage } from '../../../shared/task-list';
 import { ApiError } from './api-error';
 
 export interface Connection { endpoint: string; token: string }
 
-export interface TaskList { tasks: TaskSummary[]; lastSeq: number }
+/** What the board asks `/api/tasks` for; every field may be left out. */
+export type TaskListRequest = Partial<TaskListQuery>;
 export interface NewTask { id: string; prompt: string; dependencies: string[]; agent?: string }
 
 export type DeskApi = ReturnType<typeof createDeskApi>;
@@ -46,7 +48,7 @@ export function createDeskApi(connection: Connection, fetchImpl: typeof fetch = 
 
   return {
     connection,
-    listTasks: () => call<TaskList>('GET', '/api/tasks'),
+    listTasks: (query: TaskListRequest = {}) => call<TaskPage>('GET', `/api/tasks${queryString(query)}`),
     task: (id: string) => call<TaskDetail>('GET', `/tasks/${path(id)}`),
     taskEvents: (id: string, after: number, limit = 5000) =>
       call<EventPage>('GET', `/api/tasks/${path(id)}/events?after=${after}&limit=${limit}`),
@@ -70,4 +72,15 @@ export function createDeskApi(connection: Connection, fetchImpl: typeof fetch = 
     policy: () => call<PolicyView>('GET', '/api/governance/policy'),
     savePolicy: (policy: unknown) => call<PolicyView>('PUT', '/api/governance/policy', policy),
   };
+}
+
+/** `?status=a,b&limit=200…` from a list query; empty when nothing is asked. */
+export function queryString(query: TaskListRequest): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined) continue;
+    params.set(key, Array.isArray(value) ? value.join(',') : String(value));
+  }
+  const text = params.toString();
+  return text ? `?${text}` : '';
 }

@@ -56,7 +56,19 @@ export function Column({ id, title, collapsible = false }: { id: ColumnId; title
         )}
       </header>
       {!collapsed && <CardList ids={ids} />}
+      {!collapsed && (id === 'done' || id === 'stopped') && <MoreFinished />}
     </section>
+  );
+}
+
+/** Finished tasks arrive a page at a time: this asks for the next, older page. */
+function MoreFinished() {
+  const more = useDesk((state) => state.finishedNext !== undefined);
+  if (!more) return null;
+  return (
+    <button type="button" className="quiet small" onClick={() => void desk().loadMoreFinished()}>
+      Load older finished tasks
+    </button>
   );
 }
 

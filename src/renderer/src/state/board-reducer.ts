@@ -24,12 +24,27 @@ export const EMPTY_BOARD: BoardData = { tasks: {}, order: [], activity: {}, last
 
 const ACTIVITY_CHARS = 160;
 
+/** The board from lists the core sent (possibly several, e.g. active tasks and a page of finished ones). */
 export function loadBoard(tasks: readonly TaskSummary[], lastSeq: number, previous: BoardData = EMPTY_BOARD): BoardData {
   const byId: Record<string, TaskSummary> = {};
   for (const task of tasks) byId[task.id] = task;
   const activity: Record<string, Activity> = {};
   for (const [id, value] of Object.entries(previous.activity)) if (byId[id]) activity[id] = value;
-  return { tasks: byId, order: tasks.map((task) => task.id), activity, lastSeq };
+  return { tasks: byId, order: bySubmission(Object.values(byId)), activity, lastSeq };
+}
+
+/** Adds a page of tasks (older finished ones) the board did not hold yet; what it holds is as new or newer. */
+export function mergeTasks(state: BoardData, page: readonly TaskSummary[]): BoardData {
+  const fresh = page.filter((task) => !(task.id in state.tasks));
+  if (fresh.length === 0) return state;
+  const tasks = { ...state.tasks };
+  for (const task of fresh) tasks[task.id] = task;
+  return { ...state, tasks, order: bySubmission(Object.values(tasks)) };
+}
+
+/** Ids in submission order: a resubmission's new time puts it last, as the core orders it. Stable for equal times. */
+function bySubmission(tasks: readonly TaskSummary[]): string[] {
+  return [...tasks].sort((a, b) => (a.submittedAt < b.submittedAt ? -1 : a.submittedAt > b.submittedAt ? 1 : 0)).map((task) => task.id);
 }
 
 /** Applies one event; events at or below `lastSeq` were applied already and change nothing. */

@@ -9,7 +9,7 @@ import { chunk, envelope, summary } from './test-events';
 function fakeApi(overrides: Partial<DeskApi> = {}): DeskApi {
   return {
     connection: { endpoint: 'http://127.0.0.1:1', token: 't' },
-    listTasks: async () => ({ tasks: [summary('t1'), summary('t2')], lastSeq: 7 }),
+    listTasks: async (query = {}) => ({ tasks: query.status?.includes('queued') ? [summary('t1'), summary('t2')] : [], lastSeq: 7, cursor: 'x.1', total: 2 }),
     task: async (id: string) => ({ ...summary(id), prompt: `prompt of ${id}`, unmetDependencies: [], baseBranch: 'main', attempt: 1, turns: [] }),
     ...overrides,
   } as DeskApi;
@@ -30,6 +30,30 @@ function setup(api: DeskApi = fakeApi()) {
 }
 
 describe('desk store', () => {
+  it('loads active tasks in full and finished ones a page at a time, newest first, older pages on request', async () => {
+    const asked: string[] = [];
+    const done = (id: string, submittedAt: string) => summary(id, { status: 'completed', review: 'approved', submittedAt });
+    const api = fakeApi({
+      listTasks: async (query = {}) => {
+        asked.push(JSON.stringify(query));
+        if (query.status?.includes('queued')) return { tasks: [summary('q1', { submittedAt: '2025-01-01T10:00:05.000Z' })], lastSeq: 3, cursor: 'x.1', total: 1 };
+        if (query.order !== 'desc') return { tasks: [], lastSeq: 3, cursor: 'x.1', total: 0 };
+        return query.after === undefined
+          ? { tasks: [done('d3', '2025-01-01T10:00:03.000Z')], lastSeq: 3, cursor: 'x.1', total: 2, next: 3 }
+          : { tasks: [done('d1', '2025-01-01T10:00:01.000Z')], lastSeq: 3, cursor: 'x.1', total: 2 };
+      },
+    });
+    const { store } = setup(api);
+    await store.getState().start(api);
+    expect(store.getState().order).toEqual(['d3', 'q1']);
+    expect(store.getState().finishedNext).toBe(3);
+    await store.getState().loadMoreFinished();
+    expect(store.getState().order).toEqual(['d1', 'd3', 'q1']);
+    expect(store.getState().finishedNext).toBeUndefined();
+    expect(asked.filter((q) => q.includes('"after":3'))).toHaveLength(1);
+  });
+
+
   it('loads the tasks, then opens the socket after the last seq', async () => {
     const { store, socket } = setup();
     await store.getState().start(fakeApi());

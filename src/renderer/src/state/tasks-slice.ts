@@ -2,10 +2,10 @@
 // a person can do to them. Every action is one request; the result arrives as events on the socket.
 import type { EventEnvelope } from '../../../shared/events';
 import type { TaskDiff } from '../../../shared/review';
-import type { AnswerInput, TaskDetail } from '../../../shared/task';
+import type { AnswerInput, TaskDetail, TaskSummary } from '../../../shared/task';
 import { ApiError, messageOf } from '../api/api-error';
-import type { DeskApi, NewTask } from '../api/desk-api';
-import { EMPTY_BOARD, loadBoard, type BoardData } from './board-reducer';
+import type { DeskApi, NewTask, TaskListRequest } from '../api/desk-api';
+import { EMPTY_BOARD, loadBoard, mergeTasks, type BoardData } from './board-reducer';
 import type { SliceCreator } from './store-types';
 
 export interface DiffState { loading: boolean; data?: TaskDiff; error?: string; commit?: string }
@@ -18,7 +18,13 @@ export interface TasksSlice extends BoardData {
   prompts: Record<string, string>;
   details: Record<string, TaskDetail>;
   diffs: Record<string, DiffState>;
+  /** Where the next page of finished tasks (Done, Stopped) starts; undefined when every one is loaded. */
+  finishedNext: number | undefined;
+  /** How many finished tasks the core holds, loaded or not. */
+  finishedTotal: number;
   start(api: DeskApi): Promise<void>;
+  /** Loads the next page of older finished tasks. */
+  loadMoreFinished(): Promise<void>;
   loadDetail(id: string): Promise<void>;
   loadDiff(id: string): Promise<void>;
   taskEventsApplied(events: readonly EventEnvelope[]): void;
@@ -32,6 +38,25 @@ export interface TasksSlice extends BoardData {
   rerunTask(id: string): Promise<boolean>;
   answerQuestion(id: string, input: AnswerInput): Promise<boolean>;
   sendFollowUp(id: string, prompt: string): Promise<boolean>;
+}
+
+/** Active work is shown in full; finished work (Done, Stopped) a page at a time, newest first. */
+const ACTIVE: TaskListRequest = { status: ['queued', 'in-progress', 'awaiting-input'] };
+const IN_REVIEW: TaskListRequest = { status: ['completed'], review: ['pending'] };
+const FINISHED: TaskListRequest = { status: ['completed', 'error', 'cancelled'], order: 'desc' };
+const PAGE = 1000;
+export const FINISHED_PAGE = 200;
+
+/** Every page of a list; the lastSeq of the first answer, so the events socket misses nothing said meanwhile. */
+async function loadAll(client: DeskApi, query: TaskListRequest): Promise<{ tasks: TaskSummary[]; lastSeq: number }> {
+  const first = await client.listTasks({ ...query, limit: PAGE });
+  const tasks = [...first.tasks];
+  for (let next = first.next; next !== undefined;) {
+    const page = await client.listTasks({ ...query, limit: PAGE, after: next });
+    tasks.push(...page.tasks);
+    next = page.next;
+  }
+  return { tasks, lastSeq: first.lastSeq };
 }
 
 export const createTasksSlice: SliceCreator<TasksSlice> = (set, get) => {
@@ -62,12 +87,19 @@ export const createTasksSlice: SliceCreator<TasksSlice> = (set, get) => {
     prompts: {},
     details: {},
     diffs: {},
+    finishedNext: undefined,
+    finishedTotal: 0,
 
     async start(client) {
       set({ api: client, loadState: 'loading', loadError: undefined });
       try {
-        const { tasks, lastSeq } = await client.listTasks();
-        set((state) => ({ ...loadBoard(tasks, lastSeq, state), loadState: 'ready' }));
+        const [active, review, finished] = await Promise.all([
+          loadAll(client, ACTIVE), loadAll(client, IN_REVIEW), client.listTasks({ ...FINISHED, limit: FINISHED_PAGE }),
+        ]);
+        const tasks = [...finished.tasks, ...review.tasks, ...active.tasks];
+        set((state) => ({
+          ...loadBoard(tasks, Math.min(active.lastSeq, review.lastSeq, finished.lastSeq), state), finishedNext: finished.next, finishedTotal: finished.total, loadState: 'ready',
+        }));
         get().connectEvents();
         // A task opened from the URL before the desk answered: read its history and detail now.
         const open = get().openTaskId;
@@ -79,6 +111,19 @@ export const createTasksSlice: SliceCreator<TasksSlice> = (set, get) => {
       } catch (error) {
         const unauthorized = error instanceof ApiError && error.status === 401;
         set({ loadState: unauthorized ? 'unauthorized' : 'failed', loadError: messageOf(error) });
+      }
+    },
+
+    async loadMoreFinished() {
+      const after = get().finishedNext;
+      if (after === undefined || !get().api) return;
+      try {
+        const page = await api().listTasks({ ...FINISHED, limit: FINISHED_PAGE, after });
+        // A second click while the first page was on its way must not add the same page twice.
+        if (get().finishedNext !== after) return;
+        set((state) => ({ ...mergeTasks(state, page.tasks), finishedNext: page.next, finishedTotal: page.total }));
+      } catch (error) {
+        get().showAlert(messageOf(error));
       }
     },
 

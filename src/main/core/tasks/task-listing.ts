@@ -1,0 +1,144 @@
+// The task list clients read, kept in memory: one summary per task, updated on every write and serialized
+// once per change, so `GET /` and `/api/tasks` cost what they send instead of rebuilding every row.
+import { randomBytes } from 'node:crypto';
+import type { TaskSummary } from '../../../shared/task';
+import type { TaskListQuery } from '../../../shared/task-list';
+import type { TaskRecord } from '../store/tasks-repo';
+
+export interface TaskListPage {
+  /** The page's summaries as a JSON array. */
+  json: string;
+  count: number;
+  total: number;
+  cursor: string;
+  next?: number;
+}
+
+export interface TaskListing {
+  /** Every summary, in submission order. */
+  list(): TaskSummary[];
+  get(id: string): TaskSummary | undefined;
+  /** Every summary as one JSON array; `version` changes whenever the array does. */
+  json(): { version: string; json: string };
+  page(query: TaskListQuery): TaskListPage;
+}
+
+export interface TaskListingWriter extends TaskListing {
+  /** The task as it now stands in the database (after every write). */
+  put(record: TaskRecord): void;
+  /** Something besides the record changed for the task (its open questions): summarize it again. */
+  refresh(id: string): void;
+}
+
+export interface TaskListingDeps {
+  summarize(record: TaskRecord): TaskSummary;
+  load(id: string): TaskRecord | undefined;
+  /** Whether the agent runs without the sandbox now (the policy may change while the desk runs). */
+  unsandboxed(agent: string): boolean;
+}
+
+interface Entry { seq: number; summary: TaskSummary; json: string; change: number }
+
+export function createTaskListing(initial: readonly TaskRecord[], deps: TaskListingDeps): TaskListingWriter {
+  // A restart starts counting again: cursors and versions of another run must never match this one's.
+  const epoch = randomBytes(6).toString('hex');
+  const entries = new Map<string, Entry>();
+  let change = 0;
+  let ordered: Entry[] | undefined;
+  let cachedJson: { version: string; json: string } | undefined;
+  const sandboxOf = new Map<string, boolean>();
+
+  function set(id: string, seq: number, summary: TaskSummary): void {
+    change += 1;
+    cachedJson = undefined;
+    const json = JSON.stringify(summary);
+    const previous = entries.get(id);
+    if (previous && previous.seq === seq) {
+      // Changed in place: the order (and the ordered array) stays as it is.
+      Object.assign(previous, { summary, json, change });
+    } else {
+      // A resubmission moves the task to the end, as its new seq says.
+      entries.delete(id);
+      const entry = { seq, summary, json, change };
+      entries.set(id, entry);
+      if (previous) ordered = undefined;
+      else ordered?.push(entry);
+    }
+    if (!sandboxOf.has(summary.agent)) sandboxOf.set(summary.agent, summary.unsandboxed === true);
+  }
+
+  /** The policy may have moved an agent into or out of the sandbox since its summaries were made. */
+  function followSandbox(): void {
+    for (const [agent, was] of sandboxOf) {
+      const now = deps.unsandboxed(agent);
+      if (now === was) continue;
+      sandboxOf.set(agent, now);
+      for (const [id, entry] of entries) {
+        if (entry.summary.agent !== agent) continue;
+        const { unsandboxed: _, ...rest } = entry.summary;
+        set(id, entry.seq, now ? { ...rest, unsandboxed: true } : rest);
+      }
+    }
+  }
+
+  const inOrder = (): Entry[] => (ordered ??= [...entries.values()]);
+  const cursor = () => `${epoch}.${change}`;
+
+  for (const record of initial) set(record.id, record.seq, deps.summarize(record));
+
+  return {
+    put(record) {
+      set(record.id, record.seq, deps.summarize(record));
+    },
+    refresh(id) {
+      const record = deps.load(id);
+      if (record) set(id, record.seq, deps.summarize(record));
+    },
+    list() {
+      followSandbox();
+      return inOrder().map((entry) => entry.summary);
+    },
+    get: (id) => entries.get(id)?.summary,
+    json() {
+      followSandbox();
+      cachedJson ??= { version: cursor(), json: `[${inOrder().map((entry) => entry.json).join(',')}]` };
+      return cachedJson;
+    },
+    page(query) {
+      followSandbox();
+      const since = query.since === undefined ? 0 : sinceChange(query.since, epoch);
+      const statuses = query.status && new Set(query.status);
+      const reviews = query.review && new Set(query.review);
+      const all = inOrder();
+      const descending = query.order === 'desc';
+      const limit = query.limit ?? Number.POSITIVE_INFINITY;
+      const picked: Entry[] = [];
+      let total = 0;
+      let more = false;
+      for (let i = 0; i < all.length; i += 1) {
+        const entry = all[descending ? all.length - 1 - i : i] as Entry;
+        if (entry.change <= since) continue;
+        if (statuses && !statuses.has(entry.summary.status)) continue;
+        if (reviews && !reviews.has(entry.summary.review)) continue;
+        total += 1;
+        if (query.after !== undefined && (descending ? entry.seq >= query.after : entry.seq <= query.after)) continue;
+        if (picked.length < limit) picked.push(entry);
+        else more = true;
+      }
+      const last = picked.at(-1);
+      return {
+        json: `[${picked.map((entry) => entry.json).join(',')}]`,
+        count: picked.length,
+        total,
+        cursor: cursor(),
+        ...(more && last && { next: last.seq }),
+      };
+    },
+  };
+}
+
+/** The change a cursor names; a cursor from another run of the desk names none (everything is newer). */
+function sinceChange(cursor: string, epoch: string): number {
+  const [cursorEpoch, count] = cursor.split('.');
+  return cursorEpoch === epoch ? Number(count) : 0;
+}
