@@ -72,6 +72,8 @@ export interface GitServiceOptions {
    * worktrees this desk made, and the empty file its git reads as global config.
    */
   stateDir: string;
+  /** The repository at `repoRoot` as openRepository found it, when the caller has just asked; otherwise found again. */
+  repository?: Repository;
   /** This desk's id (see loadDeskId): part of every branch and archive ref it names. */
   deskId: string;
   /** Clock for archive ref names; tests may pin it. */
@@ -90,24 +92,35 @@ export function createGitService(options: GitServiceOptions): GitService {
   const records = createWorktreeRecords(join(stateDir, 'worktrees'));
   const repoLock = createMutex();
 
+  // Two steps, each made once: what every command needs (the dirs, the empty global config, the
+  // repository), then what only work on worktrees needs (the person's identity: two more git processes,
+  // which the desk's start-up checks need not wait for).
+  let base: Promise<{ repository: Repository; realWorktreesDir: string }> | undefined;
   let setup: Promise<RetireContext> | undefined;
-  const ready = (): Promise<RetireContext> => {
-    setup ??= (async () => {
+  const retryLater = <T>(promise: Promise<T>, reset: () => void): Promise<T> => promise.catch((error: unknown) => {
+    reset(); // let a later call retry, e.g. once the disk has room again
+    throw error;
+  });
+  const prepared = () => {
+    base ??= retryLater((async () => {
       await mkdir(hooksDir, { recursive: true });
       await mkdir(worktreesDir, { recursive: true });
       await mkdir(stateDir, { recursive: true });
-      // Empty on purpose: the person's global settings stay out of the desk's git (their identity is read below).
+      // Empty on purpose: the person's global settings stay out of the desk's git (their identity is read apart).
       await writeFile(globalConfig, '');
-      const repository = await openRepository(repoRoot);
-      const identity = await readIdentity(repository.root);
-      return { git, repository, deskId, records, identity, worktreesDir, realWorktreesDir: await realpath(worktreesDir), now };
-    })().catch((error: unknown) => {
-      setup = undefined; // let a later call retry, e.g. once the disk has room again
-      throw error;
-    });
+      const [repository, realWorktreesDir] = await Promise.all([options.repository ?? openRepository(repoRoot), realpath(worktreesDir)]);
+      return { repository, realWorktreesDir };
+    })(), () => { base = undefined; });
+    return base;
+  };
+  const ready = (): Promise<RetireContext> => {
+    setup ??= retryLater((async () => {
+      const [{ repository, realWorktreesDir }, identity] = await Promise.all([prepared(), readIdentity(repoRoot)]);
+      return { git, repository, deskId, records, identity, worktreesDir, realWorktreesDir, now };
+    })(), () => { setup = undefined; });
     return setup;
   };
-  const checkout = async (): Promise<GitRepo> => checkoutOf((await ready()).repository);
+  const checkout = async (): Promise<GitRepo> => checkoutOf((await prepared()).repository);
 
   const worktreePathFor = (taskId: string): string => join(worktreesDir, worktreeDirNameFor(taskId));
   const branchFor = (taskId: string): string => branchNameFor(deskId, taskId);
