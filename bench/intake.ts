@@ -14,10 +14,23 @@ export const DEFAULT_INTAKE_COUNT = 2000;
 const IN_FLIGHT = 16;
 const WARM_UP = 200;
 
-interface Target { url: string; token: string }
-interface Timing { elapsedMs: number; firstHalfMs: number }
+export interface Target { url: string; token: string }
+interface Timing { elapsedMs: number; firstHalfMs: number; firstQuarterMs: number; lastQuarterStartMs: number; failed: number }
 
-export async function benchIntake(count: number): Promise<BenchResult> {
+/** The intake figures the issue's targets name, besides the overall rates. */
+export interface IntakeResult extends BenchResult {
+  count: number;
+  /** The desk's rate over the first and the last quarter of the run. */
+  firstQuarterRate: number;
+  lastQuarterRate: number;
+  /** Submissions the desk did not answer with 202. */
+  failed: number;
+  /** Tasks the desk lists afterwards, of `expected`. */
+  listed: number;
+  expected: number;
+}
+
+export async function benchIntake(count: number): Promise<IntakeResult> {
   const warmUp = Math.min(WARM_UP, count);
   return withCleanup(() => startDesk(), destroyDesk, (desk) => withCleanup(startBaseline, (b) => b.close(), async (baseline) => {
     const deskTarget: Target = { url: desk.url, token: TEST_TOKEN };
@@ -28,39 +41,57 @@ export async function benchIntake(count: number): Promise<BenchResult> {
 
     const tasks = desk.core.tasks.list();
     const notQueued = tasks.filter((t) => t.status !== 'queued');
-    if (tasks.length !== count + warmUp || notQueued.length > 0) {
-      throw new Error(`The desk holds ${tasks.length} tasks (expected ${count + warmUp}), ${notQueued.length} of them not queued.`);
-    }
+    if (notQueued.length > 0) throw new Error(`${notQueued.length} of the desk's ${tasks.length} tasks are not queued.`);
     const half = Math.floor(count / 2);
+    const quarter = Math.max(1, Math.floor(count / 4));
+    const firstQuarterRate = perSecond(quarter, deskTiming.firstQuarterMs);
+    const lastQuarterRate = perSecond(quarter, deskTiming.elapsedMs - deskTiming.lastQuarterStartMs);
     return {
-      name: 'intake',
+      name: `intake ${count.toLocaleString('en-US')}`,
       unit: 'tasks/s',
       desk: perSecond(count, deskTiming.elapsedMs),
       baseline: perSecond(count, baselineTiming.elapsedMs),
-      notes: half > 0 && count - half > 0 ? [
-        `desk over the run: first half ${Math.round(perSecond(half, deskTiming.firstHalfMs))} tasks/s, ` +
-        `second half ${Math.round(perSecond(count - half, deskTiming.elapsedMs - deskTiming.firstHalfMs))} tasks/s`,
-      ] : [],
+      count, firstQuarterRate, lastQuarterRate, failed: deskTiming.failed, listed: tasks.length, expected: count + warmUp,
+      notes: [
+        ...(half > 0 && count - half > 0 ? [
+          `desk over the run: first half ${Math.round(perSecond(half, deskTiming.firstHalfMs))} tasks/s, ` +
+          `second half ${Math.round(perSecond(count - half, deskTiming.elapsedMs - deskTiming.firstHalfMs))} tasks/s`,
+        ] : []),
+        `desk first quarter ${Math.round(firstQuarterRate)} tasks/s, last quarter ${Math.round(lastQuarterRate)} tasks/s (${(lastQuarterRate / firstQuarterRate).toFixed(2)}); ` +
+        `${deskTiming.failed} failed submissions; ${tasks.length} of ${count + warmUp} tasks listed`,
+      ],
     };
   }));
 }
 
 /** Sends `count` submissions with at most IN_FLIGHT at a time over keep-alive connections. */
-async function fire(target: Target, prefix: string, count: number): Promise<Timing> {
+export async function fire(target: Target, prefix: string, count: number): Promise<Timing> {
   return withCleanup(() => new Agent({ keepAlive: true, maxSockets: IN_FLIGHT }), (agent) => agent.destroy(), async (agent) => {
     let next = 0;
     let done = 0;
-    let firstHalfMs = 0;
+    let failed = 0;
+    let firstError: unknown;
+    const marks = { firstHalfMs: 0, firstQuarterMs: 0, lastQuarterStartMs: 0 };
+    const quarter = Math.max(1, Math.floor(count / 4));
     const start = performance.now();
     const worker = async (): Promise<void> => {
       while (next < count) {
         const id = `${prefix}-${next++}`;
-        await submit(agent, target, JSON.stringify({ id, prompt: `say intake ${id}`, dependencies: ['never'] }));
-        if (++done === Math.floor(count / 2)) firstHalfMs = performance.now() - start;
+        await submit(agent, target, JSON.stringify({ id, prompt: `say intake ${id}`, dependencies: ['never'] })).catch((error: unknown) => {
+          failed += 1;
+          firstError ??= error;
+        });
+        done += 1;
+        const at = performance.now() - start;
+        if (done === Math.floor(count / 2)) marks.firstHalfMs = at;
+        if (done === quarter) marks.firstQuarterMs = at;
+        if (done === count - quarter) marks.lastQuarterStartMs = at;
       }
     };
     await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, count) }, worker));
-    return { elapsedMs: performance.now() - start, firstHalfMs };
+    // A refused submission is counted; a run where every one failed says why.
+    if (failed === count) throw firstError instanceof Error ? firstError : new Error(String(firstError));
+    return { elapsedMs: performance.now() - start, ...marks, failed };
   });
 }
 

@@ -1,27 +1,97 @@
-// Runs every benchmark in one go and prints their ratios as a table. By hand only: `npx tsx bench/run-all.ts`.
-// Options: --intake-count N (tasks, default 2000), --updates-count N (message chunks, default 100000).
+// Runs every benchmark in one go, then prints the figures the issue "Fast at ten thousand tasks" names,
+// each against its target with PASS or MISS. By hand only: `npm run bench` (or `-- --quick` for a short look).
+// Options: --quick, --intake-count N (2000), --tasks N (10000), --updates-count N (100000), --flood-bytes N
+// (1 GiB with the scripted agent's `spew`, 32 MiB with `flood`), --output-cap-mb N (the desk's stored-output cap, for the flood's database target), --cold-runs N (7),
+// --worktree-files N (2000), --worktree-rounds N (15), --no-build, --timeout S.
+import { execFileSync } from 'node:child_process';
+import { resolve } from 'node:path';
 import { formatResult, readCount, runMain, type BenchResult } from './bench-support';
-import { benchIntake, DEFAULT_INTAKE_COUNT } from './intake';
-import { benchUpdates, DEFAULT_UPDATES_COUNT } from './updates';
+import { benchIntake, type IntakeResult } from './intake';
+import { benchColdStart, benchFlood, benchManyTasks, floodCommand } from './serve-process';
+import { benchUpdates } from './updates';
+import { benchWorktree } from './worktree';
 
-function table(results: readonly BenchResult[]): string {
-  const rate = (value: number, unit: string) => `${Math.round(value).toLocaleString('en-US')} ${unit}`;
-  const rows = [
-    ['benchmark', 'desk', 'baseline', 'desk/baseline'],
-    ...results.map((r) => [r.name, rate(r.desk, r.unit), rate(r.baseline, r.unit), (r.desk / r.baseline).toFixed(2)]),
-  ];
+interface Target { figure: string; value: string; target: string; pass: boolean | undefined }
+
+function table(rows: readonly (readonly string[])[]): string {
   const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];
   return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd()).join('\n');
 }
 
+const ms = (value: number) => `${value.toFixed(0)} ms`;
+const mb = (value: number | undefined) => (value === undefined ? 'n/a' : `${value.toFixed(0)} MB`);
+const ratio = (value: number) => `${value.toFixed(2)}×`;
+const verdict = (pass: boolean | undefined) => (pass === undefined ? 'n/a' : pass ? 'PASS' : 'MISS');
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
 runMain(async (argv) => {
-  const intakeCount = readCount(argv, '--intake-count', DEFAULT_INTAKE_COUNT);
-  const updatesCount = readCount(argv, '--updates-count', DEFAULT_UPDATES_COUNT);
-  const results: BenchResult[] = [];
-  for (const run of [() => benchIntake(intakeCount), () => benchUpdates(updatesCount)]) {
-    const result = await run();
-    process.stdout.write(`${formatResult(result)}\n`);
-    results.push(result);
+  const quick = argv.includes('--quick');
+  const count = (flag: string, full: number, short: number) => readCount(argv, flag, quick ? short : full);
+  const intakeCount = count('--intake-count', 2000, 300);
+  const manyTasks = count('--tasks', 10_000, 1000);
+  const updatesCount = count('--updates-count', 100_000, 5000);
+  // `flood` writes one small message at a time: 1 GiB of it would take hours, so without `spew` the default is smaller.
+  const spew = floodCommand(1).startsWith('spew');
+  const floodBytes = count('--flood-bytes', spew ? 1024 ** 3 : 32 * 1024 ** 2, 4 * 1024 ** 2);
+  const coldRuns = count('--cold-runs', 7, 3);
+  const worktreeFiles = count('--worktree-files', 2000, 500);
+  const worktreeRounds = count('--worktree-rounds', 15, 5);
+  const outputCapMb = argv.some((arg) => arg.startsWith('--output-cap-mb')) ? readCount(argv, '--output-cap-mb', 1) : undefined;
+  const startedAt = Date.now();
+
+  if (!argv.includes('--no-build')) {
+    const root = resolve(import.meta.dirname, '..');
+    execFileSync(process.execPath, [resolve(root, 'node_modules/electron-vite/bin/electron-vite.js'), 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
   }
-  process.stdout.write(`\n${table(results)}\n`);
+
+  const rates: BenchResult[] = [];
+  const intake: IntakeResult[] = [];
+  for (const n of [intakeCount, manyTasks]) {
+    const result = await benchIntake(n);
+    say(formatResult(result));
+    intake.push(result);
+    rates.push(result);
+  }
+  const updates = await benchUpdates(updatesCount);
+  say(formatResult(updates));
+  rates.push(updates);
+
+  const cold = await benchColdStart(coldRuns);
+  say(`cold start (median of ${cold.runs}): desk ${ms(cold.deskMs)}, bare node:http + SQLite ${ms(cold.bareMs)}, ratio ${ratio(cold.deskMs / cold.bareMs)}`);
+  const many = await benchManyTasks(manyTasks, quick ? 10 : 30);
+  say(`${many.count} tasks: GET / p50 desk ${ms(many.listP50Ms)}, bare ${ms(many.bareListP50Ms)}; repeated GET / with If-None-Match: ${many.etag}`);
+  say(`memory: desk idle ${mb(many.idleRssMb)} (bare ${mb(many.bareIdleRssMb)}), after ${many.count} tasks ${mb(many.loadedRssMb)}`);
+  say(`restart over ${many.count} tasks to the first GET /: desk ${ms(many.restartMs)}, bare ${ms(many.bareRestartMs)}`);
+  const flood = await benchFlood(floodBytes, quick ? 60_000 : 600_000);
+  say(`flood (${flood.command}, ${(flood.bytes / 1024 ** 2).toFixed(0)} MiB asked): ${flood.status} after ${flood.seconds.toFixed(1)} s; desk RSS +${mb(flood.rssGrowthMb)}, GET / p95 ${ms(flood.listP95Ms)}, database +${(flood.dbGrowthBytes / 1024 ** 2).toFixed(1)} MiB`);
+  const worktree = await benchWorktree(worktreeFiles, worktreeRounds);
+  say(`worktree (${worktree.files} files, median of ${worktree.rounds}): desk prepareWorktree ${ms(worktree.deskMs)}, git worktree add ${ms(worktree.gitMs)}, ratio ${ratio(worktree.deskMs / worktree.gitMs)}`);
+
+  say(`\n${table([
+    ['benchmark', 'desk', 'baseline', 'desk/baseline'],
+    ...rates.map((r) => [r.name, `${Math.round(r.desk).toLocaleString('en-US')} ${r.unit}`, `${Math.round(r.baseline).toLocaleString('en-US')} ${r.unit}`, (r.desk / r.baseline).toFixed(2)]),
+  ])}`);
+
+  const [small, large] = intake as [IntakeResult, IntakeResult];
+  const capBytes = outputCapMb === undefined ? undefined : outputCapMb * 1024 ** 2 * 1.1;
+  const targets: Target[] = [
+    { figure: `intake ${small.count} desk/baseline`, value: ratio(small.desk / small.baseline), target: '≥ 0.70×', pass: small.desk / small.baseline >= 0.7 },
+    { figure: `intake ${large.count} desk/baseline`, value: ratio(large.desk / large.baseline), target: '≥ 0.60×', pass: large.desk / large.baseline >= 0.6 },
+    { figure: `intake ${large.count} last/first quarter`, value: ratio(large.lastQuarterRate / large.firstQuarterRate), target: '≥ 0.85×', pass: large.lastQuarterRate / large.firstQuarterRate >= 0.85 },
+    { figure: 'failed submissions', value: String(small.failed + large.failed), target: '0', pass: small.failed + large.failed === 0 },
+    { figure: 'every task listed', value: `${small.listed}/${small.expected}, ${large.listed}/${large.expected}`, target: 'all', pass: small.listed === small.expected && large.listed === large.expected },
+    { figure: `GET / p50 at ${many.count} desk/bare`, value: `${ratio(many.listP50Ms / many.bareListP50Ms)} (${ms(many.listP50Ms)})`, target: '≤ 2×', pass: many.listP50Ms <= 2 * many.bareListP50Ms },
+    { figure: 'GET / If-None-Match', value: many.etag, target: '304', pass: many.etag === 'no ETag' ? undefined : many.etag === '304' },
+    { figure: 'flood desk RSS growth', value: mb(flood.rssGrowthMb), target: '< 200 MB', pass: flood.rssGrowthMb === undefined ? undefined : flood.rssGrowthMb < 200 },
+    { figure: 'flood GET / p95', value: ms(flood.listP95Ms), target: '< 100 ms', pass: flood.listP95Ms < 100 },
+    { figure: 'flood database growth', value: `${(flood.dbGrowthBytes / 1024 ** 2).toFixed(1)} MiB`, target: outputCapMb === undefined ? '≤ cap + 10% (give --output-cap-mb)' : `≤ ${(capBytes! / 1024 ** 2).toFixed(1)} MiB`, pass: capBytes === undefined ? undefined : flood.dbGrowthBytes <= capBytes },
+    { figure: 'flood task end status', value: flood.status, target: 'completed', pass: flood.status === 'completed' },
+    { figure: 'cold start to first GET /', value: `${ms(cold.deskMs)} (bare ${ms(cold.bareMs)})`, target: '< 300 ms', pass: cold.deskMs < 300 },
+    { figure: 'worktree prepare / git worktree add', value: ratio(worktree.deskMs / worktree.gitMs), target: '≤ 1.20×', pass: worktree.deskMs / worktree.gitMs <= 1.2 },
+    { figure: 'idle RSS', value: mb(many.idleRssMb), target: '< 100 MB', pass: many.idleRssMb === undefined ? undefined : many.idleRssMb < 100 },
+    { figure: `RSS after ${many.count} tasks`, value: mb(many.loadedRssMb), target: '< 130 MB', pass: many.loadedRssMb === undefined ? undefined : many.loadedRssMb < 130 },
+    { figure: `restart with ${many.count} tasks`, value: ms(many.restartMs), target: '< 1000 ms', pass: many.restartMs < 1000 },
+  ];
+  say(`\n${table([['target', 'measured', 'wanted', ''], ...targets.map((t) => [t.figure, t.value, t.target, verdict(t.pass)])])}`);
+  say(`\n${quick ? 'quick run (--quick): smaller counts, figures are indicative only; ' : ''}took ${((Date.now() - startedAt) / 1000).toFixed(0)} s`);
 });

@@ -61,13 +61,19 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   const now = config.now ?? (() => new Date());
   const log = config.log ?? ((message: string) => process.stderr.write(`${message}\n`));
 
+  // The sandbox probe starts bubblewrap twice: it runs while git answers the checks below, not after them.
+  // It never rejects, so leaving it behind when a check refuses the configuration is harmless.
+  const sandboxProbe = config.sandbox ? Promise.resolve(config.sandbox) : probeSandbox();
+
   // Everything that can refuse the configuration runs before anything is opened or started.
-  const { root: repoRoot, commonDir: gitCommonDir } = await openRepository(config.repoPath);
+  const repository = await openRepository(config.repoPath);
+  const repoRoot = repository.root;
   // The repository's node_modules/.bin comes last: it may supply an agent, never shadow one on PATH.
   const agents = createAgentRegistry({ ...config.agents, searchDirs: [...config.agents.searchDirs, binDir(repoRoot)] });
   if (!agents.get(config.defaultAgent)) throw new UnknownAgentError(config.defaultAgent, agents.list().map((a) => a.id));
   const git = createGitService({
     repoRoot,
+    repository,
     worktreesDir: join(config.dataDir, 'worktrees', shortHash(repoRoot)),
     hooksDir: join(config.dataDir, 'no-hooks'),
     stateDir: join(config.dataDir, 'git', shortHash(repoRoot)),
@@ -81,7 +87,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   const policyStore = createPolicyFileStore(config.dataDir);
   policyStore.load();
 
-  const sandboxStatus = config.sandbox ?? await probeSandbox();
+  const sandboxStatus = await sandboxProbe;
   if (!sandboxStatus.available) log(`Agents run unsandboxed: ${sandboxStatus.reason} ${sandboxStatus.fix ?? ''}`.trim());
 
   const db = openDatabase(join(config.dataDir, 'desk.sqlite'), undefined, { nativeBinding: config.nativeBinding });
@@ -106,7 +112,8 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     sandbox: createTaskSandbox({
       status: sandboxStatus,
       dataDir: config.dataDir,
-      gitCommonDir,
+      // Found by openRepository above (absolute, symlinks resolved), with no ambient GIT_* variable to steer it.
+      gitCommonDir: repository.commonDir,
       home: homedir(),
       policyFor: (agentId) => governance.policyFor(agentId),
       // The bridge to the allowlist proxy runs inside the sandbox on the Node that runs the scripted agent.

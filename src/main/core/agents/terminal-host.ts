@@ -1,7 +1,9 @@
 // The terminals an ACP agent asks for (client side of `terminal/*`): each command runs in a pseudo-terminal
 // inside the task's worktree, its output is kept for the agent and streamed to the UI as task events.
+import { createRequire } from 'node:module';
 import { constants } from 'node:os';
-import { spawn, type IPty } from 'node-pty';
+import type * as NodePty from 'node-pty';
+import type { IPty } from 'node-pty';
 import type { TaskEvent } from '../../../shared/events';
 import { INVALID_PARAMS, JsonRpcError } from './json-rpc-peer';
 import { createOutputBatcher, type OutputBatcher } from './output-batcher';
@@ -10,6 +12,9 @@ import { endProcessTree } from './process-tree';
 import { readProcessTable } from './process-table';
 import { holdSlaveOpen } from './pty-output-guard';
 import { resolveTerminalCwd } from './terminal-cwd';
+
+// Loaded with the first terminal, not at start (a native module the desk's first answers never need).
+const loadNodePty = (): typeof NodePty => createRequire(import.meta.url)('node-pty') as typeof NodePty;
 
 export interface TerminalExitStatus { exitCode: number | null; signal: string | null }
 
@@ -95,7 +100,7 @@ export function createTerminalHost(options: TerminalHostOptions): TerminalHost {
 
       const terminalId = `term-${nextNumber++}`;
       const launch = options.wrap?.(params.command, args, cwd) ?? { command: params.command, args };
-      const pty = spawn(launch.command, launch.args, { name: 'xterm-256color', cols: 120, rows: 30, cwd, env });
+      const pty = loadNodePty().spawn(launch.command, launch.args, { name: 'xterm-256color', cols: 120, rows: 30, cwd, env });
       const releaseSlave = holdSlaveOpen(pty);
       options.record({ type: 'terminal-started', terminalId, command: params.command, args, cwd });
 

@@ -3,6 +3,8 @@
 // tree from the desk's own records and carries settings that leave git nothing to execute that the
 // repository's content or config chose (hooks, fsmonitor, filters, textconv, merge drivers).
 import { existsSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { GitPluginError, simpleGit } from 'simple-git';
 import { GitCommandError } from './git-errors';
 
@@ -49,6 +51,8 @@ export interface GitRunnerOptions {
    * understands on every platform. System config is never read.
    */
   globalConfig?: string;
+  /** Wall clock in ms, to tell config files changed too recently to trust their timestamps; tests move it on. */
+  now?: () => number;
 }
 
 // A merge driver cannot be switched off by an empty value (git then fails the merge), so a driver
@@ -108,6 +112,7 @@ export function createGitRunner(options: GitRunnerOptions = {}): GitRunner {
     ...(options.hooksDir ? [['core.hooksPath', options.hooksDir] as const] : []),
   ];
   const globalConfig = options.globalConfig ?? '/dev/null';
+  const now = options.now ?? Date.now;
 
   const spawn = async (repo: GitRepo, args: readonly string[], settings: readonly (readonly [string, string])[], call: GitCallOptions, format: 'text' | 'buffer'): Promise<GitResult & { bytes?: Buffer }> => {
     const cwd = repo.workTree ?? repo.gitDir;
@@ -143,11 +148,25 @@ export function createGitRunner(options: GitRunnerOptions = {}): GitRunner {
 
   // Drivers are named in the config (the person's, or one an agent wrote with `git config`) and
   // chosen per path by .gitattributes (which an agent writes freely). Each configured driver is
-  // looked up before the command and overridden for it.
+  // looked up before the command and overridden for it. The look-up is a git process of its own, so
+  // its answer is kept per repository while the files git reads config from stay as they were (see
+  // configStamp); a config that includes other files is looked up before every command.
+  const driverCache = new Map<string, { stamp: string; overrides: (readonly [string, string])[] }>();
   const driverOverrides = async (repo: GitRepo): Promise<(readonly [string, string])[]> => {
-    const listed = await spawn(repo, ['config', '--null', '--name-only', '--get-regexp', '^(filter|diff|merge)\\.'], fixed, {}, 'text');
+    const cacheKey = `${repo.gitDir}\0${repo.commonDir ?? ''}`;
+    // Taken before the look-up: a change made while git reads gives a stamp that no longer matches.
+    const stamp = await configStamp(repo, globalConfig, now());
+    const cached = driverCache.get(cacheKey);
+    if (cached && stamp !== undefined && cached.stamp === stamp) return cached.overrides;
+    const listed = await spawn(repo, ['config', '--null', '--name-only', '--get-regexp', '^(filter|diff|merge)\\.|^include(if)?\\.'], fixed, {}, 'text');
     if (listed.exitCode !== 0 && listed.exitCode !== 1) throw new GitCommandError(['config', '--get-regexp'], listed.exitCode, listed.stderr);
-    return listed.stdout.split('\0').filter((key) => key !== '').flatMap(overrideFor);
+    const keys = listed.stdout.split('\0').filter((key) => key !== '');
+    const overrides = keys.flatMap(overrideFor);
+    // An included file can change without any stamped file changing.
+    const includes = keys.some((key) => /^include(if)?\./i.test(key));
+    if (stamp !== undefined && !includes) driverCache.set(cacheKey, { stamp, overrides });
+    else driverCache.delete(cacheKey);
+    return overrides;
   };
 
   const exec = async (repo: GitRepo, args: readonly string[], call: GitCallOptions = {}): Promise<GitResult> => {
@@ -169,6 +188,30 @@ export function createGitRunner(options: GitRunnerOptions = {}): GitRunner {
   };
 
   return { exec, run, blob };
+}
+
+/**
+ * Changes within this long of a file's modification time may share its timestamp (coarse clocks, some
+ * file systems keep 2 s): a config file modified more recently is not trusted to have stayed the same.
+ */
+const RACY_CONFIG_MS = 2_000;
+
+/**
+ * Says whether the config files git reads for `repo` are as they were: the repository's config, the
+ * worktree configs (read when extensions.worktreeConfig is on) and the desk's global config, each by
+ * inode, size, change and modification time (absent ones too). undefined when one of them changed
+ * too recently for its timestamp to tell a later change apart; then nothing may be cached.
+ */
+export async function configStamp(repo: GitRepo, globalConfig: string, now: number = Date.now()): Promise<string | undefined> {
+  const commonDir = repo.commonDir ?? repo.gitDir;
+  const files = [join(commonDir, 'config'), join(commonDir, 'config.worktree'), join(repo.gitDir, 'config.worktree'), globalConfig];
+  const stamps = await Promise.all(files.map(async (file) => {
+    const info = await stat(file, { bigint: true }).catch(() => undefined);
+    if (!info) return 'absent';
+    if (now - Number(info.mtimeMs) < RACY_CONFIG_MS || now - Number(info.ctimeMs) < RACY_CONFIG_MS) return undefined;
+    return `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
+  }));
+  return stamps.includes(undefined) ? undefined : `${files.join('\0')}\0${stamps.join('\0')}`;
 }
 
 /**

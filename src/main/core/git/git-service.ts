@@ -2,7 +2,8 @@
 // branches merged in, commits at the end of each turn, and retirement that never loses work. Every
 // command names the repository and worktree from the desk's own records, and a worktree whose link
 // to the repository was changed gets no commit.
-import { mkdir, readFile, realpath, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, realpath, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { branchNameFor, worktreeDirNameFor } from './branch-names';
 import { stageAndCommit } from './commit-all';
@@ -72,6 +73,8 @@ export interface GitServiceOptions {
    * worktrees this desk made, and the empty file its git reads as global config.
    */
   stateDir: string;
+  /** The repository at `repoRoot` as openRepository found it, when the caller has just asked; otherwise found again. */
+  repository?: Repository;
   /** This desk's id (see loadDeskId): part of every branch and archive ref it names. */
   deskId: string;
   /** Clock for archive ref names; tests may pin it. */
@@ -90,24 +93,36 @@ export function createGitService(options: GitServiceOptions): GitService {
   const records = createWorktreeRecords(join(stateDir, 'worktrees'));
   const repoLock = createMutex();
 
+  // Two steps, each made once: what every command needs (the dirs, the empty global config, the
+  // repository), then what only work on worktrees needs (the person's identity: two more git processes,
+  // which the desk's start-up checks need not wait for).
+  let base: Promise<{ repository: Repository; realWorktreesDir: string }> | undefined;
   let setup: Promise<RetireContext> | undefined;
-  const ready = (): Promise<RetireContext> => {
-    setup ??= (async () => {
+  const retryLater = <T>(promise: Promise<T>, reset: () => void): Promise<T> => promise.catch((error: unknown) => {
+    reset(); // let a later call retry, e.g. once the disk has room again
+    throw error;
+  });
+  const prepared = () => {
+    base ??= retryLater((async () => {
       await mkdir(hooksDir, { recursive: true });
       await mkdir(worktreesDir, { recursive: true });
       await mkdir(stateDir, { recursive: true });
-      // Empty on purpose: the person's global settings stay out of the desk's git (their identity is read below).
-      await writeFile(globalConfig, '');
-      const repository = await openRepository(repoRoot);
-      const identity = await readIdentity(repository.root);
-      return { git, repository, deskId, records, identity, worktreesDir, realWorktreesDir: await realpath(worktreesDir), now };
-    })().catch((error: unknown) => {
-      setup = undefined; // let a later call retry, e.g. once the disk has room again
-      throw error;
-    });
+      // Empty on purpose: the person's global settings stay out of the desk's git (their identity is read apart).
+      // Left untouched when it already is, so its timestamp lets the runner keep its driver look-ups.
+      if ((await stat(globalConfig).catch(() => undefined))?.size !== 0) await writeFile(globalConfig, '');
+      const [repository, realWorktreesDir] = await Promise.all([options.repository ?? openRepository(repoRoot), realpath(worktreesDir)]);
+      return { repository, realWorktreesDir };
+    })(), () => { base = undefined; });
+    return base;
+  };
+  const ready = (): Promise<RetireContext> => {
+    setup ??= retryLater((async () => {
+      const [{ repository, realWorktreesDir }, identity] = await Promise.all([prepared(), readIdentity(repoRoot)]);
+      return { git, repository, deskId, records, identity, worktreesDir, realWorktreesDir, now };
+    })(), () => { setup = undefined; });
     return setup;
   };
-  const checkout = async (): Promise<GitRepo> => checkoutOf((await ready()).repository);
+  const checkout = async (): Promise<GitRepo> => checkoutOf((await prepared()).repository);
 
   const worktreePathFor = (taskId: string): string => join(worktreesDir, worktreeDirNameFor(taskId));
   const branchFor = (taskId: string): string => branchNameFor(deskId, taskId);
@@ -151,21 +166,35 @@ export function createGitService(options: GitServiceOptions): GitService {
     async prepareWorktree({ taskId, baseBranch, dependencyBranches }) {
       const context = await ready();
       const repo = checkoutOf(context.repository);
-      const baseCommit = await usableBaseCommit(baseBranch);
-      for (const dependency of dependencyBranches) {
-        if (!(await resolveCommit(git, repo, `refs/heads/${dependency}`))) throw new UnknownBranchError(dependency);
-      }
+      // The questions below only read refs: asked at once, each a git process of its own.
+      const [baseCommit, missing] = await Promise.all([
+        usableBaseCommit(baseBranch),
+        Promise.all(dependencyBranches.map(async (dependency) => (await resolveCommit(git, repo, `refs/heads/${dependency}`)) ? undefined : dependency)),
+      ]);
+      const unknown = missing.find((dependency) => dependency !== undefined);
+      if (unknown !== undefined) throw new UnknownBranchError(unknown);
       const branch = branchFor(taskId);
       const path = worktreePathFor(taskId);
       const worktree = await repoLock.run(async (): Promise<GitRepo> => {
-        await retireTask(context, taskId);
+        // A task this desk never made a worktree for, with nothing at its path, has nothing to retire;
+        // should git still know a worktree there (its directory deleted by hand), `worktree add`
+        // refuses and the full retirement below clears it.
+        const fresh = !(await records.get(taskId)) && !existsSync(path) && !existsSync(join(context.realWorktreesDir, worktreeDirNameFor(taskId)));
+        if (!fresh) await retireTask(context, taskId);
         // A branch of this name that the desk has no record of is someone else's: never replaced.
         if (await resolveCommit(git, repo, `refs/heads/${branch}`)) throw new BranchTakenError(branch);
         // Recorded before it exists, so a crash right after `worktree add` still leaves it ours.
         await records.put({ taskId, branch, path });
         // Start from the commit resolved above, so every dependency merges onto the same base.
         // Without --force, git refuses a branch that appeared meanwhile instead of moving it.
-        const added = await git.exec(repo, ['worktree', 'add', '-b', branch, '--end-of-options', path, baseCommit]);
+        const add = () => git.exec(repo, ['worktree', 'add', '-b', branch, '--end-of-options', path, baseCommit]);
+        let added = await add();
+        if (added.exitCode !== 0 && fresh && !(await resolveCommit(git, repo, `refs/heads/${branch}`))) {
+          await records.remove(taskId);
+          await retireTask(context, taskId);
+          await records.put({ taskId, branch, path });
+          added = await add();
+        }
         if (added.exitCode !== 0) {
           await records.remove(taskId);
           throw new GitCommandError(['worktree', 'add'], added.exitCode, added.stderr);

@@ -12,6 +12,8 @@ export async function mergeDependencies(
   dependencyBranches: readonly string[],
   person: Identity,
 ): Promise<void> {
+  // Nothing to merge: no need to ask git about the identity either.
+  if (dependencyBranches.length === 0) return;
   const identity = await identityConfig(git, worktree, person);
   // A remembered resolution (rerere) could quietly change what the agent starts from.
   const config = [...identity, 'rerere.enabled=false'];

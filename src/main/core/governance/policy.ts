@@ -1,10 +1,14 @@
 // The governance policy as pure functions: what to decide about one request, which policy applies to an
 // agent, and whether its prompt rate and running tasks stay within its limits.
+import { createRequire } from 'node:module';
 import { isAbsolute, relative, sep } from 'node:path';
-import picomatch from 'picomatch';
+import type picomatch from 'picomatch';
 import {
   Capability, DEFAULT_CAPABILITIES, type AgentPolicy, type GovernanceDecision, type PolicyFile,
 } from '../../../shared/governance';
+
+// Loaded with the first policy that lists paths, not at start.
+const loadPicomatch = (): typeof picomatch => createRequire(import.meta.url)('picomatch') as typeof picomatch;
 
 /** What is asked: an ACP tool kind (or `elicitation`), its title, the paths it touches and the command it runs. */
 export interface PolicyInput {
@@ -55,7 +59,7 @@ export function decide(input: PolicyInput, policy: AgentPolicy, context: PolicyC
     inside.push({ path, relativePath: slashed });
   }
 
-  const allowed = policy.allowedPaths.length > 0 ? picomatch(policy.allowedPaths, { dot: true }) : () => false;
+  const allowed = policy.allowedPaths.length > 0 ? loadPicomatch()(policy.allowedPaths, { dot: true }) : () => false;
   const everywhere = policy.allowedPaths.includes('**');
   for (const { path, relativePath } of inside) {
     // The worktree itself (e.g. a search from its root) is only covered by a policy allowing everything.

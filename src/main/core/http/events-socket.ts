@@ -1,7 +1,9 @@
 // `GET /api/events`: a WebSocket streaming every new event, after replaying those after `?after=<seq>`.
 import type { IncomingMessage } from 'node:http';
+import { createRequire } from 'node:module';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer, type WebSocket } from 'ws';
+import type * as Ws from 'ws';
+import type { WebSocket, WebSocketServer } from 'ws';
 import { EVENTS_SUBPROTOCOL, type EventEnvelope, type EventsMessage } from '../../../shared/events';
 import type { EventBus } from '../events/event-bus';
 import type { EventsRepo } from '../store/events-repo';
@@ -18,24 +20,31 @@ export interface EventsSocket {
   close(): void;
 }
 
-export function createEventsSocket(deps: { bus: EventBus; events: EventsRepo }): EventsSocket {
-  const server = new WebSocketServer({
-    noServer: true,
-    maxPayload: 64 * 1024,
-    handleProtocols: (protocols) => (protocols.has(EVENTS_SUBPROTOCOL) ? EVENTS_SUBPROTOCOL : false),
-  });
+// Loaded at the first socket, not at start: the desk answers its first request sooner without it.
+const requireWs = (): typeof Ws => createRequire(import.meta.url)('ws') as typeof Ws;
 
-  server.on('connection', (socket: WebSocket, request: IncomingMessage) => {
-    try {
-      // `after=0` is a board that loaded an empty desk: it too must get what happened since, so only a missing `after` skips the replay.
-      const raw = new URL(`http://desk${request.url ?? '/'}`).searchParams.get('after');
-      const after = raw === null || raw === '' ? Number.NaN : Number(raw);
-      stream(socket, Number.isInteger(after) && after >= 0 ? after : undefined);
-    } catch {
-      // The upgrade is done, so there is no HTTP answer left to give; 1011 tells the client the fault is ours.
-      socket.close(1011, 'The desk could not start the event stream.');
-    }
-  });
+export function createEventsSocket(deps: { bus: EventBus; events: EventsRepo }): EventsSocket {
+  let server: WebSocketServer | undefined;
+  const serverNow = (): WebSocketServer => {
+    if (server) return server;
+    server = new (requireWs().WebSocketServer)({
+      noServer: true,
+      maxPayload: 64 * 1024,
+      handleProtocols: (protocols) => (protocols.has(EVENTS_SUBPROTOCOL) ? EVENTS_SUBPROTOCOL : false),
+    });
+    server.on('connection', (socket: WebSocket, request: IncomingMessage) => {
+      try {
+        // `after=0` is a board that loaded an empty desk: it too must get what happened since, so only a missing `after` skips the replay.
+        const raw = new URL(`http://desk${request.url ?? '/'}`).searchParams.get('after');
+        const after = raw === null || raw === '' ? Number.NaN : Number(raw);
+        stream(socket, Number.isInteger(after) && after >= 0 ? after : undefined);
+      } catch {
+        // The upgrade is done, so there is no HTTP answer left to give; 1011 tells the client the fault is ours.
+        socket.close(1011, 'The desk could not start the event stream.');
+      }
+    });
+    return server;
+  };
 
   function stream(socket: WebSocket, after: number | undefined): void {
     let queue: EventEnvelope[] = [];
@@ -76,9 +85,11 @@ export function createEventsSocket(deps: { bus: EventBus; events: EventsRepo }):
 
   return {
     accept(request, socket, head) {
-      server.handleUpgrade(request, socket, head, (ws) => server.emit('connection', ws, request));
+      const wss = serverNow();
+      wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
     },
     close() {
+      if (!server) return;
       for (const client of server.clients) client.terminate();
       server.close();
     },

@@ -1,10 +1,14 @@
 // Reads a multipart/form-data upload (one file plus small text fields) into memory, size-limited while streaming.
-import busboy from 'busboy';
+import type busboy from 'busboy';
 import type { IncomingMessage } from 'node:http';
+import { createRequire } from 'node:module';
 import { HttpError } from './http-error';
 
 export interface MultipartFile { fileName: string; mimeType: string; data: Buffer }
 export interface MultipartForm { file?: MultipartFile; fields: Record<string, string> }
+
+// Loaded with the first upload, not at start.
+const loadBusboy = (): typeof busboy => createRequire(import.meta.url)('busboy') as typeof busboy;
 
 /** Room for the form's headers and text fields besides the file itself. */
 const FORM_OVERHEAD_BYTES = 256 * 1024;
@@ -21,7 +25,7 @@ export async function readMultipartFile(request: IncomingMessage, options: { fil
   const endedEarly = () => new HttpError(400, 'bad_request', 'The upload ended before the whole form was sent.');
   let parser: busboy.Busboy;
   try {
-    parser = busboy({ headers: request.headers, limits: { fileSize: options.maxFileBytes, files: 5, fields: 20, fieldSize: 64 * 1024, parts: 30 } });
+    parser = loadBusboy()({ headers: request.headers, limits: { fileSize: options.maxFileBytes, files: 5, fields: 20, fieldSize: 64 * 1024, parts: 30 } });
   } catch (error) {
     throw new HttpError(400, 'bad_request', `The multipart body cannot be read: ${(error as Error).message}`);
   }

@@ -1,0 +1,108 @@
+// The runner keeps its look-up of configured drivers while the repository's config files stay as they
+// were; whatever changes them (or a file they include) must still have its drivers turned off.
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { configStamp, createGitRunner, type GitRepo } from './git-runner';
+import { commitFiles, git, isolateGitConfig, writeFiles } from './git-test-fixture';
+
+let restoreConfig: () => void;
+beforeAll(() => { restoreConfig = isolateGitConfig(); });
+afterAll(() => restoreConfig());
+
+let root: string;
+let repo: string;
+let target: GitRepo;
+let marker: string;
+let restorePath: () => void;
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'desk-driver-cache-'));
+  repo = join(root, 'repo');
+  mkdirSync(repo);
+  git(repo, 'init', '--quiet', '--initial-branch=main');
+  commitFiles(repo, { '.gitattributes': '*.txt filter=evil\n', 'README.md': '# project\n' });
+  target = { gitDir: join(repo, '.git'), workTree: repo };
+  marker = join(root, 'filter-ran');
+  restorePath = countGitCalls();
+});
+afterEach(() => {
+  restorePath();
+  rmSync(root, { recursive: true, force: true });
+});
+
+/** Puts a git in front of PATH that logs each call's arguments, so a test can count driver look-ups. */
+function countGitCalls(): () => void {
+  const bin = join(root, 'bin');
+  mkdirSync(bin);
+  const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+  writeFileSync(join(bin, 'git'), `#!/bin/sh\necho "$*" >> '${join(root, 'git-calls')}'\nexec '${realGit}' "$@"\n`);
+  chmodSync(join(bin, 'git'), 0o755);
+  const saved = process.env.PATH;
+  process.env.PATH = `${bin}:${saved ?? ''}`;
+  return () => { process.env.PATH = saved; };
+}
+
+function lookUps(): number {
+  const calls = existsSync(join(root, 'git-calls')) ? readFileSync(join(root, 'git-calls'), 'utf8') : '';
+  return calls.split('\n').filter((line) => line.startsWith('config --null --name-only --get-regexp')).length;
+}
+
+const evilFilter = () => `touch '${marker}'; cat`;
+// Config files written by this test are seconds old at most; a clock a minute ahead lets the runner trust them.
+const aMinuteOn = () => Date.now() + 60_000;
+
+describe('the driver look-up kept between commands', () => {
+  it('is made once while the config stays the same', async () => {
+    const runner = createGitRunner({ now: aMinuteOn });
+    writeFiles(repo, { 'a.txt': 'a\n', 'b.txt': 'b\n' });
+    await runner.run(target, ['add', 'a.txt']);
+    await runner.run(target, ['add', 'b.txt']);
+    expect(lookUps()).toBe(1);
+  });
+
+  it('turns off a filter driver configured after the look-up was kept', async () => {
+    const runner = createGitRunner({ now: aMinuteOn });
+    writeFiles(repo, { 'a.txt': 'a\n', 'b.txt': 'b\n' });
+    await runner.run(target, ['add', 'a.txt']);
+    git(repo, 'config', 'filter.evil.clean', evilFilter());
+    git(repo, 'config', 'filter.evil.required', 'true');
+    await runner.run(target, ['add', 'b.txt']);
+    expect(existsSync(marker)).toBe(false);
+    expect(lookUps()).toBe(2);
+    expect(git(repo, 'show', ':b.txt')).toBe('b');
+  });
+
+  it('turns off a filter driver added to an included file, whose change no stamped file shows', async () => {
+    const runner = createGitRunner({ now: aMinuteOn });
+    const included = join(root, 'included.gitconfig');
+    writeFileSync(included, '');
+    git(repo, 'config', 'include.path', included);
+    writeFiles(repo, { 'a.txt': 'a\n', 'b.txt': 'b\n' });
+    await runner.run(target, ['add', 'a.txt']);
+    writeFileSync(included, `[filter "evil"]\n\tclean = ${evilFilter()}\n\trequired = true\n`);
+    await runner.run(target, ['add', 'b.txt']);
+    expect(existsSync(marker)).toBe(false);
+    expect(lookUps()).toBe(2);
+  });
+
+  it('is not kept while a config file is too new for its timestamp to show the next change', async () => {
+    const runner = createGitRunner();
+    writeFiles(repo, { 'a.txt': 'a\n', 'b.txt': 'b\n' });
+    await runner.run(target, ['add', 'a.txt']);
+    await runner.run(target, ['add', 'b.txt']);
+    expect(lookUps()).toBe(2);
+    expect(await configStamp(target, '/dev/null')).toBeUndefined();
+  });
+
+  it('stamps the config files by content changes even when their size stays the same', async () => {
+    git(repo, 'config', 'desk.test', 'one');
+    const before = await configStamp(target, '/dev/null', aMinuteOn());
+    git(repo, 'config', 'desk.test', 'two');
+    const after = await configStamp(target, '/dev/null', aMinuteOn());
+    expect(before).toBeDefined();
+    expect(after).toBeDefined();
+    expect(after).not.toBe(before);
+  });
+});
