@@ -99,6 +99,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   const tasksRepo = createTasksRepo(db, repoRoot);
   const tasks = createTaskService({
     tasks: tasksRepo,
+    transaction: (work) => db.transaction(work)(),
     turns: createTurnsRepo(db, repoRoot),
     git,
     agents,

@@ -72,10 +72,15 @@ export function createTasksRepo(db: Db, repo: string): TasksRepo {
     return row ? fromRow(row) : undefined;
   }
 
+  // MAX(seq) over every repository cannot use the (repo, seq) index: asked per submission, it made intake
+  // slow down as tasks piled up. One desk owns the data dir (desk.lock), so the count is read once.
+  let lastSeq: number | undefined;
   const putSubmission = db.transaction((task: Omit<TaskRecord, 'seq'>): TaskRecord => {
-    const seq = (nextSeq.get() as { next: number }).next;
+    lastSeq ??= (nextSeq.get() as { next: number }).next - 1;
+    const seq = lastSeq + 1;
     remove.run(repo, task.id);
     insert.run({ repo, ...toRow({ ...task, seq }) });
+    lastSeq = seq;
     return { ...task, seq };
   });
 

@@ -64,6 +64,8 @@ export interface TaskServiceDeps {
   limits?(agentId: string): AgentLimits;
   record(taskId: string, attempt: number, event: TaskEvent): void;
   run(context: RunContext): Promise<RunOutcome>;
+  /** Runs `work` as one database transaction (all of it written, or none). */
+  transaction?<T>(work: () => T): T;
   /** Starts each run's processes confined to the task, where the machine allows it. */
   sandbox: Pick<TaskSandbox, 'isolate' | 'confines'>;
   now(): Date;
@@ -105,6 +107,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
     update: (id, patch) => written(deps.tasks.update(id, patch)),
   };
   const { turns } = deps;
+  const atomically = deps.transaction ?? (<T>(work: () => T): T => work());
   // A question opened or answered changes the task's summary without a write to the task.
   const questions: OpenQuestions = {
     ...openQuestions,
@@ -280,11 +283,15 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
         assertNoCycle(input.id, input.dependencies);
       }
       const at = now();
-      const record = tasks.putSubmission({
-        id: input.id, prompt: input.prompt, dependencies: input.dependencies, agent, status: 'queued', review: 'pending',
-        submittedAt: at, updatedAt: at, baseBranch: deps.config.baseBranch, attempt: previous?.attempt ?? 0,
+      // The task and its first turn are one write: a commit per submission is most of what intake costs.
+      const record = atomically(() => {
+        const written = tasks.putSubmission({
+          id: input.id, prompt: input.prompt, dependencies: input.dependencies, agent, status: 'queued', review: 'pending',
+          submittedAt: at, updatedAt: at, baseBranch: deps.config.baseBranch, attempt: previous?.attempt ?? 0,
+        });
+        turns.startOver(written.id, written.prompt, agent, at);
+        return written;
       });
-      turns.startOver(record.id, record.prompt, agent, at);
       deps.record(record.id, record.attempt, { type: 'task', task: summaryOf(record) });
       if (previous) log(record, `Replaced the earlier submission (it was ${previous.status}); its branch is archived when this run starts.`);
       schedule();
