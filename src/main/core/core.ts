@@ -36,6 +36,7 @@ import { runTask } from './tasks/task-runner';
 import { prepareAllowlistNetwork } from './sandbox/network/sandbox-network';
 import { probeSandbox } from './sandbox/sandbox-probe';
 import { createTaskSandbox } from './sandbox/task-sandbox';
+import { createWorkspaceSetup } from './workspace/workspace-setup';
 import type { SandboxStatus } from '../../shared/sandbox';
 import { createTaskService, type TaskService } from './tasks/task-service';
 
@@ -100,6 +101,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   const tasks = createTaskService({
     tasks: tasksRepo,
     transaction: (work) => db.transaction(work)(),
+    workspace: createWorkspaceSetup({ repoRoot }),
     turns: createTurnsRepo(db, repoRoot),
     git,
     agents,

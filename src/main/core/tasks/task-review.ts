@@ -20,6 +20,8 @@ export interface TaskReviewDeps {
   log(task: TaskRecord, text: string): void;
   withTaskLock<T>(id: string, work: () => Promise<T>): Promise<T>;
   submit(input: SubmitTask): Promise<TaskRecord>;
+  /** The repository's cleanup command in the task's worktree, before it is retired. */
+  cleanUp(task: TaskRecord): Promise<void>;
 }
 
 export function createTaskReview(deps: TaskReviewDeps): TaskReview {
@@ -52,6 +54,7 @@ export function createTaskReview(deps: TaskReviewDeps): TaskReview {
         if (!FINISHED_STATUSES.includes(task.status) || task.review !== 'pending') {
           throw new TaskBusyError(`Task ${id} is ${task.status}${task.review === 'pending' ? '' : ` and ${task.review}`}; only a finished task waiting for review can be rejected.`);
         }
+        await deps.cleanUp(task);
         const { archiveRef } = await git.retire(id);
         const rejected = deps.save(id, { review: 'rejected', worktreePath: null });
         deps.log(rejected, archiveRef ? `Rejected; its work is kept under ${archiveRef}.` : 'Rejected.');

@@ -16,6 +16,7 @@ import type { GitService } from '../git/git-service';
 import type { TaskPatch, TaskRecord } from '../store/tasks-repo';
 import { commitMessageFor } from './commit-message';
 import { createTextTail } from './text-tail';
+import type { WorkspaceSetup } from '../workspace/workspace-setup';
 import { SandboxUnavailableError, WorktreeLinkError, type TaskIsolation } from '../sandbox/task-sandbox';
 
 export type RunOutcome =
@@ -46,6 +47,10 @@ export interface RunContext {
   authorizeCommand(commandLine: string, worktree: string): Promise<void>;
   /** Governance for a file read or write; throws (to the agent) when refused. */
   authorizeFile(access: { kind: 'read' | 'edit'; path: string }, worktree: string): Promise<void>;
+  /** The repository's setup for a new worktree (`.desk/config.json`). */
+  workspace: Pick<WorkspaceSetup, 'setUp'>;
+  /** The repository's cleanup in the worktree an earlier run left, before a new one replaces it. */
+  cleanUpPrevious(): Promise<void>;
   /** How the agent and its terminals are started: confined to the task by the sandbox, where there is one. */
   isolate(request: { taskId: string; worktree: string; agent: AgentSpec; log(line: string): void }): Promise<TaskIsolation>;
 }
@@ -73,6 +78,7 @@ export async function runTask(context: RunContext): Promise<RunOutcome> {
       log(dependencyBranches.length > 0
         ? `Preparing a worktree from ${task.baseBranch} with ${dependencyBranches.join(', ')} merged in`
         : `Preparing a worktree from ${task.baseBranch}`);
+      if (task.worktreePath) await context.cleanUpPrevious();
       const prepared = await git.prepareWorktree({ taskId: task.id, baseBranch: task.baseBranch, dependencyBranches });
       context.update({ branch: prepared.branch, worktreePath: prepared.path, baseCommit: prepared.baseCommit });
       worktree = prepared.path;
@@ -99,6 +105,12 @@ export async function runTask(context: RunContext): Promise<RunOutcome> {
   const env = { ...agentEnvironment(process.env, spec), ...isolation.env };
   const said = createTextTail(KEPT_OUTPUT_CHARS);
   try {
+    if (turn.number === 1) {
+      // The repository's own setup (`.desk/config.json`): confined like the agent, before the agent sees the worktree.
+      const setup = await context.workspace.setUp({ worktree, isolation, env, record: context.record, log: (text) => log(text), signal });
+      if (signal.aborted) return { status: 'cancelled' };
+      if (setup.failed) return { status: 'error', message: setup.failed };
+    }
     const launch = isolation.wrap(spec.command, spec.args);
     const agent = await spawnAgent({
       ...launch,

@@ -19,6 +19,8 @@ import type { RunContext, RunOutcome } from './task-runner';
 import { canTransition, isActive } from './task-state';
 import { toDetail, toSummary } from './task-view';
 import type { TaskSandbox } from '../sandbox/task-sandbox';
+import type { WorkspaceSetup } from '../workspace/workspace-setup';
+import { cleanUpWorktree } from './worktree-cleanup';
 
 export interface TaskService extends TaskReview {
   /** Replaces the tasks a queued task waits for; refuses a cycle (CycleError) or a task that already started. */
@@ -64,6 +66,8 @@ export interface TaskServiceDeps {
   limits?(agentId: string): AgentLimits;
   record(taskId: string, attempt: number, event: TaskEvent): void;
   run(context: RunContext): Promise<RunOutcome>;
+  /** Sets up each new worktree as its repository asks (`.desk/config.json`). */
+  workspace: WorkspaceSetup;
   /** Runs `work` as one database transaction (all of it written, or none). */
   transaction?<T>(work: () => T): T;
   /** Starts each run's processes confined to the task, where the machine allows it. */
@@ -226,6 +230,8 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
       authorizeFile: (access, worktree) => requestsOfRun.fileAccess(access, worktree),
       authorizeCommand: (commandLine, worktree) => requestsOfRun.terminalCommand(commandLine, worktree),
       isolate: (request) => deps.sandbox.isolate(request),
+      workspace: deps.workspace,
+      cleanUpPrevious: () => cleanUp(record),
     };
     run.done = deps.run(context)
       .catch((error: unknown): RunOutcome => ({ status: 'error', message: error instanceof Error ? error.message : String(error) }))
@@ -299,7 +305,12 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
     });
   }
 
-  const review = createTaskReview({ git: deps.git, mustGet, save, log, withTaskLock, submit });
+  const cleanUp = (task: TaskRecord) => cleanUpWorktree(task, {
+    agents: deps.agents, sandbox: deps.sandbox, workspace: deps.workspace,
+    record: (event) => deps.record(task.id, task.attempt, event), log: (text, level) => log(task, text, level),
+  });
+
+  const review = createTaskReview({ git: deps.git, mustGet, save, log, withTaskLock, submit, cleanUp });
 
   return {
     ...review,

@@ -1,0 +1,48 @@
+// A new worktree made ready for its agent: the repository's `.desk/config.json` copies what the checkout
+// ignores but tasks need and runs its setup command (inside the task's sandbox); cleanup runs before retirement.
+import type { TaskEvent } from '../../../shared/events';
+import type { TaskIsolation } from '../sandbox/task-sandbox';
+import { copyIntoWorktree } from './copy-into-worktree';
+import { readRepoConfig } from './repo-config-file';
+import { runWorktreeStep } from './run-setup';
+
+export interface WorkspaceStepRequest {
+  worktree: string;
+  isolation: Pick<TaskIsolation, 'wrap'>;
+  env: Record<string, string>;
+  record(event: TaskEvent): void;
+  log(text: string): void;
+  signal?: AbortSignal;
+}
+
+export interface WorkspaceSetup {
+  /** Copies and sets up; resolves with an error message for the task when setup fails. */
+  setUp(request: WorkspaceStepRequest): Promise<{ failed?: string }>;
+  /** Runs the cleanup command, if the repository has one; its failure is logged, never fatal. */
+  cleanUp(request: WorkspaceStepRequest): Promise<void>;
+}
+
+export function createWorkspaceSetup(deps: { repoRoot: string }): WorkspaceSetup {
+  return {
+    async setUp(request) {
+      const config = await readRepoConfig(deps.repoRoot);
+      const copied = await copyIntoWorktree(deps.repoRoot, request.worktree, config.copy);
+      if (copied.length > 0) request.log(`Setup: copied ${copied.join(', ')} from your checkout`);
+      if (!config.setup) return {};
+      request.log(`Setup: ${config.setup}`);
+      const outcome = await runWorktreeStep({ ...request, step: 'setup', command: config.setup });
+      if (outcome.exitCode === 0) return {};
+      const how = outcome.signal ? `was stopped by ${outcome.signal}` : `exited with code ${outcome.exitCode}`;
+      const tail = outcome.tail.trim().split('\n').slice(-20).join('\n');
+      return { failed: `The setup command (${config.setup}) ${how}${tail ? `:\n${tail}` : '.'}` };
+    },
+
+    async cleanUp(request) {
+      const config = await readRepoConfig(deps.repoRoot).catch(() => undefined);
+      if (!config?.cleanup) return;
+      request.log(`Cleanup: ${config.cleanup}`);
+      const outcome = await runWorktreeStep({ ...request, step: 'cleanup', command: config.cleanup });
+      if (outcome.exitCode !== 0) request.log(`Cleanup failed (exit code ${outcome.exitCode}); the worktree is retired anyway.`);
+    },
+  };
+}

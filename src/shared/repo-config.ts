@@ -1,0 +1,17 @@
+// `.desk/config.json` in a repository: how each task's worktree is set up and cleaned up.
+import { z } from 'zod';
+
+export const REPO_CONFIG_FILE = '.desk/config.json';
+
+export const RepoConfig = z.strictObject({
+  /** A shell command run in each new worktree before the agent starts (e.g. `npm ci`), inside the task's sandbox. */
+  setup: z.string().min(1).max(4000).optional(),
+  /** A shell command run in a worktree before the desk retires it. */
+  cleanup: z.string().min(1).max(4000).optional(),
+  /**
+   * Files and folders the repository ignores but tasks need (`.env`, `node_modules`), as globs relative to the
+   * repository: copied from your checkout into each new worktree (copy-on-write where the file system can).
+   */
+  copy: z.array(z.string().min(1).max(500)).max(100).default([]),
+});
+export type RepoConfig = z.infer<typeof RepoConfig>;
