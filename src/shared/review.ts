@@ -1,6 +1,7 @@
 // The review contract: what a task changed (per-file diffs) and the answers to approve, reject or re-run it.
 import { z } from 'zod';
 import { SandboxStatus } from './sandbox';
+import { DependencyGate } from './task';
 
 export const FileChangeStatus = z.enum(['added', 'modified', 'deleted', 'renamed', 'copied', 'type-changed']);
 
@@ -39,6 +40,8 @@ export const DeskSettings = z.object({
   baseBranch: z.string(),
   defaultAgent: z.string(),
   concurrency: z.number().int().min(1).max(64),
+  /** When dependencies count as done for tasks that do not say (`after` in the submission). */
+  dependenciesAfter: DependencyGate,
   dataDir: z.string(),
   /** Whether agents run in the OS sandbox on this machine, and how to fix it when not. */
   sandbox: SandboxStatus,
@@ -47,5 +50,6 @@ export type DeskSettings = z.infer<typeof DeskSettings>;
 export const UpdateSettings = z.object({
   defaultAgent: z.string().min(1).optional(),
   concurrency: z.number().int().min(1).max(64).optional(),
+  dependenciesAfter: DependencyGate.optional(),
 }).strict();
 export type UpdateSettings = z.infer<typeof UpdateSettings>;

@@ -20,12 +20,21 @@ export const TaskId = z
   .refine((id) => id.trim() === id, 'must not start or end with white space')
   .refine((id) => !/[\u0000-\u001f\u007f]/.test(id), 'must not contain control characters');
 
-/** `POST /` body of the Agent Assignment protocol (plus the optional `agent` extension). */
+/**
+ * When a dependency counts as done for the tasks that wait for it: once `completed` (committed), or only once a
+ * person (or the sending application) `approved` it.
+ */
+export const DependencyGate = z.enum(['completed', 'approved']);
+export type DependencyGate = z.infer<typeof DependencyGate>;
+
+/** `POST /` body of the Agent Assignment protocol (plus the optional `agent` and `after` extensions). */
 export const SubmitTask = z.object({
   id: TaskId,
   prompt: z.string().refine((p) => p.trim().length > 0, 'must not be empty'),
   dependencies: z.array(TaskId).max(100, 'must list at most 100 tasks').default([]),
   agent: z.string().min(1).max(100).optional(),
+  /** Default: the desk's setting (`completed` unless changed). */
+  after: DependencyGate.optional(),
 });
 export type SubmitTask = z.infer<typeof SubmitTask>;
 
@@ -54,8 +63,10 @@ export const UnmetDependency = z.object({
   id: z.string(),
   /** `unknown` when no task with that id was submitted yet. */
   status: z.union([TaskStatus, z.literal('unknown')]),
-  /** True when the dependency ended in error or was cancelled: it will not finish without a person. */
+  /** True when the dependency ended in error, was cancelled or (for `after: approved`) rejected: it will not finish without a person. */
   blocking: z.boolean(),
+  /** For a task that waits for approval: the completed dependency's review. */
+  review: ReviewState.optional(),
 });
 export type UnmetDependency = z.infer<typeof UnmetDependency>;
 
@@ -72,6 +83,10 @@ export const TaskSummary = z.object({
   updatedAt: z.string(),
   /** What the agent waits for a person to answer (present while the task is awaiting-input). */
   openQuestions: z.array(OpenQuestion).optional(),
+  /** A sentence saying why a queued task cannot start, when a dependency will not finish (or be approved) by itself. */
+  blockedBy: z.string().optional(),
+  /** Present when the task starts only after its dependencies are approved, not merely completed. */
+  after: z.literal('approved').optional(),
   /** Present when the task's agent runs without the OS sandbox (none on this machine, or the policy turns it off). */
   unsandboxed: z.literal(true).optional(),
 });
@@ -93,8 +108,6 @@ export type Turn = z.infer<typeof Turn>;
 export const TaskDetail = TaskSummary.extend({
   prompt: z.string(),
   unmetDependencies: z.array(UnmetDependency),
-  /** A sentence saying why a queued task cannot start, when a dependency will not finish by itself. */
-  blockedBy: z.string().optional(),
   branch: z.string().optional(),
   baseBranch: z.string(),
   /** The base branch's commit the task's worktree started from. */

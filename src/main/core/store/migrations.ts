@@ -112,4 +112,9 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE events ADD COLUMN size INTEGER NOT NULL DEFAULT 0;
   ALTER TABLE events ADD COLUMN output INTEGER NOT NULL DEFAULT 0;
   `,
+  // 7: approval-gated dependencies. What the task's dependencies must reach before it starts: `completed` (as
+  // before) or `approved`; fixed at submission.
+  `
+  ALTER TABLE tasks ADD COLUMN wait_until TEXT NOT NULL DEFAULT 'completed';
+  `,
 ];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { blockedReason, findCycle, unmetDependencies } from './dependency-graph';
+import type { ReviewState } from '../../../shared/task';
 
 describe('findCycle', () => {
   it('finds no cycle in a chain', () => {
@@ -33,7 +34,11 @@ describe('findCycle', () => {
 
 describe('unmetDependencies', () => {
   const statuses = new Map([['done', 'completed'], ['busy', 'in-progress'], ['broken', 'error'], ['stopped', 'cancelled']] as const);
-  const statusOf = (id: string) => statuses.get(id as never);
+  const reviews = new Map<string, ReviewState>([['approved', 'approved'], ['refused', 'rejected']]);
+  const statusOf = (id: string) => {
+    const status = statuses.get(id as never) ?? (reviews.has(id) ? 'completed' : undefined);
+    return status && { status, review: reviews.get(id) ?? 'pending' };
+  };
 
   it('lists every dependency that is not completed, unknown ones included', () => {
     expect(unmetDependencies(['done', 'busy', 'ghost'], statusOf)).toEqual([
@@ -50,5 +55,15 @@ describe('unmetDependencies', () => {
 
   it('gives no reason while dependencies may still finish', () => {
     expect(blockedReason(unmetDependencies(['busy'], statusOf))).toBeUndefined();
+  });
+
+  it('waits for approval when the task asks for it, and is held with a reason when a dependency is rejected', () => {
+    expect(unmetDependencies(['done', 'approved'], statusOf)).toEqual([]);
+    const unmet = unmetDependencies(['done', 'approved', 'refused'], statusOf, 'approved');
+    expect(unmet).toEqual([
+      { id: 'done', status: 'completed', blocking: false, review: 'pending' },
+      { id: 'refused', status: 'completed', blocking: true, review: 'rejected' },
+    ]);
+    expect(blockedReason(unmet)).toBe('Waiting for refused (rejected): resubmit it or remove the dependency.');
   });
 });

@@ -1,5 +1,6 @@
 // Pure decisions about task dependencies: cycles, what a task still waits for, and whether it may start.
-import type { TaskStatus, UnmetDependency } from '../../../shared/task';
+import type { DependencyGate, UnmetDependency } from '../../../shared/task';
+import { dependencyDone, type DependencyStateOf } from './scheduler';
 
 /** Who depends on what: task id → the ids it waits for (only lookups are needed, so an index can serve it). */
 export type DependencyMap = Pick<ReadonlyMap<string, readonly string[]>, 'get'>;
@@ -37,16 +38,23 @@ function pathBack(reachedFrom: ReadonlyMap<string, string>, taskId: string): str
   return path.reverse();
 }
 
-/** The dependencies that are not completed yet, with their status. */
+/** The dependencies that are not done yet (completed, or approved when `after` says so), with their state. */
 export function unmetDependencies(
   dependencies: readonly string[],
-  statusOf: (id: string) => TaskStatus | undefined,
+  stateOf: DependencyStateOf,
+  after?: DependencyGate,
 ): UnmetDependency[] {
   const unmet: UnmetDependency[] = [];
   for (const id of dependencies) {
-    const status = statusOf(id);
-    if (status === 'completed') continue;
-    unmet.push({ id, status: status ?? 'unknown', blocking: status === 'error' || status === 'cancelled' });
+    const state = stateOf(id);
+    if (dependencyDone({ after }, state)) continue;
+    const status = state?.status;
+    if (status === 'completed' && state) {
+      // Completed, waiting for a person's approval; a rejection means it will not come by itself.
+      unmet.push({ id, status, blocking: state.review === 'rejected', review: state.review });
+    } else {
+      unmet.push({ id, status: status ?? 'unknown', blocking: status === 'error' || status === 'cancelled' });
+    }
   }
   return unmet;
 }
@@ -55,6 +63,6 @@ export function unmetDependencies(
 export function blockedReason(unmet: readonly UnmetDependency[]): string | undefined {
   const blocking = unmet.filter((d) => d.blocking);
   if (blocking.length === 0) return undefined;
-  const list = blocking.map((d) => `${d.id} (${d.status === 'error' ? 'failed' : 'cancelled'})`).join(', ');
+  const list = blocking.map((d) => `${d.id} (${d.review === 'rejected' ? 'rejected' : d.status === 'error' ? 'failed' : 'cancelled'})`).join(', ');
   return `Waiting for ${list}: resubmit ${blocking.length === 1 ? 'it' : 'them'} or remove the dependency.`;
 }

@@ -4,7 +4,10 @@ import { pickTasksToStart, type SchedulableTask } from './scheduler';
 const task = (id: string, status: SchedulableTask['status'], dependencies: string[] = []): SchedulableTask => ({ id, status, dependencies });
 /** The scheduler over a whole list, the way a list of every task would be passed. */
 const pick = (tasks: SchedulableTask[], active: number, concurrency: number, mayStart?: (t: SchedulableTask, picked: readonly SchedulableTask[]) => boolean) =>
-  pickTasksToStart(tasks, (id) => tasks.find((t) => t.id === id)?.status, active, concurrency, mayStart);
+  pickTasksToStart(tasks, (id) => {
+    const found = tasks.find((t) => t.id === id);
+    return found && { status: found.status, review: 'pending' };
+  }, active, concurrency, mayStart);
 
 describe('pickTasksToStart', () => {
   it('starts ready tasks in submission order up to the free slots', () => {

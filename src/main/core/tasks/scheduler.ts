@@ -1,15 +1,25 @@
-// Which queued tasks start now: first in, first out among those whose dependencies are all completed. Pure.
-import type { TaskStatus } from '../../../shared/task';
+// Which queued tasks start now: first in, first out among those whose dependencies are all done. Pure.
+import type { DependencyGate, ReviewState, TaskStatus } from '../../../shared/task';
 
 export interface SchedulableTask {
   id: string;
   status: TaskStatus;
   dependencies: readonly string[];
+  /** `approved`: a dependency counts only once approved, not merely completed. */
+  after?: DependencyGate;
 }
 
-/** Whether a task may start as far as the graph goes: queued, and every dependency completed. */
-export function isReady(task: SchedulableTask, statusOf: (id: string) => TaskStatus | undefined): boolean {
-  return task.status === 'queued' && task.dependencies.every((d) => statusOf(d) === 'completed');
+/** What readiness needs to know of a dependency. */
+export type DependencyStateOf = (id: string) => { status: TaskStatus; review: ReviewState } | undefined;
+
+/** Whether `dependency` is done as far as `task` is concerned: completed, and approved if the task asks for that. */
+export function dependencyDone(task: Pick<SchedulableTask, 'after'>, dependency: ReturnType<DependencyStateOf>): boolean {
+  return dependency?.status === 'completed' && (task.after !== 'approved' || dependency.review === 'approved');
+}
+
+/** Whether a task may start as far as the graph goes: queued, and every dependency done. */
+export function isReady(task: SchedulableTask, stateOf: DependencyStateOf): boolean {
+  return task.status === 'queued' && task.dependencies.every((d) => dependencyDone(task, stateOf(d)));
 }
 
 /**
@@ -21,7 +31,7 @@ export function isReady(task: SchedulableTask, statusOf: (id: string) => TaskSta
  */
 export function pickTasksToStart<T extends SchedulableTask>(
   candidates: Iterable<T>,
-  statusOf: (id: string) => TaskStatus | undefined,
+  stateOf: DependencyStateOf,
   activeCount: number,
   concurrency: number,
   mayStart: (task: T, picked: readonly T[]) => boolean = () => true,
@@ -30,7 +40,7 @@ export function pickTasksToStart<T extends SchedulableTask>(
   if (free <= 0) return [];
   const picked: T[] = [];
   for (const task of candidates) {
-    if (!isReady(task, statusOf)) continue;
+    if (!isReady(task, stateOf)) continue;
     if (mayStart(task, picked)) picked.push(task);
     if (picked.length === free) break;
   }

@@ -13,6 +13,7 @@ import { createTasksRepo, type TaskRecord } from '../store/tasks-repo';
 import { createTurnsRepo } from '../store/turns-repo';
 import type { PermissionGate } from './agent-requests';
 import { CycleError, TaskBusyError, UnknownTaskError } from './task-errors';
+import { blockedReason, unmetDependencies } from './dependency-graph';
 import type { RunContext, RunOutcome } from './task-runner';
 import { createTaskService, type TaskService } from './task-service';
 import { toSummary } from './task-view';
@@ -106,15 +107,23 @@ function checkAgreement(desk: ReturnType<typeof openDesk>): void {
   const { graph, listing } = desk.service;
   expect([...graph.nodes()].length).toBe(stored.length);
   for (const task of stored) {
-    expect(graph.get(task.id)).toEqual({ id: task.id, seq: task.seq, status: task.status, agent: task.agent, dependencies: task.dependencies });
+    expect(graph.get(task.id)).toEqual({
+      id: task.id, seq: task.seq, status: task.status, agent: task.agent, dependencies: task.dependencies, review: task.review,
+      ...(task.after !== undefined && { after: task.after }),
+    });
     for (const dependency of task.dependencies) expect(graph.dependentsOf(dependency).has(task.id)).toBe(true);
   }
   for (const candidate of [...IDS, 'ghost']) {
     for (const dependent of graph.dependentsOf(candidate)) expect(graph.get(dependent)?.dependencies).toContain(candidate);
   }
-  // The list clients read is what the database holds, in submission order.
-  expect(listing.list()).toEqual(stored.map((task) => toSummary(task)));
-  expect(JSON.parse(listing.json().json)).toEqual(stored.map((task) => toSummary(task)));
+  // The list clients read is what the database holds, in submission order, with why a waiting task is stuck
+  // worked out from the stored dependencies (so a dependency's change must have reached its dependents' summaries).
+  const storedState = new Map(stored.map((t) => [t.id, { status: t.status, review: t.review }]));
+  const expected = stored.map((task) => toSummary(task, [], false, task.status === 'queued'
+    ? blockedReason(unmetDependencies(task.dependencies, (id) => storedState.get(id), task.after))
+    : undefined));
+  expect(listing.list()).toEqual(expected);
+  expect(JSON.parse(listing.json().json)).toEqual(expected);
   // Acyclic, always.
   const byId = new Map(stored.map((t) => [t.id, t.dependencies]));
   for (const task of stored) expect(task.dependencies.some((d) => reaches(byId, d, task.id))).toBe(false);

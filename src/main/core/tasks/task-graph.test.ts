@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { TaskStatus } from '../../../shared/task';
 import { createTaskGraph, type GraphNode } from './task-graph';
 
-const node = (id: string, seq: number, status: TaskStatus = 'queued', dependencies: string[] = []): GraphNode => ({ id, seq, status, agent: 'x', dependencies });
+const node = (id: string, seq: number, status: TaskStatus = 'queued', dependencies: string[] = []): GraphNode => ({ id, seq, status, agent: 'x', dependencies, review: 'pending' });
 const ready = (graph: ReturnType<typeof createTaskGraph>) => [...graph.readyCandidates()].map((t) => t.id);
 
 describe('task graph', () => {

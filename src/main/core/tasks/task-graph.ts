@@ -1,8 +1,8 @@
 // The task graph in memory: each task's status and dependencies, who waits for whom, and which queued tasks
 // may have become ready. Loaded once at start; the task service feeds it every write right after the database.
-import type { TaskStatus } from '../../../shared/task';
+import type { DependencyGate, ReviewState, TaskStatus } from '../../../shared/task';
 import { findCycle } from './dependency-graph';
-import { isReady } from './scheduler';
+import { isReady, type DependencyStateOf } from './scheduler';
 
 /** What scheduling and cycle checks need of a task; `seq` is its submission order. */
 export interface GraphNode {
@@ -11,6 +11,8 @@ export interface GraphNode {
   readonly status: TaskStatus;
   readonly agent: string;
   readonly dependencies: readonly string[];
+  readonly review: ReviewState;
+  readonly after?: DependencyGate;
 }
 
 export interface TaskGraph {
@@ -18,6 +20,8 @@ export interface TaskGraph {
   put(task: GraphNode): void;
   get(id: string): GraphNode | undefined;
   statusOf(id: string): TaskStatus | undefined;
+  /** A dependency's status and review, as readiness needs them. */
+  stateOf: DependencyStateOf;
   /** Every task, in no particular order. */
   nodes(): IterableIterator<GraphNode>;
   /** The tasks that wait for `id` (known tasks only). */
@@ -30,7 +34,7 @@ export interface TaskGraph {
   /**
    * Queued tasks that may start as far as dependencies go, in submission order, read lazily: a task
    * becomes a candidate when it is queued or its dependencies change, or when one of its dependencies
-   * completes; candidates found not ready are dropped until that happens again.
+   * completes or is approved; candidates found not ready are dropped until that happens again.
    */
   readyCandidates(): Generator<GraphNode, void, undefined>;
 }
@@ -48,6 +52,7 @@ export function createTaskGraph(initial: Iterable<GraphNode>): TaskGraph {
   let changes = 0;
   const NONE: ReadonlySet<string> = new Set();
   const statusOf = (id: string) => byId.get(id)?.status;
+  const stateOf: DependencyStateOf = (id) => byId.get(id);
 
   function addCandidate(task: GraphNode): void {
     if (candidateIds.has(task.id)) return;
@@ -87,7 +92,10 @@ export function createTaskGraph(initial: Iterable<GraphNode>): TaskGraph {
   }
 
   function put(task: GraphNode): void {
-    const node: GraphNode = { id: task.id, seq: task.seq, status: task.status, agent: task.agent, dependencies: [...task.dependencies] };
+    const node: GraphNode = {
+      id: task.id, seq: task.seq, status: task.status, agent: task.agent, dependencies: [...task.dependencies], review: task.review,
+      ...(task.after !== undefined && { after: task.after }),
+    };
     const previous = byId.get(task.id);
     if (previous) unlink(previous);
     byId.set(node.id, node);
@@ -98,7 +106,8 @@ export function createTaskGraph(initial: Iterable<GraphNode>): TaskGraph {
       changes += 1;
     }
     if (node.status === 'queued') addCandidate(node);
-    if (node.status === 'completed' && previous?.status !== 'completed') {
+    const approvedNow = node.review === 'approved' && previous?.review !== 'approved';
+    if (node.status === 'completed' && (previous?.status !== 'completed' || approvedNow)) {
       for (const id of dependents.get(node.id) ?? NONE) {
         const waiting = byId.get(id);
         if (waiting?.status === 'queued') addCandidate(waiting);
@@ -112,6 +121,7 @@ export function createTaskGraph(initial: Iterable<GraphNode>): TaskGraph {
     put,
     get: (id) => byId.get(id),
     statusOf,
+    stateOf,
     nodes: () => byId.values(),
     dependentsOf: (id) => dependents.get(id) ?? NONE,
 
@@ -130,7 +140,7 @@ export function createTaskGraph(initial: Iterable<GraphNode>): TaskGraph {
           const entry = candidates[scanned] as Candidate;
           scanned += 1;
           const task = byId.get(entry.id);
-          if (!task || !isReady(task, statusOf)) {
+          if (!task || !isReady(task, stateOf)) {
             dropped.add(entry);
             candidateIds.delete(entry.id);
             continue;

@@ -1,7 +1,7 @@
 // Submitting, following up, answering, cancelling and scheduling tasks: load, ask the pure rules, save, record, start runs.
 import type { TaskEvent } from '../../../shared/events';
 import type { OpenQuestion } from '../../../shared/questions';
-import { FINISHED_STATUSES, type AnswerInput, type SubmitTask, type TaskDetail, type TaskSummary } from '../../../shared/task';
+import { FINISHED_STATUSES, type AnswerInput, type DependencyGate, type SubmitTask, type TaskDetail, type TaskSummary } from '../../../shared/task';
 import type { AgentRegistry } from '../agents/agent-registry';
 import type { AgentSession } from '../agents/agent-session';
 import type { GitService } from '../git/git-service';
@@ -17,6 +17,7 @@ import { createTaskListing, type TaskListing } from './task-listing';
 import { CycleError, TaskBusyError, UnknownAgentError, UnknownTaskError } from './task-errors';
 import type { RunContext, RunOutcome } from './task-runner';
 import { canTransition, isActive } from './task-state';
+import { blockedReason, unmetDependencies } from './dependency-graph';
 import { toDetail, toSummary } from './task-view';
 import type { TaskSandbox } from '../sandbox/task-sandbox';
 import type { WorkspaceSetup } from '../workspace/workspace-setup';
@@ -26,8 +27,8 @@ export interface TaskService extends TaskReview {
   /** Replaces the tasks a queued task waits for; refuses a cycle (CycleError) or a task that already started. */
   setDependencies(id: string, dependencies: string[]): Promise<TaskRecord>;
   /** Changes how many agents run at once and the agent a submission gets by default. */
-  configure(settings: { concurrency?: number; defaultAgent?: string }): void;
-  settings(): { concurrency: number; defaultAgent: string; baseBranch: string };
+  configure(settings: { concurrency?: number; defaultAgent?: string; dependenciesAfter?: DependencyGate }): void;
+  settings(): { concurrency: number; defaultAgent: string; baseBranch: string; dependenciesAfter: DependencyGate };
   /** Queues a task; a task with the same id is cancelled and replaced. Throws CycleError, UnknownAgentError. */
   submit(input: SubmitTask): Promise<TaskRecord>;
   /** Queues another turn for a task whose run is over; it ends in one more commit. Throws TaskBusyError while it runs. */
@@ -73,7 +74,8 @@ export interface TaskServiceDeps {
   /** Starts each run's processes confined to the task, where the machine allows it. */
   sandbox: Pick<TaskSandbox, 'isolate' | 'confines'>;
   now(): Date;
-  config: { concurrency: number; defaultAgent: string; baseBranch: string; clientVersion: string };
+  /** `dependenciesAfter`: what dependencies must reach for tasks that do not say (default `completed`). */
+  config: { concurrency: number; defaultAgent: string; baseBranch: string; clientVersion: string; dependenciesAfter?: DependencyGate };
 }
 
 interface ActiveRun { attempt: number; agent: string; controller: AbortController; done: Promise<void>; session?: AgentSession }
@@ -91,7 +93,9 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
 
   const now = () => deps.now().toISOString();
   const openQuestions = createOpenQuestions();
-  const summaryOf = (task: TaskRecord) => toSummary(task, openQuestions.forTask(task.id), !deps.sandbox.confines(task.agent));
+  const summaryOf = (task: TaskRecord) => toSummary(task, openQuestions.forTask(task.id), !deps.sandbox.confines(task.agent), blockedByOf(task));
+  /** Why a queued task will not start by itself (a dependency failed, was cancelled or rejected); read from the graph. */
+  const blockedByOf = (task: TaskRecord) => (task.status === 'queued' ? blockedReason(unmetDependencies(task.dependencies, graph.stateOf, task.after)) : undefined);
 
   // The graph and the list live in memory, loaded once; the database stays the durable record. Every write
   // below goes to the database first and, once it succeeded, to both (same tick, so nothing sees them differ).
@@ -101,8 +105,13 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
     summarize: summaryOf, load: (id) => deps.tasks.get(id), unsandboxed: (agent) => !deps.sandbox.confines(agent),
   });
   const written = (record: TaskRecord): TaskRecord => {
+    const before = graph.get(record.id);
     graph.put(record);
     listing.put(record);
+    // A dependency that failed, was rejected or came back changes what its waiting tasks' summaries say.
+    if (before && (before.status !== record.status || before.review !== record.review)) {
+      for (const id of graph.dependentsOf(record.id)) if (graph.statusOf(id) === 'queued') listing.refresh(id);
+    }
     return record;
   };
   const tasks: TasksRepo = {
@@ -200,7 +209,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
       return reason === undefined;
     };
     // Only queued tasks whose dependencies changed are looked at, not every task.
-    const picked = pickTasksToStart(graph.readyCandidates(), statusOf, running.size, deps.config.concurrency, mayStart);
+    const picked = pickTasksToStart(graph.readyCandidates(), graph.stateOf, running.size, deps.config.concurrency, mayStart);
     for (const task of picked) startRun(mustGet(task.id));
     if (held && !recheck) recheck = setTimeout(() => { recheck = undefined; schedule(); }, RATE_LIMIT_RECHECK_MS).unref();
   }
@@ -294,6 +303,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
         const written = tasks.putSubmission({
           id: input.id, prompt: input.prompt, dependencies: input.dependencies, agent, status: 'queued', review: 'pending',
           submittedAt: at, updatedAt: at, baseBranch: deps.config.baseBranch, attempt: previous?.attempt ?? 0,
+          ...((input.after ?? deps.config.dependenciesAfter) === 'approved' && { after: 'approved' as const }),
         });
         turns.startOver(written.id, written.prompt, agent, at);
         return written;
@@ -314,6 +324,12 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
 
   return {
     ...review,
+    async approve(id) {
+      const approved = await review.approve(id);
+      // Tasks that wait for their dependencies' approval may start now.
+      schedule();
+      return approved;
+    },
     submit,
 
     setDependencies(id, dependencies) {
@@ -329,7 +345,8 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
       });
     },
 
-    configure({ concurrency, defaultAgent }) {
+    configure({ concurrency, defaultAgent, dependenciesAfter }) {
+      if (dependenciesAfter !== undefined) deps.config.dependenciesAfter = dependenciesAfter;
       if (defaultAgent !== undefined) {
         if (!deps.agents.get(defaultAgent)) throw new UnknownAgentError(defaultAgent, deps.agents.list().map((a) => a.id));
         deps.config.defaultAgent = defaultAgent;
@@ -338,7 +355,10 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
       schedule();
     },
 
-    settings: () => ({ concurrency: deps.config.concurrency, defaultAgent: deps.config.defaultAgent, baseBranch: deps.config.baseBranch }),
+    settings: () => ({
+      concurrency: deps.config.concurrency, defaultAgent: deps.config.defaultAgent, baseBranch: deps.config.baseBranch,
+      dependenciesAfter: deps.config.dependenciesAfter ?? 'completed',
+    }),
 
     followUp(id, prompt) {
       return withTaskLock(id, async () => {
@@ -387,7 +407,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
       const task = mustGet(id);
       return toDetail(task, {
         unsandboxed: !deps.sandbox.confines(task.agent),
-        statusOf, openQuestions: questions.forTask(id), turns: turns.list(id),
+        stateOf: graph.stateOf, openQuestions: questions.forTask(id), turns: turns.list(id),
         ...(task.status === 'queued' && { heldBy: heldBy(task.agent) }),
       });
     },

@@ -4,9 +4,10 @@ import { firstLineOf, type TaskDetail, type TaskStatus, type TaskSummary } from 
 import type { TaskRecord } from '../store/tasks-repo';
 import type { TurnRecord } from '../store/turns-repo';
 import { blockedReason, unmetDependencies } from './dependency-graph';
+import type { DependencyStateOf } from './scheduler';
 
 /** `unsandboxed`: the task's agent runs without the OS sandbox (none on this machine, or the policy turns it off). */
-export function toSummary(task: TaskRecord, openQuestions: readonly OpenQuestion[] = [], unsandboxed = false): TaskSummary {
+export function toSummary(task: TaskRecord, openQuestions: readonly OpenQuestion[] = [], unsandboxed = false, blockedBy?: string): TaskSummary {
   return {
     id: task.id,
     submittedAt: task.submittedAt,
@@ -18,12 +19,14 @@ export function toSummary(task: TaskRecord, openQuestions: readonly OpenQuestion
     review: task.review,
     updatedAt: task.updatedAt,
     ...(openQuestions.length > 0 && { openQuestions: [...openQuestions] }),
+    ...(blockedBy !== undefined && { blockedBy }),
+    ...(task.after === 'approved' && { after: 'approved' as const }),
     ...(unsandboxed && { unsandboxed: true as const }),
   };
 }
 
 export interface DetailFacts {
-  statusOf(id: string): TaskStatus | undefined;
+  stateOf: DependencyStateOf;
   openQuestions: readonly OpenQuestion[];
   turns: readonly TurnRecord[];
   /** Why a ready task still waits (an agent's rate limit), if it does. */
@@ -32,7 +35,7 @@ export interface DetailFacts {
 }
 
 export function toDetail(task: TaskRecord, facts: DetailFacts): TaskDetail {
-  const unmet = unmetDependencies(task.dependencies, facts.statusOf);
+  const unmet = unmetDependencies(task.dependencies, facts.stateOf, task.after);
   const blockedBy = task.status === 'queued' ? (blockedReason(unmet) ?? (unmet.length === 0 ? facts.heldBy : undefined)) : undefined;
   return {
     ...toSummary(task, facts.openQuestions, facts.unsandboxed),
