@@ -65,6 +65,7 @@ function call(host: Host, token: string, method: string, path: string, body?: un
   return rawRequest(host.url, method, path, headers, body === undefined ? undefined : JSON.stringify(body));
 }
 
+// Polls: the desk runs in another process (`npm run serve`), whose events reach the test only over HTTP.
 async function until<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { desksPerTest, scriptedAgent } from '../test-support/desk-harness';
+import { desksPerTest, scriptedAgent, waitForEvent, type Desk } from '../test-support/desk-harness';
 
 // A stand-in for a vendor agent: it offers a terminal login in `initialize`, and with `--login` asks for a code.
 const LOGIN_AGENT = `
@@ -28,13 +28,13 @@ if (process.argv.includes('--login')) {
 
 const openDesk = desksPerTest();
 
-async function until<T>(probe: () => Promise<T | undefined>, what: string): Promise<T> {
-  for (const deadline = Date.now() + 15_000; Date.now() < deadline;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`Timed out waiting for ${what}`);
+/** Resolves once the login's terminal has printed `text` (its output arrives as events, in order). */
+function loginPrints(d: Desk, text: string): Promise<unknown> {
+  let output = '';
+  return waitForEvent(d, 'login:needs-login', ({ event }) => {
+    if (event.type === 'terminal-output') output += event.data;
+    return output.includes(text);
+  });
 }
 
 describe('an agent\'s terminal login', () => {
@@ -48,14 +48,13 @@ describe('an agent\'s terminal login', () => {
     const started = await d.api('POST', '/api/agents/needs-login/login', {});
     expect(started.status, started.text).toBe(202);
     expect(started.json).toMatchObject({ agentId: 'needs-login', methodId: 'cli-login', methodName: 'Log in in a terminal', args: [script, '--login'], eventsId: 'login:needs-login' });
-    await until(async () => ((await d.api('GET', '/api/agents/needs-login/login')).json.output.includes('Paste the code (device)') ? true : undefined), 'the login prompt');
+    await loginPrints(d, 'Paste the code (device)');
+    expect((await d.api('GET', '/api/agents/needs-login/login')).json.output).toContain('Paste the code (device)');
     expect((await d.api('POST', '/api/agents/needs-login/login', {})).status).toBe(409);
 
     expect((await d.api('POST', '/api/agents/needs-login/login/input', { data: 'abc123\r' })).status).toBe(200);
-    const done = await until(async () => {
-      const login = (await d.api('GET', '/api/agents/needs-login/login')).json;
-      return login.exitStatus ? login : undefined;
-    }, 'the login to finish');
+    await waitForEvent(d, 'login:needs-login', ({ event }) => event.type === 'terminal-exited');
+    const done = (await d.api('GET', '/api/agents/needs-login/login')).json;
     expect(done.output).toContain('Logged in with abc123');
     expect(done.exitStatus).toEqual({ exitCode: 0, signal: null });
   });

@@ -12,8 +12,11 @@ function pair(): { desk: JsonRpcPeer; agent: JsonRpcPeer } {
   return { desk: createJsonRpcPeer(toDesk, toAgent), agent: createJsonRpcPeer(toAgent, toDesk) };
 }
 
-const callbacks = (updates: unknown[] = []): SessionCallbacks => ({
-  onUpdate: (u) => updates.push(u),
+const callbacks = (updates: unknown[] = [], onUpdate: () => void = () => {}): SessionCallbacks => ({
+  onUpdate: (u) => {
+    updates.push(u);
+    onUpdate();
+  },
   handlers: {
     requestPermission: async () => ({ outcome: 'cancelled' }),
     elicit: async () => ({ action: 'cancel' }),
@@ -71,16 +74,19 @@ describe('connectAgent', () => {
   it('continues an earlier session with session/load without recording its replayed history', async () => {
     const { desk, agent } = pair();
     const updates: unknown[] = [];
+    let updated: () => void = () => {};
+    const firstUpdate = new Promise<void>((resolve) => { updated = resolve; });
     agent.handle('initialize', () => ({ protocolVersion: 1, agentCapabilities: { loadSession: true } }));
     agent.handle('session/load', (params) => {
       agent.notify('session/update', { sessionId: 'old', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'from before' } } });
       expect(params).toEqual({ cwd: '/w', mcpServers: [], sessionId: 'old' });
       return {};
     });
-    const session = await connectAgent(desk, { ...options, continueSessionId: 'old' }, callbacks(updates));
+    const session = await connectAgent(desk, { ...options, continueSessionId: 'old' }, callbacks(updates, () => updated()));
     expect(session).toMatchObject({ sessionId: 'old', continued: true });
     agent.notify('session/update', { sessionId: 'old', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'new' } } });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The pipe keeps order: had the replayed update been recorded, it would have come first.
+    await firstUpdate;
     expect(updates).toEqual([{ kind: 'message', role: 'agent', text: 'new' }]);
   });
 

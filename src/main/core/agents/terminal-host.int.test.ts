@@ -2,7 +2,7 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TaskEvent } from '../../../shared/events';
 import { JsonRpcError } from './json-rpc-peer';
 import { processGroupAlive } from './process-tree';
@@ -29,29 +29,42 @@ afterEach(async () => {
 
 function makeHost(overrides: { baseEnv?: Record<string, string>; outputBatchMs?: number } = {}) {
   const events: TaskEvent[] = [];
+  const watchers = new Set<() => void>();
   const host = createTerminalHost({
     worktree,
     baseEnv: overrides.baseEnv ?? { PATH: process.env.PATH ?? '/usr/bin:/bin' },
-    record: (event) => events.push(event),
+    record: (event) => {
+      events.push(event);
+      for (const watch of watchers) watch();
+    },
     ...(overrides.outputBatchMs === undefined ? {} : { outputBatchMs: overrides.outputBatchMs }),
   });
   hosts.push(host);
-  return { host, events };
+  /** Resolves once `check` holds, checking now and after each event the host records (output comes as events). */
+  const recorded = (check: () => boolean) => new Promise<void>((resolve) => {
+    const watch = () => {
+      if (!check()) return;
+      watchers.delete(watch);
+      resolve();
+    };
+    watchers.add(watch);
+    watch();
+  });
+  return { host, events, recorded };
 }
 
-/** Polls until `check` holds (processes end and print on their own time; there is no event to await). */
-async function eventually(check: () => boolean, limitMs = 5000): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > limitMs) throw new Error('condition not reached in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+/**
+ * Waits until the process group is gone. A polled condition: the group's processes are not the test's
+ * children (the host spawned the leader, the leader the rest), so no exit event reaches the test.
+ */
+async function groupEnds(pid: number): Promise<void> {
+  await vi.waitFor(() => expect(processGroupAlive(pid)).toBe(false), { timeout: 5000, interval: 20 });
 }
 
 /** Starts a shell script that prints a pid on its first line, and returns that pid once printed. */
-async function startPrintingPid(host: TerminalHost, script: string): Promise<{ terminalId: string; pid: number }> {
+async function startPrintingPid({ host, recorded }: ReturnType<typeof makeHost>, script: string): Promise<{ terminalId: string; pid: number }> {
   const { terminalId } = await host.create({ command: 'sh', args: ['-c', script] });
-  await eventually(() => /^\d+\r?\n/.test(host.output(terminalId).output));
+  await recorded(() => /^\d+\r?\n/.test(host.output(terminalId).output));
   return { terminalId, pid: Number(/^(\d+)/.exec(host.output(terminalId).output)?.[1]) };
 }
 
@@ -179,57 +192,63 @@ describe('terminal host: where commands run', () => {
 
 describe('terminal host: ending commands', () => {
   it('kills a long-running command and reports the signal', async () => {
-    const { host } = makeHost();
-    const { terminalId, pid } = await startPrintingPid(host, 'echo $$; exec sleep 100');
+    const made = makeHost();
+    const { host } = made;
+    const { terminalId, pid } = await startPrintingPid(made, 'echo $$; exec sleep 100');
     host.kill(terminalId);
     expect(await host.waitForExit(terminalId)).toEqual({ exitCode: null, signal: 'SIGTERM' });
-    await eventually(() => !processGroupAlive(pid));
+    await groupEnds(pid);
     expect(host.output(terminalId).exitStatus).toEqual({ exitCode: null, signal: 'SIGTERM' });
   });
 
   it('kills the grandchildren of the command too', async () => {
-    const { host } = makeHost();
-    const { terminalId, pid } = await startPrintingPid(host, 'echo $$; sleep 100 & sleep 100');
+    const made = makeHost();
+    const { host } = made;
+    const { terminalId, pid } = await startPrintingPid(made, 'echo $$; sleep 100 & sleep 100');
     expect(processGroupAlive(pid)).toBe(true);
     host.kill(terminalId);
     await host.waitForExit(terminalId);
-    await eventually(() => !processGroupAlive(pid));
+    await groupEnds(pid);
     expect(processGroupAlive(pid)).toBe(false);
   });
 
   it('falls back to SIGKILL for a command that ignores SIGTERM', async () => {
-    const { host } = makeHost();
-    const { terminalId, pid } = await startPrintingPid(host, 'trap "" TERM; echo $$; sleep 100');
+    const made = makeHost();
+    const { host } = made;
+    const { terminalId, pid } = await startPrintingPid(made, 'trap "" TERM; echo $$; sleep 100');
     host.kill(terminalId);
     expect(await host.waitForExit(terminalId)).toEqual({ exitCode: null, signal: 'SIGKILL' });
-    await eventually(() => !processGroupAlive(pid));
+    await groupEnds(pid);
   });
 
   it('ends what an exited command left running in the background when killed', async () => {
-    const { host } = makeHost();
+    const made = makeHost();
+    const { host } = made;
     // Ignoring SIGHUP keeps the background sleep alive when the shell, the session leader, exits.
-    const { terminalId, pid } = await startPrintingPid(host, 'trap "" HUP; echo $$; sleep 100 &');
+    const { terminalId, pid } = await startPrintingPid(made, 'trap "" HUP; echo $$; sleep 100 &');
     await host.waitForExit(terminalId);
     expect(processGroupAlive(pid)).toBe(true);
     host.kill(terminalId);
-    await eventually(() => !processGroupAlive(pid));
+    await groupEnds(pid);
   });
 
   it('forgets a released terminal, so later calls with its id fail', async () => {
-    const { host } = makeHost();
-    const { terminalId, pid } = await startPrintingPid(host, 'echo $$; exec sleep 100');
+    const made = makeHost();
+    const { host } = made;
+    const { terminalId, pid } = await startPrintingPid(made, 'echo $$; exec sleep 100');
     host.release(terminalId);
     const error = rpcError(() => host.output(terminalId));
     expect(error).toMatchObject({ code: -32602, message: `Unknown terminal ${terminalId}` });
     expect(rpcError(() => host.kill(terminalId)).code).toBe(-32602);
     await expect(host.waitForExit(terminalId)).rejects.toMatchObject({ code: -32602 });
-    await eventually(() => !processGroupAlive(pid));
+    await groupEnds(pid);
   });
 
   it('ends every terminal when disposed of', async () => {
-    const { host } = makeHost();
-    const first = await startPrintingPid(host, 'echo $$; exec sleep 100');
-    const second = await startPrintingPid(host, 'echo $$; sleep 100 & sleep 100');
+    const made = makeHost();
+    const { host } = made;
+    const first = await startPrintingPid(made, 'echo $$; exec sleep 100');
+    const second = await startPrintingPid(made, 'echo $$; sleep 100 & sleep 100');
     await host.disposeAll();
     expect(processGroupAlive(first.pid)).toBe(false);
     expect(processGroupAlive(second.pid)).toBe(false);

@@ -30,6 +30,7 @@ beforeAll(async () => {
     .on('GET', '/', async () => [200, { ok: true }])
     .on('GET', '/boom', async () => { throw new Error('the service broke'); })
     .on('GET', '/boom-later', async () => {
+      // The behaviour under test: a handler that fails a moment after it was called, not at once.
       await new Promise((resolve) => setTimeout(resolve, 5));
       return Promise.reject(new Error('a rejected promise, later'));
     })

@@ -182,7 +182,7 @@ describe.skipIf(skip)(`an agent in the sandbox${skip ? ` (skipped: ${skip})` : '
   });
 });
 
-/** Polls `check` every 50 ms; fails after `limitMs`. */
+/** Polls `check` every 50 ms; fails after `limitMs`. The processes it looks for are the sandboxed agent's, found by marker: no event tells the test they started or ended. */
 async function until(check: () => boolean, limitMs = 10_000): Promise<void> {
   const started = Date.now();
   while (!check()) {

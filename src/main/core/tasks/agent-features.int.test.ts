@@ -4,7 +4,7 @@ import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { git } from '../git/git-test-fixture';
-import { desksPerTest, type Desk, type DeskOptions, kandevScriptedAgent, policyAllowing, scriptedAgent, taskEvents } from '../test-support/desk-harness';
+import { desksPerTest, type Desk, type DeskOptions, kandevScriptedAgent, policyAllowing, scriptedAgent, taskEvents, waitForEvent } from '../test-support/desk-harness';
 
 const openDesk = desksPerTest();
 let desk: (Desk & { root: string }) | undefined;
@@ -56,7 +56,7 @@ describe('session settings', () => {
     const d = await open();
     await d.api('POST', '/', { id: 'modes', prompt: 'say ready\nsleep 3000' });
     // A message of the turn means the session is open.
-    while (!(await events(d, 'modes')).some((e) => e.type === 'agent' && e.update.text === 'ready')) await new Promise((r) => setTimeout(r, 50));
+    await waitForEvent(d, 'modes', ({ event }) => event.type === 'agent' && event.update.kind === 'message' && event.update.text === 'ready');
     const refused = await d.api('POST', '/tasks/modes/mode', { modeId: 'architect' });
     expect(refused.status).toBe(409);
     expect(refused.json.message).toMatch(/^The agent refused: /);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { processGroupAlive } from '../agents/process-tree';
 import { git } from '../git/git-test-fixture';
-import { desksPerTest, policyAllowing, type Desk } from '../test-support/desk-harness';
+import { desksPerTest, policyAllowing, waitForEvent, type Desk } from '../test-support/desk-harness';
 
 const openDesk = desksPerTest();
 let desk: (Desk & { root: string }) | undefined;
@@ -110,7 +110,7 @@ describe('replacing and cancelling', () => {
     desk = await openDesk({ policy: policyAllowing('execute') });
     await submit({ id: 'long', prompt: 'run sleep 120' });
     const pid = await waitForAgentPid('long');
-    await waitForEvent('long', (e) => e.event.type === 'agent' && e.event.update.kind === 'tool-call');
+    await waitForEvent(desk, 'long', (e) => e.event.type === 'agent' && e.event.update.kind === 'tool-call');
 
     const started = Date.now();
     const response = await desk.api('DELETE', '/long');
@@ -161,21 +161,6 @@ describe('the agent\'s file access', () => {
 });
 
 async function waitForAgentPid(id: string): Promise<number> {
-  const event = await waitForEvent(id, (e) => e.event.type === 'log' && /\(pid \d+\)/.test(e.event.text));
-  return Number(/\(pid (\d+)\)/.exec((event.event as { text: string }).text)?.[1]);
-}
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- events are matched loosely by each test
-async function waitForEvent(id: string, matches: (e: any) => boolean, timeoutMs = 20_000): Promise<any> {
-  const d = desk as Desk;
-  const deadline = Date.now() + timeoutMs;
-  let after = 0;
-  while (Date.now() < deadline) {
-    const page = (await d.api('GET', `/api/tasks/${id}/events?after=${after}`)).json;
-    const found = page.events.find(matches);
-    if (found) return found;
-    after = page.events.at(-1)?.seq ?? after;
-    await new Promise((resolve) => { const stop = d.core.bus.subscribe(() => { stop(); resolve(undefined); }); setTimeout(resolve, 200); });
-  }
-  throw new Error(`No matching event for ${id}`);
+  const { event } = await waitForEvent(desk as Desk, id, (e) => e.event.type === 'log' && /\(pid \d+\)/.test(e.event.text));
+  return Number(/\(pid (\d+)\)/.exec(event.type === 'log' ? event.text : '')?.[1]);
 }

@@ -1,5 +1,6 @@
 // Recovery after a crash: agents a dead desk left behind are ended, but only if the recorded pid still runs that agent.
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,10 +26,11 @@ it('ends the tree of an agent left running by a crashed desk and re-queues its t
   const orphan = spawn(stubborn.command, stubborn.args, { detached: true, stdio: 'ignore' });
   const bystander = spawn('sleep', ['300'], { detached: true, stdio: 'ignore' });
   try {
-    // Until exec completes, a just-spawned child still shows its parent's command line.
-    for (const [child, command] of [[orphan, 'sh'], [bystander, 'sleep']] as const) {
-      while (commandLineOf(child.pid as number)?.[0] !== command) await new Promise((r) => setTimeout(r, 10));
-    }
+    // Until exec completes, a just-spawned child still shows its parent's command line; 'spawn' comes after
+    // the exec succeeded (a failed one is an 'error' instead).
+    await Promise.all([once(orphan, 'spawn'), once(bystander, 'spawn')]);
+    expect(commandLineOf(orphan.pid as number)?.[0]).toBe('sh');
+    expect(commandLineOf(bystander.pid as number)?.[0]).toBe('sleep');
     const db = openDatabase(join(dataDir, 'desk.sqlite'));
     const tasks = createTasksRepo(db, realpathSync(repo));
     const at = new Date().toISOString();

@@ -120,6 +120,28 @@ export async function taskEvents(desk: Desk, id: string): Promise<TaskEvent[]> {
   return (await desk.api('GET', `/api/tasks/${encodeURIComponent(id)}/events?limit=5000`)).json.events.map((e: { event: TaskEvent }) => e.event);
 }
 
+/**
+ * Resolves with the first event of `eventsId` (a task id, or a login's `login:<agent>`) that `matches`,
+ * whether it was recorded before the call or comes later: the bus is subscribed first, then the recorded
+ * events are read in the same tick, so none is missed or seen twice. `matches` sees them in order.
+ */
+export function waitForEvent(desk: Desk, eventsId: string, matches: (envelope: EventEnvelope) => boolean, timeoutMs = 20_000): Promise<EventEnvelope> {
+  return new Promise((resolveEvent, reject) => {
+    let settled = false;
+    const settle = (envelope: EventEnvelope) => {
+      if (settled) return;
+      settled = true;
+      cleanup();
+      resolveEvent(envelope);
+    };
+    const unsubscribe = desk.core.bus.subscribe((envelope) => { if (!settled && envelope.taskId === eventsId && matches(envelope)) settle(envelope); });
+    const timer = setTimeout(() => { cleanup(); reject(new Error(`No matching event for ${eventsId} in ${timeoutMs} ms`)); }, timeoutMs);
+    function cleanup() { clearTimeout(timer); unsubscribe(); }
+    const recorded = desk.core.events.listForTask(eventsId, { limit: 100_000 }).find(matches);
+    if (recorded) settle(recorded);
+  });
+}
+
 /** A fresh git repository with one commit on `main`. */
 export function makeRepo(root: string, files: Record<string, string> = { 'README.md': '# Fixture\n' }): string {
   const repo = join(root, 'repo');

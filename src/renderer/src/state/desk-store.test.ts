@@ -3,7 +3,8 @@ import type { EventEnvelope, EventPage } from '../../../shared/events';
 import { ApiError } from '../api/api-error';
 import type { DeskApi } from '../api/desk-api';
 import type { EventsSocketOptions } from '../api/events-socket';
-import { createDeskStore } from './desk-store';
+import { createDeskStore, type DeskStore } from './desk-store';
+import type { DeskState } from './store-types';
 import { chunk, envelope, summary } from './test-events';
 
 function fakeApi(overrides: Partial<DeskApi> = {}): DeskApi {
@@ -27,6 +28,18 @@ function setup(api: DeskApi = fakeApi()) {
   });
   const flushFrames = () => frames.splice(0).forEach((work) => work());
   return { store, frames, flushFrames, socket: () => socket as EventsSocketOptions, api };
+}
+
+/** Resolves once the store's state satisfies `check`, checking now and after each change. */
+function untilState(store: DeskStore, check: (state: DeskState) => boolean): Promise<void> {
+  return new Promise((resolve) => {
+    if (check(store.getState())) return resolve();
+    const stop = store.subscribe((state) => {
+      if (!check(state)) return;
+      stop();
+      resolve();
+    });
+  });
 }
 
 describe('desk store', () => {
@@ -97,7 +110,7 @@ describe('desk store', () => {
     socket().onEvents(live);
     flushFrames();
     release({ events: [envelope(2, 't1', chunk('B'))] });
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await untilState(store, (state) => state.streamLoading.t1 === false);
     expect(store.getState().streamOf('t1')?.items).toEqual([{ key: '1', kind: 'message', role: 'agent', text: 'ABC' }]);
     expect(store.getState().streamLoading.t1).toBe(false);
   });

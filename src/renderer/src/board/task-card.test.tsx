@@ -1,0 +1,89 @@
+// @vitest-environment happy-dom
+// The task card as a person sees it on the board: what it says, its dependency badges, and what clicking does.
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { deskStore } from '../state/store';
+import { detailOf, resetDesk, seedDesk } from '../state/test-desk';
+import { summary } from '../state/test-events';
+import { Notices } from '../ui/notices';
+import { TaskCard } from './task-card';
+
+const schema = summary('schema', { title: 'Add the invoices table', agent: 'claude-code', status: 'completed', review: 'pending' });
+const failed = summary('importer', { title: 'Import last year’s invoices', status: 'error' });
+const api = summary('api', {
+  title: 'Expose invoices over HTTP', agent: 'codex', status: 'queued', dependencies: ['schema', 'importer'], unsandboxed: true,
+});
+const asking = summary('ask', {
+  title: 'Rename the billing module', status: 'awaiting-input',
+  openQuestions: [{ id: 'q1', taskId: 'ask', kind: 'permission', prompt: 'Run npm install', askedAt: '2025-01-01T10:00:06.000Z', options: [] }],
+});
+
+afterEach(resetDesk);
+
+describe('task card', () => {
+  it('shows the task’s title, id and agent', () => {
+    seedDesk([schema]);
+    render(<TaskCard id="schema" />);
+    const card = screen.getByRole('article', { name: 'Task schema' });
+    expect(within(card).getByRole('heading', { name: 'Add the invoices table' })).toBeTruthy();
+    expect(within(card).getByText('schema')).toBeTruthy();
+    expect(within(card).getByText('claude-code')).toBeTruthy();
+  });
+
+  it('says when the agent waits for an answer, and not otherwise', () => {
+    seedDesk([asking, schema]);
+    render(<><TaskCard id="ask" /><TaskCard id="schema" /></>);
+    expect(within(screen.getByRole('article', { name: 'Task ask' })).getByText('Needs your answer')).toBeTruthy();
+    expect(within(screen.getByRole('article', { name: 'Task schema' })).queryByText('Needs your answer')).toBeNull();
+  });
+
+  it('marks a task whose agent runs without the sandbox', () => {
+    seedDesk([api, schema, failed]);
+    render(<><TaskCard id="api" /><TaskCard id="schema" /></>);
+    expect(within(screen.getByRole('article', { name: 'Task api' })).getByText('unsandboxed')).toBeTruthy();
+    expect(within(screen.getByRole('article', { name: 'Task schema' })).queryByText('unsandboxed')).toBeNull();
+  });
+
+  it('lists what a queued task waits for, saying which one is blocked', () => {
+    seedDesk([api, schema, failed]);
+    render(<TaskCard id="api" />);
+    const badges = within(screen.getByRole('list', { name: 'Dependencies' })).getAllByRole('listitem');
+    expect(badges.map((badge) => badge.textContent)).toEqual([
+      expect.stringContaining('waits for schema'),
+      expect.stringContaining('waits for importer'),
+    ]);
+    expect(badges[0]?.textContent).toContain('(done)');
+    expect(badges[1]?.textContent).toContain('blocked');
+  });
+
+  it('removes a dependency through the API without opening the task', async () => {
+    const desk = seedDesk([api, schema, failed]);
+    const removed = vi.spyOn(desk, 'removeDependency').mockResolvedValue(detailOf({ ...api, dependencies: ['schema'] }));
+    render(<><TaskCard id="api" /><Notices /></>);
+    await userEvent.click(screen.getByRole('button', { name: 'Remove dependency on importer' }));
+    expect(removed).toHaveBeenCalledWith('api', 'importer');
+    expect(await screen.findByText('Task api no longer waits for importer.')).toBeTruthy();
+    expect(deskStore.getState().openTaskId).toBeUndefined();
+  });
+
+  it('offers no way to change the dependencies of a task that has started', () => {
+    seedDesk([summary('run', { status: 'in-progress', dependencies: ['schema'] }), schema]);
+    render(<TaskCard id="run" />);
+    expect(screen.getByText('waits for schema')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Remove dependency on schema' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Wait for…' })).toBeNull();
+  });
+
+  it('opens the task when clicked, or with Enter', async () => {
+    const desk = seedDesk([schema, failed]);
+    vi.spyOn(desk, 'task').mockImplementation(async (id) => detailOf(id === 'schema' ? schema : failed));
+    vi.spyOn(desk, 'taskEvents').mockResolvedValue({ events: [] });
+    render(<><TaskCard id="schema" /><TaskCard id="importer" /></>);
+    await userEvent.click(screen.getByRole('heading', { name: 'Add the invoices table' }));
+    expect(deskStore.getState().openTaskId).toBe('schema');
+    screen.getByRole('article', { name: 'Task importer' }).focus();
+    await userEvent.keyboard('{Enter}');
+    expect(deskStore.getState().openTaskId).toBe('importer');
+  });
+});
