@@ -140,7 +140,6 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
       return cancelled;
     },
   };
-  const statusOf = (id: string) => graph.statusOf(id);
 
   const requests = createAgentRequests({
     gate: deps.gate,

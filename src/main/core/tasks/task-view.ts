@@ -1,6 +1,6 @@
 // How a stored task is shown to clients: the summary `GET /` lists and the detail of `GET /tasks/<id>`. Pure.
 import type { OpenQuestion } from '../../../shared/questions';
-import { firstLineOf, type TaskDetail, type TaskStatus, type TaskSummary } from '../../../shared/task';
+import { firstLineOf, type TaskDetail, type TaskSummary } from '../../../shared/task';
 import type { TaskRecord } from '../store/tasks-repo';
 import type { TurnRecord } from '../store/turns-repo';
 import { blockedReason, unmetDependencies } from './dependency-graph';
