@@ -98,6 +98,16 @@ export async function createCore(config: CoreConfig): Promise<Core> {
 
   const governance = createGovernanceService({ repo: createGovernanceRepo(db, repoRoot), policyStore, now });
   const tasksRepo = createTasksRepo(db, repoRoot);
+  const sandbox = createTaskSandbox({
+    status: sandboxStatus,
+    dataDir: config.dataDir,
+    // Found by openRepository above (absolute, symlinks resolved), with no ambient GIT_* variable to steer it.
+    gitCommonDir: repository.commonDir,
+    home: homedir(),
+    policyFor: (agentId) => governance.policyFor(agentId),
+    // The bridge to the allowlist proxy runs inside the sandbox on the Node that runs the scripted agent.
+    allowlistNetwork: (request) => prepareAllowlistNetwork({ ...request, nodePath: config.agents.scripted.command }),
+  });
   const tasks = createTaskService({
     tasks: tasksRepo,
     transaction: (work) => db.transaction(work)(),
@@ -112,16 +122,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     },
     record,
     run: runTask,
-    sandbox: createTaskSandbox({
-      status: sandboxStatus,
-      dataDir: config.dataDir,
-      // Found by openRepository above (absolute, symlinks resolved), with no ambient GIT_* variable to steer it.
-      gitCommonDir: repository.commonDir,
-      home: homedir(),
-      policyFor: (agentId) => governance.policyFor(agentId),
-      // The bridge to the allowlist proxy runs inside the sandbox on the Node that runs the scripted agent.
-      allowlistNetwork: (request) => prepareAllowlistNetwork({ ...request, nodePath: config.agents.scripted.command }),
-    }),
+    sandbox,
     now,
     config: { concurrency: config.concurrency, defaultAgent: config.defaultAgent, baseBranch, clientVersion: config.appVersion },
   });
@@ -152,6 +153,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     repoRoot, baseBranch, tasks, events, bus, git, agents, governance, sandbox: sandboxStatus, http,
     async listen(port, host) {
       const address = await http.listen(port, host);
+      sandbox.sweep();
       await tasks.recover();
       tasks.start();
       retention = startEventRetention({ events, now, days: config.output?.retentionDays ?? DEFAULT_RETENTION_DAYS, log });

@@ -3,7 +3,7 @@
 // PID namespace that dies with it; without, the desk says so and runs them as plain children.
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, realpath, rm } from 'node:fs/promises';
-import { realpathSync, statSync } from 'node:fs';
+import { realpathSync, rmSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { AgentPolicy } from '../../../shared/governance';
 import type { SandboxKind, SandboxStatus } from '../../../shared/sandbox';
@@ -54,6 +54,8 @@ export class WorktreeLinkError extends Error {
 
 export interface TaskSandbox {
   readonly status: SandboxStatus;
+  /** Removes the temp dirs a killed desk left behind; called before any task of this desk runs. */
+  sweep(): void;
   /** Whether the agent's tasks run confined, as cards show it. */
   confines(agentId: string): boolean;
   /**
@@ -70,6 +72,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
   return {
     status,
     confines,
+    sweep: () => rmSync(join(deps.dataDir, 'sb'), { recursive: true, force: true }),
     async isolate({ worktree, agent, log }) {
       const policy = deps.policyFor(agent.id);
       if (policy.sandbox === 'off') return unconfined('Unsandboxed: the policy turns the sandbox off for this agent.');
