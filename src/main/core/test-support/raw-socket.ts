@@ -3,10 +3,11 @@ import { connect } from 'node:net';
 
 /**
  * Writes `bytes` (in the given pieces, so a test can stop mid-request) and resolves with everything the server
- * sent until it closed the connection, or until `waitMs` of silence ends the wait.
+ * sent until it closed the connection, or until `waitMs` of silence after it answered ends the wait. A server
+ * that has not answered at all gets `firstAnswerMs` (a busy machine may take a while), then the wait ends too.
  */
-export function sendRaw(port: number, pieces: (string | Buffer)[], options: { waitMs?: number; hangUp?: boolean } = {}): Promise<string> {
-  const { waitMs = 1000, hangUp = false } = options;
+export function sendRaw(port: number, pieces: (string | Buffer)[], options: { waitMs?: number; firstAnswerMs?: number; hangUp?: boolean } = {}): Promise<string> {
+  const { waitMs = 1000, firstAnswerMs = 10_000, hangUp = false } = options;
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
     const received: Buffer[] = [];
@@ -18,7 +19,7 @@ export function sendRaw(port: number, pieces: (string | Buffer)[], options: { wa
     };
     const arm = () => {
       clearTimeout(timer);
-      timer = setTimeout(finish, waitMs);
+      timer = setTimeout(finish, received.length > 0 ? waitMs : firstAnswerMs);
     };
     socket.on('data', (chunk: Buffer) => {
       received.push(chunk);
