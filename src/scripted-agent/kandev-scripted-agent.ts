@@ -1,9 +1,8 @@
 // The scripted agent in the Kandev dialect: JSON-RPC 2.0 over ndjson, where a prompt is accepted at once
 // and its progress follows as `session/update` notifications ending in `complete` or `error`.
 import { isAbsolute } from 'node:path';
-import { Readable, Writable } from 'node:stream';
-import { createJsonRpcPeer, INVALID_PARAMS, INVALID_REQUEST, JsonRpcError, type JsonRpcPeer } from '../../../../shared/json-rpc-peer';
-import { ndjsonChannel } from '../../../../shared/ndjson-channel';
+import { createJsonRpcPeer, INVALID_PARAMS, INVALID_REQUEST, JsonRpcError, type JsonRpcPeer } from '../shared/json-rpc-peer';
+import { ndjsonChannel } from '../shared/ndjson-channel';
 import { fieldOf } from './json-field';
 import { createKandevSink, sendKandevUpdate } from './kandev-sink';
 import { parseScript } from './script';
@@ -12,8 +11,10 @@ import { reasonOf } from './turn-cancellation';
 import { createSessionTable, type ScriptedSession, type SessionTable } from './scripted-sessions';
 
 export interface KandevScriptedAgentOptions {
-  input: Readable;
-  output: Writable;
+  /** Bytes from the client (newline-delimited JSON-RPC). */
+  input: ReadableStream<Uint8Array>;
+  /** Bytes to the client. */
+  output: WritableStream<Uint8Array>;
   /** The cwd of sessions created without one (Kandev's session/new carries no cwd). */
   defaultCwd: string;
   exit: (code: number) => never;
@@ -26,11 +27,7 @@ export function startKandevScriptedAgent(options: KandevScriptedAgentOptions): {
   const sessions = createSessionTable();
   const runningTurns = new Set<Promise<void>>();
   // No noise handler: a line that is not JSON is answered with a parse error, as Kandev's clients expect.
-  const rpc: JsonRpcPeer = createJsonRpcPeer(ndjsonChannel(
-    // Node's web-stream types and the DOM lib's are the same objects at run time but distinct to TypeScript.
-    Writable.toWeb(options.output) as unknown as WritableStream<Uint8Array>,
-    Readable.toWeb(options.input) as unknown as ReadableStream<Uint8Array>,
-  ));
+  const rpc: JsonRpcPeer = createJsonRpcPeer(ndjsonChannel(options.output, options.input));
   rpc.handle('initialize', () => ({ protocolVersion: '1.0', serverInfo: SERVER_INFO, capabilities: { streaming: true, sessionResumption: false } }));
   rpc.handle('session/new', (params) => ({ sessionId: sessions.create(cwdFrom(params) ?? options.defaultCwd).id }));
   rpc.handle('session/prompt', (params) => acceptPrompt(params));

@@ -2,7 +2,7 @@
 // Kandev has no client file system or terminal, so files live on disk and commands run as our own child.
 import { randomUUID } from 'node:crypto';
 import { diskTextFiles } from './disk-files';
-import type { JsonRpcPeer } from '../../../../shared/json-rpc-peer';
+import type { JsonRpcPeer } from '../shared/json-rpc-peer';
 import type { ScriptSink, ScriptTool, ToolCallEnd, ToolCallStart } from './script-sink';
 import { runShellChild } from './shell-child';
 import { elicitationRequest, permissionRequest, readElicitationOutcome, readPermissionOutcome } from './user-input';
