@@ -15,7 +15,7 @@ export default defineConfig({
         input: {
           index: resolve('src/main/index.ts'),
           serve: resolve('src/main/serve.ts'),
-          'scripted-agent': resolve('src/main/core/agents/scripted/scripted-agent-main.ts'),
+          'scripted-agent': resolve('src/scripted-agent/scripted-agent-main.ts'),
           // Runs inside an agent's sandbox as a wrapper, bridging its loopback to the desk's egress proxy.
           'sandbox-net-bridge': resolve('src/main/core/sandbox/network/sandbox-net-bridge.ts'),
         },

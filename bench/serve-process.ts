@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { parseLine } from '../src/main/core/agents/scripted/script';
+import { parseLine } from '../src/scripted-agent/script';
 import { withCleanup } from './bench-support';
 import { fire } from './intake';
 import { median } from './worktree';

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { agentEnvironment } from '../../src/main/core/agents/agent-environment';
 import { spawnAgent, type AgentProcess } from '../../src/main/core/agents/agent-process';
-import { createJsonRpcPeer, PeerClosedError, type JsonRpcPeer } from '../../src/main/core/agents/json-rpc-peer';
+import { agentChannel } from '../../src/main/core/agents/agent-channel';
+import { createJsonRpcPeer, PeerClosedError, type JsonRpcPeer } from '../../src/shared/json-rpc-peer';
 import { makeRepo } from '../../src/main/core/test-support/desk-harness';
 import { isolatedAgentSpec, type RealAgent } from './real-agents';
 
@@ -30,7 +31,7 @@ export function createAgentFixture(): AgentFixture {
       const spec = isolatedAgentSpec(agent, home);
       const agentProcess = await spawnAgent({ command: spec.command, args: spec.args, cwd: repo, env: agentEnvironment(process.env, spec) });
       started.push(agentProcess);
-      const peer = createJsonRpcPeer(agentProcess.child.stdout, agentProcess.child.stdin);
+      const peer = createJsonRpcPeer(agentChannel(agentProcess.child.stdout, agentProcess.child.stdin));
       void agentProcess.exited.then((exit) => peer.close(new PeerClosedError(`${agent.id} exited (${exit.signal ?? exit.code}): ${agentProcess.recentLog()}`)));
       return { running: agentProcess, peer };
     },

@@ -1,6 +1,6 @@
 // Real agents from npm, spoken to directly: the ACP handshake and a session, offline and without credentials.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { JsonRpcError } from '../../src/main/core/agents/json-rpc-peer';
+import { JsonRpcError } from '../../src/shared/json-rpc-peer';
 import { answerWithin, createAgentFixture, type AgentFixture } from './agent-fixture';
 import { REAL_AGENTS } from './real-agents';
 

@@ -107,7 +107,7 @@ function builtRendererDir(): string {
 function scriptedAgentEntry(): string {
   const here = dirname(fileURLToPath(import.meta.url));
   const bundled = resolve(here, 'scripted-agent.js');
-  return existsSync(bundled) ? bundled : resolve(here, 'core/agents/scripted/scripted-agent-main.ts');
+  return existsSync(bundled) ? bundled : resolve(here, '../scripted-agent/scripted-agent-main.ts');
 }
 
 /** The desk's install: two levels above out/main/serve.js (and above src/main/serve.ts when run from source). */

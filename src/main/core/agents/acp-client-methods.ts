@@ -1,96 +1,82 @@
-// The client side of standard ACP requests an agent makes: permissions, questions, files and terminals.
+// The client side of standard ACP requests an agent makes (permissions, questions, files, terminals), as an SDK
+// client app. The SDK has parsed every request with the ACP schemas before a handler here runs.
+import { RequestError, client, methods, type ClientApp, type CreateElicitationRequest, type RequestPermissionRequest } from '@agentclientprotocol/sdk';
+import { JsonRpcError, INVALID_PARAMS } from '../../../shared/json-rpc-peer';
 import { mapAcpUpdate } from './acp-update-mapper';
 import type { ElicitationRequest, PermissionRequest, SessionCallbacks } from './agent-session';
-import { INVALID_PARAMS, JsonRpcError, type JsonRpcPeer } from './json-rpc-peer';
-
-type Json = Record<string, unknown>;
-export const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * Serves every agent → client method. `isReplaying()` is true while the agent replays an earlier
- * session's history (`session/load`): those updates are already recorded, so they are not recorded twice.
+ * Builds the desk's client app. `isReplaying()` is true while the agent replays an earlier session's history
+ * (`session/load`): those updates are already recorded, so they are not recorded twice.
  */
-export function serveAcpClientMethods(peer: JsonRpcPeer, { onUpdate, handlers }: SessionCallbacks, isReplaying: () => boolean): void {
-  peer.onNotification((method, params) => {
-    if (method !== 'session/update' || !isObject(params) || isReplaying()) return;
-    const update = mapAcpUpdate(params.update);
-    if (update) onUpdate(update);
-  });
-
-  peer.handle('session/request_permission', async (params) => ({ outcome: await handlers.requestPermission(toPermissionRequest(params)) }));
-  peer.handle('elicitation/create', async (params) => handlers.elicit(toElicitationRequest(params)));
-  peer.handle('fs/read_text_file', async (params) => {
-    const p = requireObject(params);
-    const line = optionalPositiveInt(p, 'line');
-    const limit = optionalPositiveInt(p, 'limit');
-    return { content: await handlers.readTextFile({ path: requireString(p, 'path'), ...(line && { line }), ...(limit && { limit }) }) };
-  });
-  peer.handle('fs/write_text_file', async (params) => {
-    const p = requireObject(params);
-    await handlers.writeTextFile({ path: requireString(p, 'path'), content: requireString(p, 'content') });
-    return {};
-  });
-
+export function deskClientApp({ onUpdate, handlers }: SessionCallbacks, isReplaying: () => boolean): ClientApp {
   const { terminals } = handlers;
-  peer.handle('terminal/create', async (params) => {
-    const p = requireObject(params);
-    const args = Array.isArray(p.args) ? p.args.filter((a): a is string => typeof a === 'string') : [];
-    const env = Array.isArray(p.env) ? p.env.filter(isObject).map((e) => ({ name: String(e.name), value: String(e.value) })) : [];
-    const cwd = typeof p.cwd === 'string' ? p.cwd : null;
-    const limit = typeof p.outputByteLimit === 'number' ? p.outputByteLimit : null;
-    return terminals.create({ command: requireString(p, 'command'), args, env, cwd, outputByteLimit: limit });
-  });
-  peer.handle('terminal/output', async (params) => terminals.output(requireString(requireObject(params), 'terminalId')));
-  peer.handle('terminal/wait_for_exit', async (params) => terminals.waitForExit(requireString(requireObject(params), 'terminalId')));
-  peer.handle('terminal/kill', async (params) => { terminals.kill(requireString(requireObject(params), 'terminalId')); return {}; });
-  peer.handle('terminal/release', async (params) => { terminals.release(requireString(requireObject(params), 'terminalId')); return {}; });
+  return client({ name: 'assignment-desk' })
+    .onNotification(methods.client.session.update, ({ params }) => {
+      if (!isReplaying()) onUpdate(mapAcpUpdate(params.update));
+    })
+    .onRequest(methods.client.session.requestPermission, served(async ({ params }) => ({ outcome: await handlers.requestPermission(toPermissionRequest(params)) })))
+    .onRequest(methods.client.elicitation.create, served(async ({ params }) => handlers.elicit(toElicitationRequest(params))))
+    .onRequest(methods.client.fs.readTextFile, served(async ({ params }) => {
+      const line = positive(params.line, 'line');
+      const limit = positive(params.limit, 'limit');
+      return { content: await handlers.readTextFile({ path: params.path, ...(line && { line }), ...(limit && { limit }) }) };
+    }))
+    .onRequest(methods.client.fs.writeTextFile, served(async ({ params }) => {
+      await handlers.writeTextFile({ path: params.path, content: params.content });
+      return {};
+    }))
+    .onRequest(methods.client.terminal.create, served(async ({ params }) => terminals.create({
+      command: params.command,
+      args: params.args ?? [],
+      env: (params.env ?? []).map(({ name, value }) => ({ name, value })),
+      cwd: params.cwd ?? null,
+      outputByteLimit: params.outputByteLimit ?? null,
+    })))
+    .onRequest(methods.client.terminal.output, served(async ({ params }) => terminals.output(params.terminalId)))
+    .onRequest(methods.client.terminal.waitForExit, served(async ({ params }) => terminals.waitForExit(params.terminalId)))
+    .onRequest(methods.client.terminal.kill, served(async ({ params }) => { terminals.kill(params.terminalId); return {}; }))
+    .onRequest(methods.client.terminal.release, served(async ({ params }) => { terminals.release(params.terminalId); return {}; }));
 }
 
-export function toPermissionRequest(params: unknown): PermissionRequest {
-  const p = requireObject(params);
-  const toolCall = isObject(p.toolCall) ? p.toolCall : {};
-  const options = Array.isArray(p.options) ? p.options.filter(isObject) : [];
-  const locations = Array.isArray(toolCall.locations)
-    ? toolCall.locations.filter(isObject).filter((l) => typeof l.path === 'string').map((l) => ({ path: l.path as string }))
-    : undefined;
+/** The desk's services answer refusals as JsonRpcError; the SDK answers only its own RequestError with their code. */
+function served<C, R>(handler: (context: C) => Promise<R>): (context: C) => Promise<R> {
+  return async (context) => {
+    try {
+      return await handler(context);
+    } catch (error) {
+      if (error instanceof JsonRpcError) throw new RequestError(error.code, error.message, error.data);
+      throw error;
+    }
+  };
+}
+
+export function toPermissionRequest(params: RequestPermissionRequest): PermissionRequest {
+  const { toolCall } = params;
   return {
     toolCall: {
-      ...(typeof toolCall.toolCallId === 'string' && { toolCallId: toolCall.toolCallId }),
+      toolCallId: toolCall.toolCallId,
       ...(typeof toolCall.title === 'string' && { title: toolCall.title }),
       ...(typeof toolCall.kind === 'string' && { kind: toolCall.kind }),
-      ...(locations && { locations }),
+      ...(Array.isArray(toolCall.locations) && { locations: toolCall.locations.map(({ path }) => ({ path })) }),
       ...(toolCall.rawInput !== undefined && { rawInput: toolCall.rawInput }),
     },
-    options: options
-      .filter((o) => typeof o.optionId === 'string')
-      .map((o) => ({ optionId: o.optionId as string, name: typeof o.name === 'string' ? o.name : String(o.optionId), kind: typeof o.kind === 'string' ? o.kind : 'other' })),
+    options: params.options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind })),
   };
 }
 
-function toElicitationRequest(params: unknown): ElicitationRequest {
-  const p = requireObject(params);
+function toElicitationRequest(params: CreateElicitationRequest): ElicitationRequest {
   return {
-    message: requireString(p, 'message'),
-    mode: typeof p.mode === 'string' ? p.mode : 'form',
-    ...(p.requestedSchema !== undefined && { requestedSchema: p.requestedSchema }),
-    ...(typeof p.url === 'string' && { url: p.url }),
+    message: params.message,
+    mode: params.mode,
+    ...('requestedSchema' in params && params.requestedSchema !== undefined && { requestedSchema: params.requestedSchema }),
+    ...('url' in params && typeof params.url === 'string' && { url: params.url }),
   };
 }
 
-function requireObject(params: unknown): Json {
-  if (!isObject(params)) throw new JsonRpcError(INVALID_PARAMS, 'params must be an object');
-  return params;
-}
-
-function requireString(params: Json, key: string): string {
-  const value = params[key];
-  if (typeof value !== 'string') throw new JsonRpcError(INVALID_PARAMS, `${key} must be a string`);
-  return value;
-}
-
-function optionalPositiveInt(params: Json, key: string): number | undefined {
-  const value = params[key];
+/** ACP lines and limits count from 1; the schema allows 0, which would read nothing useful. */
+function positive(value: number | null | undefined, key: string): number | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) throw new JsonRpcError(INVALID_PARAMS, `${key} must be a positive integer`);
+  if (!Number.isInteger(value) || value < 1) throw new RequestError(INVALID_PARAMS, `${key} must be a positive integer`);
   return value;
 }

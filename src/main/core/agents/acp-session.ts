@@ -1,7 +1,10 @@
-// The standard ACP v1 dialect after `initialize`: login, a new or continued session in the task's worktree, and turns.
-import { isObject, serveAcpClientMethods } from './acp-client-methods';
+// The standard ACP v1 dialect after `initialize`, on the SDK's client app: login, a new or continued session in
+// the task's worktree, and turns.
+import { RequestError, methods, type AnyMessage, type AuthMethod, type InitializeResponse, type NewSessionRequest, type Stream } from '@agentclientprotocol/sdk';
+import { JsonRpcError } from '../../../shared/json-rpc-peer';
+import type { MessageChannel } from '../../../shared/ndjson-channel';
+import { deskClientApp } from './acp-client-methods';
 import { AgentLoginRequiredError, AgentProtocolError, type AgentSession, type SessionCallbacks } from './agent-session';
-import { JsonRpcError, type JsonRpcPeer } from './json-rpc-peer';
 
 /** ACP's error code for "authenticate first". */
 const AUTH_REQUIRED = -32000;
@@ -9,49 +12,69 @@ const AUTH_REQUIRED = -32000;
 export interface AcpSessionOptions {
   cwd: string;
   /** The agent's answer to `initialize`. */
-  init: Record<string, unknown>;
+  init: InitializeResponse;
   /** A login method to use before the session starts (configured per agent, e.g. an API-key method). */
   authMethod?: string;
   /** Continue this earlier session when the agent supports it. */
   continueSessionId?: string;
 }
 
-export async function startAcpSession(peer: JsonRpcPeer, options: AcpSessionOptions, callbacks: SessionCallbacks): Promise<AgentSession & { continued: boolean }> {
+export async function startAcpSession(channel: MessageChannel, options: AcpSessionOptions, callbacks: SessionCallbacks): Promise<AgentSession & { continued: boolean }> {
   let replaying = false;
-  serveAcpClientMethods(peer, callbacks, () => replaying);
+  // The SDK checks each message's shape itself; our channel only parses JSON lines.
+  const stream: Stream = { readable: channel.readable as ReadableStream<AnyMessage>, writable: channel.writable };
+  const connection = deskClientApp(callbacks, () => replaying).connect(stream);
+  // Closing the channel (agent exit) fails pending calls with its reason; the SDK ending on its own closes the channel.
+  channel.onClose((error) => connection.close(error));
+  void connection.closed.then(() => channel.close(new Error('The ACP connection closed')));
+  const agent = connection.agent;
+  /** SDK rejections become the desk's JsonRpcError, which the task runner reports as the agent's failure. */
+  const call = async <T>(work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work();
+    } catch (error) {
+      if (error instanceof RequestError) throw new JsonRpcError(error.code, error.message, error.data);
+      throw error;
+    }
+  };
 
-  const capabilities = isObject(options.init.agentCapabilities) ? options.init.agentCapabilities : {};
-  const sessionCapabilities = isObject(capabilities.sessionCapabilities) ? capabilities.sessionCapabilities : {};
+  const capabilities = options.init.agentCapabilities ?? {};
   const canLoad = capabilities.loadSession === true;
-  const canResume = isObject(sessionCapabilities.resume);
-  const authMethods = (Array.isArray(options.init.authMethods) ? options.init.authMethods : []).filter(isObject);
+  const canResume = capabilities.sessionCapabilities?.resume !== undefined && capabilities.sessionCapabilities.resume !== null;
 
-  if (options.authMethod) await peer.request('authenticate', { methodId: options.authMethod });
+  if (options.authMethod) {
+    const methodId = options.authMethod;
+    await call(() => agent.request(methods.agent.authenticate, { methodId }));
+  }
 
-  const base = { cwd: options.cwd, mcpServers: [] };
-  let sessionId: string | undefined;
+  const base: NewSessionRequest = { cwd: options.cwd, mcpServers: [] };
+  let sessionId: string;
   let continued = false;
-  let answer: unknown;
+  let described: { modes?: unknown; configOptions?: unknown } = {};
   try {
-    if (options.continueSessionId && (canLoad || canResume)) {
+    const earlier = options.continueSessionId;
+    if (earlier && (canLoad || canResume)) {
       // A loaded session replays its history as updates; the desk recorded them the first time.
       replaying = canLoad;
-      answer = await peer.request(canLoad ? 'session/load' : 'session/resume', { ...base, sessionId: options.continueSessionId });
-      sessionId = options.continueSessionId;
+      described = (canLoad
+        ? await agent.request(methods.agent.session.load, { ...base, sessionId: earlier })
+        : await agent.request(methods.agent.session.resume, { ...base, sessionId: earlier })) ?? {};
+      sessionId = earlier;
       continued = true;
     } else {
-      answer = await peer.request('session/new', base);
-      sessionId = isObject(answer) && typeof answer.sessionId === 'string' ? answer.sessionId : undefined;
+      const created = await agent.request(methods.agent.session.new, base);
+      if (typeof created?.sessionId !== 'string') throw new AgentProtocolError('The agent did not return a session id for session/new.');
+      sessionId = created.sessionId;
+      described = created;
     }
   } catch (error) {
-    if (error instanceof JsonRpcError && error.code === AUTH_REQUIRED) throw loginRequired(authMethods, error.message);
+    if (error instanceof RequestError && error.code === AUTH_REQUIRED) throw loginRequired(options.init.authMethods ?? [], error.message);
+    if (error instanceof RequestError) throw new JsonRpcError(error.code, error.message, error.data);
     throw error;
   } finally {
     replaying = false;
   }
-  if (!sessionId) throw new AgentProtocolError('The agent did not return a session id for session/new.');
   const id = sessionId;
-  const described = isObject(answer) ? answer : {};
 
   return {
     sessionId: id,
@@ -63,31 +86,26 @@ export async function startAcpSession(peer: JsonRpcPeer, options: AcpSessionOpti
       ...(described.configOptions !== undefined && described.configOptions !== null && { configOptions: described.configOptions }),
     },
     async prompt(text) {
-      const result = await peer.request('session/prompt', { sessionId: id, prompt: [{ type: 'text', text }] });
-      const stopReason = isObject(result) && typeof result.stopReason === 'string' ? result.stopReason : undefined;
-      if (!stopReason) throw new AgentProtocolError('The agent ended the turn without a stop reason.');
-      return { stopReason };
+      const result = await call(() => agent.request(methods.agent.session.prompt, { sessionId: id, prompt: [{ type: 'text', text }] }));
+      if (typeof result?.stopReason !== 'string') throw new AgentProtocolError('The agent ended the turn without a stop reason.');
+      return { stopReason: result.stopReason };
     },
     cancel() {
-      peer.notify('session/cancel', { sessionId: id });
+      void agent.notify(methods.agent.session.cancel, { sessionId: id }).catch(() => {});
     },
     async setMode(modeId) {
-      await peer.request('session/set_mode', { sessionId: id, modeId });
+      await call(() => agent.request(methods.agent.session.setMode, { sessionId: id, modeId }));
     },
     async setConfigOption(configId, value) {
-      await peer.request('session/set_config_option', typeof value === 'boolean'
+      await call(() => agent.request(methods.agent.session.setConfigOption, typeof value === 'boolean'
         ? { sessionId: id, configId, type: 'boolean', value }
-        : { sessionId: id, configId, value });
+        : { sessionId: id, configId, value }));
     },
   };
 }
 
-function loginRequired(methods: Record<string, unknown>[], agentMessage: string): AgentLoginRequiredError {
-  const described = methods.filter((m) => typeof m.id === 'string').map((m) => ({
-    id: m.id as string,
-    name: typeof m.name === 'string' ? m.name : (m.id as string),
-    ...(typeof m.description === 'string' && { description: m.description }),
-  }));
+function loginRequired(methods: AuthMethod[], agentMessage: string): AgentLoginRequiredError {
+  const described = methods.map((m) => ({ id: m.id, name: m.name || m.id, ...(typeof m.description === 'string' && { description: m.description }) }));
   const list = described.map((m) => `"${m.name}"${m.description ? ` (${m.description})` : ''}`).join(', ');
   return new AgentLoginRequiredError(
     described.length > 0

@@ -1,70 +1,49 @@
-// Turns a standard ACP `session/update` payload into the desk's AgentUpdate. Pure; unknown variants are kept as `other`.
+// Turns a standard ACP `session/update` (the SDK's typed SessionUpdate) into the desk's AgentUpdate. Pure;
+// variants the desk does not model are kept as `other`.
+import type { ContentBlock, SessionUpdate, ToolCallLocation } from '@agentclientprotocol/sdk';
 import type { AgentUpdate } from '../../../shared/events';
 
-type Json = Record<string, unknown>;
-
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
-const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
-
 /** Text of an ACP content block; non-text blocks are shown by their type so nothing silently vanishes. */
-export function contentText(block: unknown): string {
-  if (!isObject(block)) return '';
-  if (block.type === 'text') return str(block.text) ?? '';
-  if (block.type === 'resource_link') return `[${str(block.name) ?? str(block.uri) ?? 'resource'}]`;
-  return `[${str(block.type) ?? 'content'}]`;
+export function contentText(block: ContentBlock): string {
+  if (block.type === 'text') return block.text;
+  if (block.type === 'resource_link') return `[${block.name || block.uri || 'resource'}]`;
+  return `[${block.type}]`;
 }
 
 /** ACP's optional message id: chunks of one message share it, and the store ends a run where it changes. */
-function messageIdOf(update: Json): { messageId?: string } {
-  const id = str(update.messageId);
-  return id === undefined ? {} : { messageId: id };
-}
+const messageIdOf = (messageId: string | null | undefined): { messageId?: string } => (typeof messageId === 'string' ? { messageId } : {});
 
-export function mapAcpUpdate(update: unknown): AgentUpdate | undefined {
-  if (!isObject(update)) return undefined;
-  const name = str(update.sessionUpdate);
-  switch (name) {
+const ROLES = { agent_message_chunk: 'agent', agent_thought_chunk: 'thought', user_message_chunk: 'user' } as const;
+
+export function mapAcpUpdate(update: SessionUpdate): AgentUpdate {
+  switch (update.sessionUpdate) {
     case 'agent_message_chunk':
-      return { kind: 'message', role: 'agent', text: contentText(update.content), ...messageIdOf(update) };
     case 'agent_thought_chunk':
-      return { kind: 'message', role: 'thought', text: contentText(update.content), ...messageIdOf(update) };
     case 'user_message_chunk':
-      return { kind: 'message', role: 'user', text: contentText(update.content), ...messageIdOf(update) };
+      return { kind: 'message', role: ROLES[update.sessionUpdate], text: contentText(update.content), ...messageIdOf(update.messageId) };
     case 'tool_call':
-    case 'tool_call_update': {
-      const toolCallId = str(update.toolCallId);
-      if (!toolCallId) return { kind: 'other', name, data: update };
+    case 'tool_call_update':
       return {
-        kind: name === 'tool_call' ? 'tool-call' : 'tool-call-update',
-        toolCallId,
-        ...(str(update.title) !== undefined && { title: str(update.title) }),
-        ...(str(update.kind) !== undefined && { toolKind: str(update.kind) }),
-        ...(isToolStatus(update.status) && { status: update.status }),
-        ...(Array.isArray(update.locations) && { locations: update.locations.filter(isObject).map(toLocation) }),
+        kind: update.sessionUpdate === 'tool_call' ? 'tool-call' : 'tool-call-update',
+        toolCallId: update.toolCallId,
+        ...(typeof update.title === 'string' && { title: update.title }),
+        ...(typeof update.kind === 'string' && { toolKind: update.kind }),
+        ...(typeof update.status === 'string' && { status: update.status }),
+        ...(Array.isArray(update.locations) && { locations: update.locations.map(toLocation) }),
         ...(Array.isArray(update.content) && { content: update.content }),
         ...(update.rawInput !== undefined && { rawInput: update.rawInput }),
         ...(update.rawOutput !== undefined && { rawOutput: update.rawOutput }),
       };
-    }
     case 'plan':
       return {
         kind: 'plan',
-        entries: (Array.isArray(update.entries) ? update.entries : []).filter(isObject).map((entry) => ({
-          content: str(entry.content) ?? '',
-          ...(str(entry.priority) !== undefined && { priority: str(entry.priority) }),
-          ...(str(entry.status) !== undefined && { status: str(entry.status) }),
-        })),
+        entries: update.entries.map((entry) => ({ content: entry.content, priority: entry.priority, status: entry.status })),
       };
     default:
-      return { kind: 'other', name: name ?? 'unknown', data: update };
+      return { kind: 'other', name: update.sessionUpdate, data: update };
   }
 }
 
-function isToolStatus(value: unknown): value is 'pending' | 'in_progress' | 'completed' | 'failed' {
-  return value === 'pending' || value === 'in_progress' || value === 'completed' || value === 'failed';
-}
-
-function toLocation(location: Json): { path: string; line?: number } {
-  const line = typeof location.line === 'number' && Number.isInteger(location.line) ? location.line : undefined;
-  return { path: str(location.path) ?? '', ...(line !== undefined && { line }) };
+function toLocation(location: ToolCallLocation): { path: string; line?: number } {
+  return { path: location.path, ...(typeof location.line === 'number' && { line: location.line }) };
 }

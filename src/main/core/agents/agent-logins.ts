@@ -2,13 +2,14 @@
 // with the method's arguments, in a terminal the person sees and types into.
 import type { AgentLogin } from '../../../shared/agents';
 import type { TaskEvent } from '../../../shared/events';
-import { isObject } from './acp-client-methods';
+import type { AuthMethod, AuthMethodTerminal, InitializeResponse } from '@agentclientprotocol/sdk';
+import { isObject } from '../../../shared/is-object';
+import { agentChannel } from './agent-channel';
 import { agentEnvironment } from './agent-environment';
 import { spawnAgent } from './agent-process';
 import type { AgentRegistry } from './agent-registry';
 import type { AgentSpec } from './agent-spec';
-import { ACP_PROTOCOL_VERSION, DESK_CLIENT_CAPABILITIES } from './connect-agent';
-import { createJsonRpcPeer } from './json-rpc-peer';
+import { ACP_PROTOCOL_VERSION, DESK_CLIENT_CAPABILITIES, exchangeInitialize } from './connect-agent';
 import { createTerminalHost, type TerminalHost } from './terminal-host';
 
 /** The agent offers no login the desk can run; the message lists what it does offer. */
@@ -100,27 +101,31 @@ export function createAgentLogins(deps: {
 async function terminalMethodsOf(spec: AgentSpec, deps: { cwd: string; clientVersion: string }): Promise<{ terminal: TerminalMethod[]; other: string[] }> {
   const agent = await spawnAgent({ command: spec.command, args: spec.args, cwd: deps.cwd, env: agentEnvironment(process.env, spec) });
   try {
-    const peer = createJsonRpcPeer(agent.child.stdout, agent.child.stdin);
-    void agent.exited.then(() => peer.close(new LoginUnavailableError(`The agent ${spec.id} exited before saying how to log in: ${agent.recentLog()}`)));
+    const channel = agentChannel(agent.child.stdout, agent.child.stdin);
+    void agent.exited.then(() => channel.close(new LoginUnavailableError(`The agent ${spec.id} exited before saying how to log in: ${agent.recentLog()}`)));
     const timeout = new Promise<never>((_resolve, reject) => {
       setTimeout(() => reject(new LoginUnavailableError(`The agent ${spec.id} did not answer initialize within ${HANDSHAKE_LIMIT_MS / 1000} s.`)), HANDSHAKE_LIMIT_MS).unref();
     });
-    const init = await Promise.race([peer.request('initialize', {
+    const init = await Promise.race([exchangeInitialize(channel, {
       protocolVersion: ACP_PROTOCOL_VERSION, clientCapabilities: DESK_CLIENT_CAPABILITIES, clientInfo: { name: 'assignment-desk', version: deps.clientVersion },
     }), timeout]);
-    const methods = (isObject(init) && Array.isArray(init.authMethods) ? init.authMethods : []).filter(isObject);
-    const terminal = methods.filter((m) => m.type === 'terminal' && typeof m.id === 'string').map((m) => ({
-      id: m.id as string,
-      name: typeof m.name === 'string' ? m.name : (m.id as string),
+    // Only the auth methods are read, each field checked, so a Kandev or odd answer just offers nothing.
+    const offered = isObject(init) && Array.isArray(init.authMethods) ? (init as InitializeResponse).authMethods ?? [] : [];
+    const methods = offered.filter((m: AuthMethod) => isObject(m) && typeof m.id === 'string');
+    const terminal = methods.filter(isTerminal).map((m) => ({
+      id: m.id,
+      name: typeof m.name === 'string' ? m.name : m.id,
       args: Array.isArray(m.args) ? m.args.filter((a): a is string => typeof a === 'string') : [],
       env: isObject(m.env) ? Object.fromEntries(Object.entries(m.env).filter((e): e is [string, string] => typeof e[1] === 'string')) : {},
     }));
-    const other = methods.filter((m) => m.type !== 'terminal').map((m) => String(m.name ?? m.id));
+    const other = methods.filter((m) => !isTerminal(m)).map((m) => m.name || m.id);
     return { terminal, other };
   } finally {
     await agent.stop();
   }
 }
+
+const isTerminal = (m: AuthMethod): m is AuthMethodTerminal & { type: 'terminal' } => 'type' in m && m.type === 'terminal';
 
 function pickMethod(methods: { terminal: TerminalMethod[]; other: string[] }, methodId: string | undefined, agentId: string): TerminalMethod {
   const chosen = methodId === undefined ? methods.terminal[0] : methods.terminal.find((m) => m.id === methodId);

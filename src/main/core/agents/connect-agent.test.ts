@@ -1,15 +1,15 @@
 // The handshake against fake agents over in-memory streams: dialects, versions, logins and continued sessions.
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { SessionCallbacks } from './agent-session';
 import { connectAgent } from './connect-agent';
-import { createJsonRpcPeer, JsonRpcError, type JsonRpcPeer } from './json-rpc-peer';
+import { createJsonRpcPeer, JsonRpcError, type JsonRpcPeer } from '../../../shared/json-rpc-peer';
+import { ndjsonChannel, type MessageChannel } from '../../../shared/ndjson-channel';
 
-/** A desk-side peer and an agent-side peer joined by two in-memory pipes. */
-function pair(): { desk: JsonRpcPeer; agent: JsonRpcPeer } {
-  const toAgent = new PassThrough();
-  const toDesk = new PassThrough();
-  return { desk: createJsonRpcPeer(toDesk, toAgent), agent: createJsonRpcPeer(toAgent, toDesk) };
+/** The desk's channel and a hand-driven fake agent joined by two in-memory byte pipes. */
+function pair(): { desk: MessageChannel; agent: JsonRpcPeer } {
+  const toAgent = new TransformStream<Uint8Array, Uint8Array>();
+  const toDesk = new TransformStream<Uint8Array, Uint8Array>();
+  return { desk: ndjsonChannel(toAgent.writable, toDesk.readable), agent: createJsonRpcPeer(ndjsonChannel(toDesk.writable, toAgent.readable)) };
 }
 
 const callbacks = (updates: unknown[] = [], onUpdate: () => void = () => {}): SessionCallbacks => ({
@@ -78,13 +78,13 @@ describe('connectAgent', () => {
     const firstUpdate = new Promise<void>((resolve) => { updated = resolve; });
     agent.handle('initialize', () => ({ protocolVersion: 1, agentCapabilities: { loadSession: true } }));
     agent.handle('session/load', (params) => {
-      agent.notify('session/update', { sessionId: 'old', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'from before' } } });
+      void agent.notify('session/update', { sessionId: 'old', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'from before' } } });
       expect(params).toEqual({ cwd: '/w', mcpServers: [], sessionId: 'old' });
       return {};
     });
     const session = await connectAgent(desk, { ...options, continueSessionId: 'old' }, callbacks(updates, () => updated()));
     expect(session).toMatchObject({ sessionId: 'old', continued: true });
-    agent.notify('session/update', { sessionId: 'old', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'new' } } });
+    void agent.notify('session/update', { sessionId: 'old', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'new' } } });
     // The pipe keeps order: had the replayed update been recorded, it would have come first.
     await firstUpdate;
     expect(updates).toEqual([{ kind: 'message', role: 'agent', text: 'new' }]);

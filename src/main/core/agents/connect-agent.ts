@@ -1,12 +1,16 @@
-// Opens a conversation with an agent process: `initialize` with the desk's capabilities, the dialect, then a session.
-import { isObject } from './acp-client-methods';
+// Opens a conversation with an agent: `initialize` with the desk's capabilities, the dialect from the answer, then a
+// session — standard ACP on the SDK's client app, Kandev on our JSON-RPC peer, both behind AgentSession.
+import { PROTOCOL_VERSION, type ClientCapabilities, type InitializeResponse } from '@agentclientprotocol/sdk';
+import { isObject } from '../../../shared/is-object';
+import { JsonRpcError, INTERNAL_ERROR, PeerClosedError } from '../../../shared/json-rpc-peer';
+import type { MessageChannel } from '../../../shared/ndjson-channel';
 import { startAcpSession } from './acp-session';
 import type { AgentDialect } from './agent-spec';
 import { AgentProtocolError, type AgentSession, type SessionCallbacks } from './agent-session';
-import type { JsonRpcPeer } from './json-rpc-peer';
+import { KandevInitializeResult } from './kandev-messages';
 import { startKandevSession } from './kandev-session';
 
-export const ACP_PROTOCOL_VERSION = 1;
+export const ACP_PROTOCOL_VERSION = PROTOCOL_VERSION;
 
 /** What the desk offers every standard agent: file access and terminals in the worktree, forms, terminal logins. */
 export const DESK_CLIENT_CAPABILITIES = {
@@ -14,8 +18,10 @@ export const DESK_CLIENT_CAPABILITIES = {
   terminal: true,
   elicitation: { form: {} },
   auth: { terminal: true },
-};
+} satisfies ClientCapabilities;
 const KANDEV_PROTOCOL_VERSION = '1.0';
+/** The id of the one request sent before a dialect is chosen; the chosen side numbers its own requests afterwards. */
+const HANDSHAKE_ID = 0;
 
 export interface ConnectOptions {
   dialect: AgentDialect;
@@ -25,19 +31,15 @@ export interface ConnectOptions {
   continueSessionId?: string;
 }
 
-export async function connectAgent(peer: JsonRpcPeer, options: ConnectOptions, callbacks: SessionCallbacks): Promise<AgentSession & { continued: boolean }> {
+export async function connectAgent(channel: MessageChannel, options: ConnectOptions, callbacks: SessionCallbacks): Promise<AgentSession & { continued: boolean }> {
   const clientInfo = { name: 'assignment-desk', title: 'Assignment Desk', version: options.clientVersion };
-  const init = await peer.request('initialize', options.dialect === 'kandev'
+  const init = await exchangeInitialize(channel, options.dialect === 'kandev'
     ? { protocolVersion: KANDEV_PROTOCOL_VERSION, clientInfo, capabilities: { streaming: true } }
-    : {
-      protocolVersion: ACP_PROTOCOL_VERSION,
-      clientCapabilities: DESK_CLIENT_CAPABILITIES,
-      clientInfo,
-    });
+    : { protocolVersion: ACP_PROTOCOL_VERSION, clientCapabilities: DESK_CLIENT_CAPABILITIES, clientInfo });
   if (!isObject(init)) throw new AgentProtocolError('The agent answered initialize without an object.');
   const version = init.protocolVersion;
   const sessionOptions = {
-    cwd: options.cwd, init,
+    cwd: options.cwd,
     ...(options.continueSessionId !== undefined && { continueSessionId: options.continueSessionId }),
   };
 
@@ -46,7 +48,9 @@ export async function connectAgent(peer: JsonRpcPeer, options: ConnectOptions, c
     if (options.dialect === 'acp') {
       throw new AgentProtocolError('The agent speaks the Kandev dialect (protocol "1.0"); set its dialect to "kandev" or "auto".');
     }
-    return startKandevSession(peer, sessionOptions, callbacks);
+    const kandev = KandevInitializeResult.safeParse(init);
+    if (!kandev.success) throw new AgentProtocolError('The agent answered Kandev\'s initialize with an unexpected shape.');
+    return startKandevSession(channel, { ...sessionOptions, init: kandev.data }, callbacks);
   }
   if (options.dialect === 'kandev') {
     throw new AgentProtocolError(`The agent answered protocol version ${JSON.stringify(version)}, not Kandev's "1.0"; set its dialect to "acp" or "auto".`);
@@ -54,5 +58,39 @@ export async function connectAgent(peer: JsonRpcPeer, options: ConnectOptions, c
   if (version !== ACP_PROTOCOL_VERSION) {
     throw new AgentProtocolError(`The agent speaks protocol version ${JSON.stringify(version)}; Assignment Desk speaks ACP version ${ACP_PROTOCOL_VERSION}.`);
   }
-  return startAcpSession(peer, { ...sessionOptions, ...(options.authMethod !== undefined && { authMethod: options.authMethod }) }, callbacks);
+  // The SDK reads the rest of the conversation; the answer's fields it did not check are only read, never trusted.
+  return startAcpSession(channel, {
+    ...sessionOptions,
+    init: init as InitializeResponse,
+    ...(options.authMethod !== undefined && { authMethod: options.authMethod }),
+  }, callbacks);
+}
+
+/**
+ * Sends `initialize` and reads messages until its answer, before any dialect owns the channel: the answer's raw
+ * `protocolVersion` (integer for ACP, "1.0" for Kandev) decides which side reads the rest. Messages before the
+ * answer are dropped — an agent has nothing to say before it has been initialized.
+ */
+export async function exchangeInitialize(channel: MessageChannel, params: object): Promise<unknown> {
+  const writer = channel.writable.getWriter();
+  try {
+    await writer.write({ jsonrpc: '2.0', id: HANDSHAKE_ID, method: 'initialize', params });
+  } finally {
+    writer.releaseLock();
+  }
+  const reader = channel.readable.getReader();
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) throw channel.closedWith ?? new PeerClosedError('The agent closed its output before answering initialize');
+      if (!isObject(value) || value.id !== HANDSHAKE_ID || 'method' in value) continue;
+      if (isObject(value.error)) {
+        const { code, message } = value.error;
+        throw new JsonRpcError(typeof code === 'number' ? code : INTERNAL_ERROR, typeof message === 'string' ? message : 'initialize failed');
+      }
+      return value.result;
+    }
+  } finally {
+    reader.releaseLock();
+  }
 }

@@ -1,45 +1,89 @@
-// The Kandev dialect after `initialize`: a prompt is accepted at once and its turn ends with a `complete` or `error` update.
-import { serveAcpClientMethods, isObject } from './acp-client-methods';
+// The Kandev dialect after `initialize`, on our JSON-RPC peer: a prompt is accepted at once and its turn ends
+// with a `complete` or `error` update.
+import type { z } from 'zod';
+import { createJsonRpcPeer, INTERNAL_ERROR, INVALID_PARAMS, JsonRpcError } from '../../../shared/json-rpc-peer';
+import type { MessageChannel } from '../../../shared/ndjson-channel';
 import { AgentProtocolError, type AgentSession, type SessionCallbacks, type TurnEnd } from './agent-session';
-import { JsonRpcError, type JsonRpcPeer } from './json-rpc-peer';
+import {
+  KandevComplete, KandevElicitationRequest, KandevError, KandevPermissionRequest, KandevPromptAccepted, KandevReadTextFile,
+  KandevSessionCreated, KandevUpdate, KandevWriteTextFile, type KandevInitializeResult,
+} from './kandev-messages';
 import { mapKandevUpdate } from './kandev-update-mapper';
 
 export interface KandevSessionOptions {
   cwd: string;
-  init: Record<string, unknown>;
+  init: KandevInitializeResult;
   continueSessionId?: string;
 }
 
 interface OpenTurn { resolve(end: TurnEnd): void; reject(error: Error): void; cancelled: boolean }
 
-export async function startKandevSession(peer: JsonRpcPeer, options: KandevSessionOptions, callbacks: SessionCallbacks): Promise<AgentSession & { continued: boolean }> {
-  // Kandev agents may still ask for permission or files the ACP way: serve those methods too.
-  serveAcpClientMethods(peer, callbacks, () => false);
+/** Params the agent sent, parsed; a mismatch answers -32602 with zod's first complaint. */
+function parse<T extends z.ZodType>(schema: T, params: unknown): z.infer<T> {
+  const parsed = schema.safeParse(params);
+  if (!parsed.success) throw new JsonRpcError(INVALID_PARAMS, `Invalid params: ${parsed.error.issues[0]?.message ?? 'unexpected shape'}`);
+  return parsed.data;
+}
+
+export async function startKandevSession(channel: MessageChannel, options: KandevSessionOptions, callbacks: SessionCallbacks): Promise<AgentSession & { continued: boolean }> {
+  const peer = createJsonRpcPeer(channel);
+  const { handlers } = callbacks;
+  // Kandev agents may still ask for permission, answers or files the ACP way (a documented extension).
+  peer.handle('session/request_permission', async (params) => {
+    const { toolCall, options: choices } = parse(KandevPermissionRequest, params);
+    return {
+      outcome: await handlers.requestPermission({
+        toolCall: {
+          ...(toolCall.toolCallId !== undefined && { toolCallId: toolCall.toolCallId }),
+          ...(typeof toolCall.title === 'string' && { title: toolCall.title }),
+          ...(typeof toolCall.kind === 'string' && { kind: toolCall.kind }),
+          ...(toolCall.locations && { locations: toolCall.locations.map(({ path }) => ({ path })) }),
+          ...(toolCall.rawInput !== undefined && { rawInput: toolCall.rawInput }),
+        },
+        options: choices.map(({ optionId, name, kind }) => ({ optionId, name, kind })),
+      }),
+    };
+  });
+  peer.handle('elicitation/create', async (params) => {
+    const { message, mode, requestedSchema, url } = parse(KandevElicitationRequest, params);
+    return handlers.elicit({ message, mode, ...(requestedSchema !== undefined && { requestedSchema }), ...(url !== undefined && { url }) });
+  });
+  peer.handle('fs/read_text_file', async (params) => {
+    const { path, line, limit } = parse(KandevReadTextFile, params);
+    return { content: await handlers.readTextFile({ path, ...(line && { line }), ...(limit && { limit }) }) };
+  });
+  peer.handle('fs/write_text_file', async (params) => {
+    const { path, content } = parse(KandevWriteTextFile, params);
+    await handlers.writeTextFile({ path, content });
+    return {};
+  });
+
   const seenToolCalls = new Set<string>();
   let turn: OpenTurn | undefined;
-
   peer.onNotification((method, params) => {
-    if (method !== 'session/update' || !isObject(params)) return;
-    const data = isObject(params.data) ? params.data : {};
-    if (params.type === 'complete') {
+    const parsed = KandevUpdate.safeParse(params);
+    if (method !== 'session/update' || !parsed.success) return;
+    const update = parsed.data;
+    if (update.type === 'complete') {
       const open = turn;
       turn = undefined;
-      if (data.success === false && !(data.cancelled === true || open?.cancelled)) {
-        open?.reject(new JsonRpcError(-32603, typeof data.summary === 'string' ? data.summary : 'The agent reported that it did not succeed.'));
-      } else open?.resolve({ stopReason: data.cancelled === true || open?.cancelled ? 'cancelled' : 'end_turn' });
-    } else if (params.type === 'error') {
+      const data = KandevComplete.safeParse(update.data).data ?? {};
+      const cancelled = data.cancelled === true || open?.cancelled === true;
+      if (data.success === false && !cancelled) open?.reject(new JsonRpcError(INTERNAL_ERROR, data.summary ?? 'The agent reported that it did not succeed.'));
+      else open?.resolve({ stopReason: cancelled ? 'cancelled' : 'end_turn' });
+    } else if (update.type === 'error') {
       const open = turn;
       turn = undefined;
-      const message = typeof data.message === 'string' ? data.message : 'The agent reported an error.';
-      open?.reject(new JsonRpcError(-32603, typeof data.details === 'string' ? `${message}: ${data.details}` : message));
+      const data = KandevError.safeParse(update.data).data ?? {};
+      const message = data.message ?? 'The agent reported an error.';
+      open?.reject(new JsonRpcError(INTERNAL_ERROR, data.details !== undefined ? `${message}: ${data.details}` : message));
     } else {
-      const update = mapKandevUpdate(params, seenToolCalls);
-      if (update) callbacks.onUpdate(update);
+      const mapped = mapKandevUpdate(update, seenToolCalls);
+      if (mapped) callbacks.onUpdate(mapped);
     }
   });
 
-  const capabilities = isObject(options.init.capabilities) ? options.init.capabilities : {};
-  const canResume = capabilities.sessionResumption === true;
+  const canResume = options.init.capabilities?.sessionResumption === true;
   let sessionId: string | undefined;
   let continued = false;
   if (options.continueSessionId && canResume) {
@@ -48,8 +92,7 @@ export async function startKandevSession(peer: JsonRpcPeer, options: KandevSessi
     continued = true;
   } else {
     // Kandev's session/new takes no parameters; the cwd is an extra some agents use.
-    const created = await peer.request('session/new', { cwd: options.cwd });
-    sessionId = isObject(created) && typeof created.sessionId === 'string' ? created.sessionId : undefined;
+    sessionId = KandevSessionCreated.safeParse(await peer.request('session/new', { cwd: options.cwd })).data?.sessionId;
   }
   if (!sessionId) throw new AgentProtocolError('The agent did not return a session id for session/new.');
   const id = sessionId;
@@ -63,18 +106,18 @@ export async function startKandevSession(peer: JsonRpcPeer, options: KandevSessi
       if (turn) throw new AgentProtocolError('A turn is already running.');
       const ended = new Promise<TurnEnd>((resolve, reject) => { turn = { resolve, reject, cancelled: false }; });
       try {
-        const accepted = await peer.request('session/prompt', { sessionId: id, message: text });
-        if (isObject(accepted) && accepted.accepted === false) throw new AgentProtocolError('The agent did not accept the prompt.');
+        const accepted = KandevPromptAccepted.safeParse(await peer.request('session/prompt', { sessionId: id, message: text }));
+        if (accepted.data?.accepted === false) throw new AgentProtocolError('The agent did not accept the prompt.');
       } catch (error) {
         turn = undefined;
         throw error;
       }
-      // The peer closing (agent exit) must end the wait too.
+      // The channel closing (agent exit) must end the wait too.
       return Promise.race([ended, peer.closed.then((error) => { throw error; })]);
     },
     cancel() {
       if (turn) turn.cancelled = true;
-      peer.notify('session/cancel', { sessionId: id, reason: 'Cancelled in Assignment Desk' });
+      void peer.notify('session/cancel', { sessionId: id, reason: 'Cancelled in Assignment Desk' });
     },
     async setMode() {
       throw new AgentProtocolError('Kandev agents have no session modes.');

@@ -1,8 +1,7 @@
 // Turns a Kandev `session/update` ({type, data}) into the desk's AgentUpdate. Pure; `complete`/`error` end turns elsewhere.
 import type { AgentUpdate, ToolCallStatus } from '../../../shared/events';
+import { isObject } from '../../../shared/is-object';
 
-type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
 /** Kandev names tools; ACP classifies them. */

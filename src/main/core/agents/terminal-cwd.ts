@@ -2,7 +2,7 @@
 // link inside the worktree cannot lead a command out of it.
 import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { INVALID_PARAMS, JsonRpcError } from './json-rpc-peer';
+import { INVALID_PARAMS, JsonRpcError } from '../../../shared/json-rpc-peer';
 
 /** The real directory to run in; relative paths are taken against the worktree, none means the worktree. */
 export async function resolveTerminalCwd(worktree: string, cwd: string | null | undefined): Promise<string> {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TaskEvent } from '../../../shared/events';
-import { JsonRpcError } from './json-rpc-peer';
+import { JsonRpcError } from '../../../shared/json-rpc-peer';
 import { processGroupAlive } from './process-tree';
 import { createTerminalHost, type TerminalHost } from './terminal-host';
 

@@ -5,7 +5,7 @@ import { constants } from 'node:os';
 import type * as NodePty from 'node-pty';
 import type { IPty } from 'node-pty';
 import type { TaskEvent } from '../../../shared/events';
-import { INVALID_PARAMS, JsonRpcError } from './json-rpc-peer';
+import { INVALID_PARAMS, JsonRpcError } from '../../../shared/json-rpc-peer';
 import { createOutputBatcher, type OutputBatcher } from './output-batcher';
 import { createOutputBuffer, type OutputBuffer } from './output-buffer';
 import { endProcessTree } from './process-tree';

@@ -1,7 +1,7 @@
 // The agent's file access (ACP fs/*), confined to the task's worktree after resolving symlinks.
 import { mkdir, readFile, realpath, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
-import { INVALID_PARAMS, JsonRpcError } from './json-rpc-peer';
+import { INVALID_PARAMS, JsonRpcError } from '../../../shared/json-rpc-peer';
 
 /** A request to touch a file outside the worktree; answered to the agent as an error and logged. */
 export class OutsideWorktreeError extends JsonRpcError {

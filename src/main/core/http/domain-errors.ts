@@ -3,7 +3,7 @@ import { LoginRunningError, LoginUnavailableError, UnknownLoginError } from '../
 import { AgentProtocolError } from '../agents/agent-session';
 import { MergeConflictError } from '../git/git-errors';
 import { DirtyCheckoutError } from '../git/merge-into-base';
-import { JsonRpcError } from '../agents/json-rpc-peer';
+import { JsonRpcError } from '../../../shared/json-rpc-peer';
 import { AlreadyAnsweredError, InvalidAnswerError, NoOpenQuestionError } from '../tasks/open-questions';
 import { UnknownAgentError, CycleError, TaskBusyError, UnknownTaskError } from '../tasks/task-errors';
 import {

@@ -3,7 +3,7 @@
 import type { TaskEvent } from '../../../shared/events';
 import type { QuestionAnswer } from '../../../shared/questions';
 import type { ElicitationRequest, ElicitationResponse, PermissionOutcome, PermissionRequest } from '../agents/agent-session';
-import { INVALID_PARAMS, JsonRpcError } from '../agents/json-rpc-peer';
+import { INVALID_PARAMS, JsonRpcError } from '../../../shared/json-rpc-peer';
 import type { TaskRecord } from '../store/tasks-repo';
 import type { OpenQuestions } from './open-questions';
 import { outcomeFor, permissionFacts, toolCallCommand } from './permission-facts';

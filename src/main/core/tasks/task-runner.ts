@@ -7,8 +7,9 @@ import { spawnAgent, type AgentExit, type AgentProcess } from '../agents/agent-p
 import type { AgentRegistry } from '../agents/agent-registry';
 import type { AgentSpec } from '../agents/agent-spec';
 import type { AgentSession, ElicitationRequest, ElicitationResponse, PermissionOutcome, PermissionRequest } from '../agents/agent-session';
+import { agentChannel } from '../agents/agent-channel';
 import { connectAgent } from '../agents/connect-agent';
-import { createJsonRpcPeer, INVALID_PARAMS, JsonRpcError, PeerClosedError } from '../agents/json-rpc-peer';
+import { INVALID_PARAMS, JsonRpcError, PeerClosedError } from '../../../shared/json-rpc-peer';
 import { createTerminalHost } from '../agents/terminal-host';
 import { createWorktreeFiles } from '../agents/worktree-files';
 import { BranchTakenError, MergeConflictError, WorktreeTamperedError } from '../git/git-errors';
@@ -159,9 +160,8 @@ async function converse(
   onText: (text: string) => void,
 ): Promise<Exclude<RunOutcome, { status: 'completed' }> | { status: 'ended' }> {
   const { signal, turn } = context;
-  const peer = createJsonRpcPeer(agent.child.stdout, agent.child.stdin);
-  peer.onNoise((line) => context.record({ type: 'log', level: 'warn', source: 'agent', text: `(not JSON-RPC) ${line}` }));
-  void agent.exited.then((exit) => peer.close(new PeerClosedError(describeExit(exit, agent.recentLog()))));
+  const channel = agentChannel(agent.child.stdout, agent.child.stdin, (line) => context.record({ type: 'log', level: 'warn', source: 'agent', text: `(not JSON-RPC) ${line}` }));
+  void agent.exited.then((exit) => channel.close(new PeerClosedError(describeExit(exit, agent.recentLog()))));
 
   const files = createWorktreeFiles(cwd);
   const guarded = async <T>(access: { kind: 'read' | 'edit'; path: string }, work: () => Promise<T>): Promise<T> => {
@@ -182,7 +182,7 @@ async function converse(
   signal.addEventListener('abort', onAbort, { once: true });
   try {
     const continueSessionId = turn.number > 1 ? context.task.sessionId : undefined;
-    const connected = await connectAgent(peer, {
+    const connected = await connectAgent(channel, {
       dialect: spec.dialect,
       cwd,
       clientVersion: context.clientVersion,

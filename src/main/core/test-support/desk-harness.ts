@@ -17,7 +17,7 @@ import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { TaskEvent } from '../../../shared/events';
 import { commitFiles, git, isolateGitConfig } from '../git/git-test-fixture';
 
-export const SCRIPTED_AGENT_SOURCE = resolve(import.meta.dirname, '../agents/scripted/scripted-agent-main.ts');
+export const SCRIPTED_AGENT_SOURCE = resolve(import.meta.dirname, '../../../scripted-agent/scripted-agent-main.ts');
 export const TEST_TOKEN = 'test-token-0123456789abcdef';
 
 export interface Desk {

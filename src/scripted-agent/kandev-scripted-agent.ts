@@ -1,18 +1,20 @@
 // The scripted agent in the Kandev dialect: JSON-RPC 2.0 over ndjson, where a prompt is accepted at once
 // and its progress follows as `session/update` notifications ending in `complete` or `error`.
 import { isAbsolute } from 'node:path';
-import type { Readable, Writable } from 'node:stream';
+import { createJsonRpcPeer, INVALID_PARAMS, INVALID_REQUEST, JsonRpcError, type JsonRpcPeer } from '../shared/json-rpc-peer';
+import { ndjsonChannel } from '../shared/ndjson-channel';
 import { fieldOf } from './json-field';
 import { createKandevSink, sendKandevUpdate } from './kandev-sink';
-import { INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, RpcError, serveNdjsonRpc, type RpcEndpoint } from './ndjson-rpc';
 import { parseScript } from './script';
 import { runScript, type TurnResult } from './script-runner';
 import { reasonOf } from './turn-cancellation';
 import { createSessionTable, type ScriptedSession, type SessionTable } from './scripted-sessions';
 
 export interface KandevScriptedAgentOptions {
-  input: Readable;
-  output: Writable;
+  /** Bytes from the client (newline-delimited JSON-RPC). */
+  input: ReadableStream<Uint8Array>;
+  /** Bytes to the client. */
+  output: WritableStream<Uint8Array>;
   /** The cwd of sessions created without one (Kandev's session/new carries no cwd). */
   defaultCwd: string;
   exit: (code: number) => never;
@@ -24,39 +26,30 @@ const SERVER_INFO = { name: 'scripted-agent', version: '0.1.0' };
 export function startKandevScriptedAgent(options: KandevScriptedAgentOptions): { closed: Promise<void> } {
   const sessions = createSessionTable();
   const runningTurns = new Set<Promise<void>>();
-  const rpc: RpcEndpoint = serveNdjsonRpc(options.input, options.output, {
-    async request(method, params) {
-      switch (method) {
-        case 'initialize':
-          return { protocolVersion: '1.0', serverInfo: SERVER_INFO, capabilities: { streaming: true, sessionResumption: false } };
-        case 'session/new':
-          return { sessionId: sessions.create(cwdFrom(params) ?? options.defaultCwd).id };
-        case 'session/prompt':
-          return acceptPrompt(params);
-        default:
-          throw new RpcError(METHOD_NOT_FOUND, `Method not found: ${method}`);
-      }
-    },
-    notification(method, params) {
-      if (method !== 'session/cancel') return;
-      // Kandev's cancel names no session; one that does cancels only that session's turn.
-      const sessionId = fieldOf(params, 'sessionId');
-      if (typeof sessionId !== 'string') {
-        sessions.cancelAll();
-        return;
-      }
-      const session = sessions.get(sessionId);
-      if (session) sessions.cancel(session);
-    },
+  // No noise handler: a line that is not JSON is answered with a parse error, as Kandev's clients expect.
+  const rpc: JsonRpcPeer = createJsonRpcPeer(ndjsonChannel(options.output, options.input));
+  rpc.handle('initialize', () => ({ protocolVersion: '1.0', serverInfo: SERVER_INFO, capabilities: { streaming: true, sessionResumption: false } }));
+  rpc.handle('session/new', (params) => ({ sessionId: sessions.create(cwdFrom(params) ?? options.defaultCwd).id }));
+  rpc.handle('session/prompt', (params) => acceptPrompt(params));
+  rpc.onNotification((method, params) => {
+    if (method !== 'session/cancel') return;
+    // Kandev's cancel names no session; one that does cancels only that session's turn.
+    const sessionId = fieldOf(params, 'sessionId');
+    if (typeof sessionId !== 'string') {
+      sessions.cancelAll();
+      return;
+    }
+    const session = sessions.get(sessionId);
+    if (session) sessions.cancel(session);
   });
 
   function acceptPrompt(params: unknown): { accepted: true } {
     const message = fieldOf(params, 'message');
-    if (typeof message !== 'string') throw new RpcError(INVALID_PARAMS, 'session/prompt needs a string "message"');
+    if (typeof message !== 'string') throw new JsonRpcError(INVALID_PARAMS, 'session/prompt needs a string "message"');
     const session = promptSession(params, sessions);
-    if (!session) throw new RpcError(INVALID_PARAMS, 'No session: call session/new first');
+    if (!session) throw new JsonRpcError(INVALID_PARAMS, 'No session: call session/new first');
     const turn = sessions.beginTurn(session);
-    if (!turn) throw new RpcError(INVALID_REQUEST, `A prompt is already running in session ${session.id}`);
+    if (!turn) throw new JsonRpcError(INVALID_REQUEST, `A prompt is already running in session ${session.id}`);
     // The answer `{accepted: true}` is written when this handler returns; starting the turn on the next
     // macrotask guarantees no update of the turn goes out before it.
     setImmediate(() => {
@@ -105,7 +98,7 @@ function promptSession(params: unknown, sessions: SessionTable): ScriptedSession
   const sessionId = fieldOf(params, 'sessionId');
   if (typeof sessionId !== 'string') return sessions.latest();
   const session = sessions.get(sessionId);
-  if (!session) throw new RpcError(INVALID_PARAMS, `Unknown session ${sessionId}`);
+  if (!session) throw new JsonRpcError(INVALID_PARAMS, `Unknown session ${sessionId}`);
   return session;
 }
 

@@ -34,15 +34,13 @@ function main(args: readonly string[]): void {
     process.exit(0);
   });
 
+  // Node's web-stream types and the DOM lib's are the same objects at run time but distinct to TypeScript.
+  const input = Readable.toWeb(process.stdin) as unknown as ReadableStream<Uint8Array>;
+  const output = Writable.toWeb(process.stdout) as unknown as WritableStream<Uint8Array>;
   const agent =
     dialect === 'kandev'
-      ? startKandevScriptedAgent({ input: process.stdin, output: process.stdout, defaultCwd: process.cwd(), exit, log })
-      : startAcpScriptedAgent({
-          // Node's web-stream types and the DOM lib's are the same objects at run time but distinct to TypeScript.
-          input: Readable.toWeb(process.stdin) as unknown as ReadableStream<Uint8Array>,
-          output: Writable.toWeb(process.stdout) as unknown as WritableStream<Uint8Array>,
-          exit,
-        });
+      ? startKandevScriptedAgent({ input, output, defaultCwd: process.cwd(), exit, log })
+      : startAcpScriptedAgent({ input, output, exit });
   void agent.closed.then(() => process.exit(0));
 }
 

@@ -2,7 +2,7 @@
 // Kandev has no client file system or terminal, so files live on disk and commands run as our own child.
 import { randomUUID } from 'node:crypto';
 import { diskTextFiles } from './disk-files';
-import type { RpcEndpoint } from './ndjson-rpc';
+import type { JsonRpcPeer } from '../shared/json-rpc-peer';
 import type { ScriptSink, ScriptTool, ToolCallEnd, ToolCallStart } from './script-sink';
 import { runShellChild } from './shell-child';
 import { elicitationRequest, permissionRequest, readElicitationOutcome, readPermissionOutcome } from './user-input';
@@ -19,11 +19,11 @@ const TOOL_NAMES: Record<ScriptTool, string> = {
 };
 
 /** Sends one Kandev update for a session. */
-export function sendKandevUpdate(rpc: RpcEndpoint, sessionId: string, type: KandevUpdateType, data: object): Promise<void> {
+export function sendKandevUpdate(rpc: JsonRpcPeer, sessionId: string, type: KandevUpdateType, data: object): Promise<void> {
   return rpc.notify('session/update', { sessionId, type, data });
 }
 
-export function createKandevSink(rpc: RpcEndpoint, sessionId: string, cwd: string): ScriptSink {
+export function createKandevSink(rpc: JsonRpcPeer, sessionId: string, cwd: string): ScriptSink {
   const update = (type: KandevUpdateType, data: object): Promise<void> => sendKandevUpdate(rpc, sessionId, type, data);
   return {
     message: (text) => update('content', { text }),
