@@ -11,7 +11,8 @@ import { createCore, type Core } from './core/core';
 import { defaultDataDir } from './core/host/data-dir';
 import { lockDataDir } from './core/host/instance-lock';
 import { loadOrCreateToken } from './core/host/token-file';
-import { parseServeOptions, USAGE, UsageError } from './serve-options';
+import { parseServeOptions, USAGE } from './serve-options';
+import { isDeskError } from '../shared/desk-error';
 
 const APP_VERSION = '0.1.0';
 const EXIT_USAGE = 2;
@@ -121,7 +122,7 @@ function ensureDir(dir: string): string {
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  const message = error instanceof UsageError || (error instanceof Error && 'code' in error) ? (error as Error).message : String(error instanceof Error ? error.stack : error);
+  const message = isDeskError(error, 'usage') || (error instanceof Error && 'code' in error) ? (error as Error).message : String(error instanceof Error ? error.stack : error);
   process.stderr.write(`assignment-desk: ${message}\n`);
   process.exit(EXIT_USAGE);
 });

@@ -1,7 +1,6 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { EmptyRepositoryError, MergeConflictError, UnknownBranchError } from './git-errors';
 import { createSandbox, git, isolateGitConfig, writeFiles } from './git-test-fixture';
 import type { Sandbox } from './git-test-fixture';
 
@@ -69,7 +68,7 @@ describe('prepareWorktree', () => {
       .prepareWorktree({ taskId: 'both', baseBranch: 'main', dependencyBranches: [left, right] })
       .catch((caught: unknown) => caught);
 
-    expect(error).toBeInstanceOf(MergeConflictError);
+    expect(error).toMatchObject({ code: 'merge_conflict' });
     expect(error).toMatchObject({ code: 'merge_conflict', branch: right, paths: ['shared.txt'] });
     expect((error as Error).message).toContain('shared.txt');
     expect(existsSync(sandbox.service.worktreePathFor('both'))).toBe(false);
@@ -120,7 +119,7 @@ describe('prepareWorktree', () => {
     const error = await sandbox.service
       .prepareWorktree({ taskId: 'needs ghost', baseBranch: 'main', dependencyBranches: ['desk/ghost'] })
       .catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(UnknownBranchError);
+    expect(error).toMatchObject({ code: 'unknown_branch' });
     expect(error).toMatchObject({ branch: 'desk/ghost' });
     expect(existsSync(sandbox.service.worktreePathFor('needs ghost'))).toBe(false);
   });
@@ -141,20 +140,20 @@ describe('base branch checks', () => {
   it('refuses the branch of a repository without commits as empty', async () => {
     sandbox = createSandbox({ empty: true });
     const error = await sandbox.service.assertUsableBase('main').catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(EmptyRepositoryError);
+    expect(error).toMatchObject({ code: 'empty_repository' });
     expect(error).toMatchObject({ code: 'empty_repository', branch: 'main' });
   });
 
   it('refuses a branch that does not exist as unknown', async () => {
     sandbox = createSandbox();
     const error = await sandbox.service.assertUsableBase('nope').catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(UnknownBranchError);
+    expect(error).toMatchObject({ code: 'unknown_branch' });
     expect(error).toMatchObject({ code: 'unknown_branch', branch: 'nope' });
   });
 
   it('refuses to prepare a task on an empty repository', async () => {
     sandbox = createSandbox({ empty: true });
     await expect(sandbox.service.prepareWorktree({ taskId: 't', baseBranch: 'main', dependencyBranches: [] }))
-      .rejects.toBeInstanceOf(EmptyRepositoryError);
+      .rejects.toMatchObject({ code: 'empty_repository' });
   });
 });
