@@ -1,8 +1,8 @@
 // Plumbing shared by the hand-run benchmarks: arguments, a time-bounded run that always cleans up, rates and how they print.
+import { isolateGitConfig } from '../src/main/core/testing';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { isolateGitConfig } from '../src/main/core/git/git-test-fixture';
 import { DeskError, isDeskError } from '../src/shared/desk-error';
 
 /** One comparison: the desk's rate and the baseline's, in the same unit. */

@@ -1,6 +1,7 @@
 // The headless host as a person runs it (`node out/main/serve.js`), and the bare node:http + SQLite server
 // (bench/bare-server.mjs), each as a child process: cold start and restart to the first answer, memory,
 // `GET /` with many tasks, and an output flood through the scripted agent.
+import { parseScriptLine as parseLine } from '../src/main/core/index';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -9,7 +10,6 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { parseLine } from '../src/main/core/agents/scripted/script';
 import { withCleanup } from './bench-support';
 import { fire } from './intake';
 import { median } from './worktree';

@@ -1,12 +1,9 @@
 // What the desktop app hands the core that depends on where it runs: the agents (with the scripted agent's
 // runtime, see scripted-agent-launch.ts) and the SQLite binary built for Electron. Electron-free.
+import { type AgentCatalog, findCommand, hostAgentCatalog, isExecutableFile, scriptedAgentSpec } from '../core/index';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { findCommand, isExecutableFile } from '../core/agents/agent-detection';
-import { hostAgentCatalog } from '../core/agents/agent-catalog';
-import type { AgentCatalog } from '../core/agents/agent-registry';
-import { scriptedAgentSpec } from '../core/agents/builtin-agents';
 import { asarUnpacked, nativeBindingFor } from './native-binding';
 import { scriptedAgentLaunch } from './scripted-agent-launch';
 import { DeskError } from '../../shared/desk-error';

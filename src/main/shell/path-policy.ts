@@ -1,7 +1,7 @@
 // What the native extras may touch: only paths inside the repository or the desk's worktrees, and "open in
 // editor" never runs a program (a file the OS would execute is shown in its folder instead). Pure.
+import { splitCommandLine } from '../core/index';
 import { extname, posix, win32 } from 'node:path';
-import { splitCommandLine } from '../core/agents/split-command';
 import { isDeskError } from '../../shared/desk-error';
 
 /** `path` and `roots` must already be resolved through symlinks (realpath), or a link could lead outside. */
