@@ -3,6 +3,7 @@
 import type { ApStepRequest } from '../../../shared/agent-protocol';
 import type { OpenQuestion } from '../../../shared/questions';
 import type { AnswerInput, TaskStatus } from '../../../shared/task';
+import { ACTIVE_STATUSES } from '../../../shared/task-status-labels';
 import { noOpenQuestion } from '../tasks/task-errors';
 import { invalidStepInput } from './ap-errors';
 
@@ -25,7 +26,6 @@ export interface StepSituation {
   openQuestions: readonly OpenQuestion[];
 }
 
-const ACTIVE: readonly TaskStatus[] = ['queued', 'in-progress', 'awaiting-input'];
 const YES = new Set(['y', 'yes']);
 const NO = new Set(['n', 'no']);
 
@@ -53,7 +53,7 @@ export function decideStep(situation: StepSituation, body: ApStepRequest): StepA
   }
   if (carriesAnswer) throw noOpenQuestion(`Task ${situation.taskId} is not waiting for an answer.`);
   if (input === undefined) return { kind: 'report' };
-  const working = ACTIVE.includes(situation.status);
+  const working = ACTIVE_STATUSES.includes(situation.status);
   if (working && situation.turns === 1 && situation.queued === 0 && input.trim() === situation.taskInput.trim()) return { kind: 'report' };
   return working || situation.queued > 0 ? { kind: 'queue', prompt: input } : { kind: 'follow-up', prompt: input };
 }
