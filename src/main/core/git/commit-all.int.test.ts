@@ -87,7 +87,6 @@ describe('commitAll', () => {
     sandbox = createSandbox();
     const error = await sandbox.service.commitAll(join(sandbox.root, 'missing'), 'x').catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: 'git_failed' });
-    expect(error).toMatchObject({ code: 'git_failed' });
   });
 
   it('commits as Assignment Desk where no git identity is configured', async () => {

@@ -67,9 +67,7 @@ describe('prepareWorktree', () => {
     const error = await sandbox.service
       .prepareWorktree({ taskId: 'both', baseBranch: 'main', dependencyBranches: [left, right] })
       .catch((caught: unknown) => caught);
-
-    expect(error).toMatchObject({ code: 'merge_conflict' });
-    expect(error).toMatchObject({ code: 'merge_conflict', branch: right, paths: ['shared.txt'] });
+    expect(error).toMatchObject({ code: 'merge_conflict', details: { branch: right, paths: ['shared.txt'] } });
     expect((error as Error).message).toContain('shared.txt');
     expect(existsSync(sandbox.service.worktreePathFor('both'))).toBe(false);
     expect(git(sandbox.repo, 'branch', '--list', sandbox.service.branchFor('both'))).toBe('');
@@ -119,8 +117,7 @@ describe('prepareWorktree', () => {
     const error = await sandbox.service
       .prepareWorktree({ taskId: 'needs ghost', baseBranch: 'main', dependencyBranches: ['desk/ghost'] })
       .catch((caught: unknown) => caught);
-    expect(error).toMatchObject({ code: 'unknown_branch' });
-    expect(error).toMatchObject({ branch: 'desk/ghost' });
+    expect(error).toMatchObject({ code: 'unknown_branch', details: { branch: 'desk/ghost' } });
     expect(existsSync(sandbox.service.worktreePathFor('needs ghost'))).toBe(false);
   });
 });
@@ -140,15 +137,13 @@ describe('base branch checks', () => {
   it('refuses the branch of a repository without commits as empty', async () => {
     sandbox = createSandbox({ empty: true });
     const error = await sandbox.service.assertUsableBase('main').catch((caught: unknown) => caught);
-    expect(error).toMatchObject({ code: 'empty_repository' });
-    expect(error).toMatchObject({ code: 'empty_repository', branch: 'main' });
+    expect(error).toMatchObject({ code: 'empty_repository', details: { branch: 'main' } });
   });
 
   it('refuses a branch that does not exist as unknown', async () => {
     sandbox = createSandbox();
     const error = await sandbox.service.assertUsableBase('nope').catch((caught: unknown) => caught);
-    expect(error).toMatchObject({ code: 'unknown_branch' });
-    expect(error).toMatchObject({ code: 'unknown_branch', branch: 'nope' });
+    expect(error).toMatchObject({ code: 'unknown_branch', details: { branch: 'nope' } });
   });
 
   it('refuses to prepare a task on an empty repository', async () => {

@@ -16,8 +16,7 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 describe('openRepository', () => {
   it('refuses a directory that is not inside a git work tree', async () => {
     const error = await openRepository(root).catch((caught: unknown) => caught);
-    expect(error).toMatchObject({ code: 'not_a_git_repository' });
-    expect(error).toMatchObject({ code: 'not_a_git_repository', path: root });
+    expect(error).toMatchObject({ code: 'not_a_git_repository', details: { path: root } });
   });
 
   it('refuses a path that does not exist', async () => {
