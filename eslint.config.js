@@ -1,4 +1,5 @@
-// Lint rules that keep each runtime in its lane: only the Electron host and the preload may import electron.
+// Lint rules that keep each runtime in its lane: only the Electron host and the preload may import electron;
+// the board and the contract import nothing of the main process; hosts reach the core only through its front door.
 import tseslint from 'typescript-eslint';
 
 const noElectron = {
@@ -12,6 +13,41 @@ const noElectron = {
   }],
 };
 
+const electronPaths = noElectron['no-restricted-imports'][1].paths;
+const electronPatterns = noElectron['no-restricted-imports'][1].patterns;
+
+/** no-restricted-imports with electron refused and these patterns too (a later block replaces a rule's options, so each lane restates electron). */
+const restrict = (patterns) => ({
+  'no-restricted-imports': ['error', { paths: electronPaths, patterns: [...electronPatterns, ...patterns] }],
+  'no-restricted-syntax': noElectron['no-restricted-syntax'],
+});
+
+// The board runs in a browser: it talks to the core over HTTP and imports only src/shared and its own files.
+const rendererLane = restrict([{
+  group: ['**/main/**', '**/preload/**', '**/scripted-agent/**', '**/bench/**', '**/e2e/**'],
+  message: 'src/renderer imports only src/shared and its own files; reach the core over HTTP.',
+}]);
+
+// The contract runs anywhere: zod, and its own files.
+const sharedLane = restrict([{
+  regex: '^(?!zod$|\\./)',
+  message: 'src/shared imports only zod and its own files (./…).',
+}]);
+
+// Hosts use the core through src/main/core/index.ts, so its rooms can move without them.
+const frontDoorOnly = (alsoAllowed) => ({
+  group: ['**/core/*', '**/core/**', '!**/core/index', ...alsoAllowed.map((door) => `!**/core/${door}`)],
+  message: 'Hosts import the core only through src/main/core/index.ts (tests and bench may also use src/main/core/testing.ts).',
+});
+const HOSTS = ['src/main/serve.ts', 'src/main/index.ts', 'src/main/shell/**', 'src/main/electron/**', 'bench/**'];
+const HOST_TESTS = ['src/main/shell/**/*.test.ts', 'src/main/electron/**/*.test.ts', 'src/main/*.test.ts', 'bench/**'];
+
+// The scripted agent is a separate program: it imports src/shared, its own files and npm packages.
+const scriptedAgentLane = restrict([{
+  group: ['**/main/**', '**/renderer/**', '**/preload/**', '**/bench/**', '**/e2e/**'],
+  message: 'src/scripted-agent imports only src/shared, its own files and npm packages.',
+}]);
+
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'e2e/artifacts/**'] },
   ...tseslint.configs.recommended,
@@ -21,7 +57,12 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
-  { files: ['src/main/core/**', 'src/shared/**', 'src/renderer/**'], rules: noElectron },
+  { files: ['src/main/core/**'], rules: noElectron },
+  { files: ['src/renderer/**'], rules: rendererLane },
+  { files: ['src/shared/**'], rules: sharedLane },
+  { files: ['src/scripted-agent/**'], rules: scriptedAgentLane },
+  { files: HOSTS, rules: { 'no-restricted-imports': ['error', { patterns: [frontDoorOnly([])] }] } },
+  { files: HOST_TESTS, rules: { 'no-restricted-imports': ['error', { patterns: [frontDoorOnly(['testing'])] }] } },
   // The desktop shell's decisions run in plain-Node unit tests, where loading electron would try to download it:
   // Electron's types are fine there, its module is not.
   {

@@ -1,8 +1,9 @@
 // Plumbing shared by the hand-run benchmarks: arguments, a time-bounded run that always cleans up, rates and how they print.
+import { isolateGitConfig } from '../src/main/core/testing';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { isolateGitConfig } from '../src/main/core/git/git-test-fixture';
+import { DeskError, isDeskError } from '../src/shared/desk-error';
 
 /** One comparison: the desk's rate and the baseline's, in the same unit. */
 export interface BenchResult {
@@ -19,7 +20,7 @@ export const BENCH_TIMEOUT_MS = 5 * 60_000;
 /** How long cleanup may take once the run is over or cut short. */
 const CLEANUP_LIMIT_MS = 20_000;
 
-export class UsageError extends Error {}
+export const usageError = (message: string) => new DeskError('invalid', 'usage', message);
 
 /** Reads `--flag N` or `--flag=N` as a positive whole number; `fallback` when absent. */
 export function readCount(argv: readonly string[], flag: string, fallback: number): number {
@@ -28,7 +29,7 @@ export function readCount(argv: readonly string[], flag: string, fallback: numbe
   const arg = argv[index] ?? '';
   const text = arg === flag ? argv[index + 1] : arg.slice(flag.length + 1);
   const value = Number(text);
-  if (!Number.isSafeInteger(value) || value < 1) throw new UsageError(`${flag} needs a positive whole number (got ${text ?? 'nothing'}).`);
+  if (!Number.isSafeInteger(value) || value < 1) throw usageError(`${flag} needs a positive whole number (got ${text ?? 'nothing'}).`);
   return value;
 }
 
@@ -110,7 +111,7 @@ export function runMain(body: (argv: readonly string[]) => Promise<void>): void 
   void Promise.race([body(argv), limit])
     .then(() => 0, (error: unknown) => {
       process.stderr.write(`bench failed: ${messageOf(error)}\n`);
-      return error instanceof UsageError ? 2 : 1;
+      return isDeskError(error, 'usage') ? 2 : 1;
     })
     .then(async (code) => {
       clearTimeout(timer);

@@ -1,8 +1,8 @@
 // How the board copes with many tasks: time until 1,000 queued cards are listed, and frame times while
 // scrolling that column, in Debian's Chromium against a real `serve`. Run by hand: npm run bench:board.
+import { isolateGitConfig } from '../src/main/core/testing';
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
-import { isolateGitConfig } from '../src/main/core/git/git-test-fixture';
 import { launchBrowser } from '../e2e/web/support/browser';
 import { serveDesk } from '../e2e/web/support/desk-server';
 import { readCount } from './bench-support';

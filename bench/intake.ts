@@ -1,5 +1,6 @@
 // Task intake per second: the real desk's `POST /` against a bare node:http + SQLite server, same client, same concurrency.
 // Every task waits for a task that is never submitted, so nothing runs: this measures intake only.
+import { destroyDesk, startDesk, TEST_TOKEN } from '../src/main/core/testing';
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, createServer, request } from 'node:http';
@@ -7,7 +8,6 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { destroyDesk, startDesk, TEST_TOKEN } from '../src/main/core/test-support/desk-harness';
 import { formatResult, isMain, perSecond, readCount, runMain, withCleanup, type BenchResult } from './bench-support';
 
 export const DEFAULT_INTAKE_COUNT = 2000;

@@ -1,12 +1,12 @@
 // Agent updates per second end to end: the scripted agent's `flood N` through the desk to the events socket,
 // against the same agent process read over a bare pipe with JSON.parse.
+import { agentEnvironment } from '../src/main/core/index';
+import { type Desk, destroyDesk, scriptedAgent, startDesk, TEST_TOKEN } from '../src/main/core/testing';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { agentEnvironment } from '../src/main/core/agents/agent-environment';
-import { destroyDesk, scriptedAgent, startDesk, TEST_TOKEN, type Desk } from '../src/main/core/test-support/desk-harness';
 import { formatResult, isMain, perSecond, readCount, runMain, withCleanup, type BenchResult } from './bench-support';
 import { spawnEventsCounter, stopChild, type PipedChild } from './child-processes';
 

@@ -1,12 +1,12 @@
 // Worktree preparation: the desk's prepareWorktree (no dependencies) against a bare `git worktree add -b`
 // on the same 2,000-file repository, alternating, each removed again outside the clock.
+import { createGitService } from '../src/main/core/index';
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createGitService } from '../src/main/core/git/git-service';
 import { isMain, readCount, runMain, withCleanup } from './bench-support';
 
 export const DEFAULT_WORKTREE_FILES = 2000;

@@ -1,12 +1,11 @@
 // Electron entry: hosts the core with the user's data dir and shows the board in a window. Lifecycle only:
 // the decisions are pure functions in ./shell (tested in plain Node), the Electron calls sit in ./electron.
+import { loadOrCreateToken, lockDataDir } from './core/index';
 import { app, clipboard, dialog, type BrowserWindow } from 'electron';
 import { mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { lockDataDir } from './core/host/instance-lock';
-import { loadOrCreateToken } from './core/host/token-file';
 import { createBoardWindow, focusWindow, showBoard } from './electron/board-window';
 import { registerDeskIpc } from './electron/desk-ipc';
 import { createDeskMenus, type DeskMenus } from './electron/desk-menus';

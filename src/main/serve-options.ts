@@ -1,8 +1,9 @@
 // The headless host's command line: parsed and checked before anything starts. Pure.
 import { parseArgs } from 'node:util';
 import { AD_HOC_AGENT_ID } from './core/agents/agents-config';
-import { CommandLineError, splitCommandLine } from './core/agents/split-command';
+import { splitCommandLine } from './core/agents/split-command';
 import { PROMPT_PAD_ORIGIN } from './core/http/security';
+import { DeskError, isDeskError } from '../shared/desk-error';
 
 export interface ServeOptions {
   repo: string;
@@ -22,7 +23,8 @@ export interface ServeOptions {
   serverName?: string;
 }
 
-export class UsageError extends Error {}
+/** A command line serve cannot use; serve prints its message and the usage, and exits 2. */
+export const usageError = (message: string) => new DeskError('invalid', 'usage', message);
 
 export const USAGE = `Usage: npm run serve -- --repo PATH [options]
 
@@ -59,23 +61,23 @@ export function parseServeOptions(argv: readonly string[]): ServeOptions | 'help
       },
     }));
   } catch (error) {
-    throw new UsageError(`${(error as Error).message.split('\n')[0]} (see --help)`);
+    throw usageError(`${(error as Error).message.split('\n')[0]} (see --help)`);
   }
   if (values.help) return 'help';
-  if (!values.repo) throw new UsageError('--repo PATH is required: the git repository the agents work on (see --help)');
+  if (!values.repo) throw usageError('--repo PATH is required: the git repository the agents work on (see --help)');
   const token = values.token;
   if (token !== undefined && !/^[A-Za-z0-9._~+/=-]{16,}$/.test(token)) {
-    throw new UsageError('--token must be at least 16 characters of letters, digits or ._~+/=-');
+    throw usageError('--token must be at least 16 characters of letters, digits or ._~+/=-');
   }
   const origins = (values['allow-origin'] ?? []).map((origin) => {
-    if (!/^https?:\/\/[^/\s]+$/i.test(origin)) throw new UsageError(`--allow-origin "${origin}" is not an origin like https://example.com`);
+    if (!/^https?:\/\/[^/\s]+$/i.test(origin)) throw usageError(`--allow-origin "${origin}" is not an origin like https://example.com`);
     return origin;
   });
   const agentCommand = values['agent-command'] === undefined ? undefined : commandWords(values['agent-command']);
   const agentDialect = values['agent-dialect'];
-  if (agentDialect !== undefined && agentCommand === undefined) throw new UsageError('--agent-dialect applies to --agent-command; give both');
+  if (agentDialect !== undefined && agentCommand === undefined) throw usageError('--agent-dialect applies to --agent-command; give both');
   if (agentDialect !== undefined && agentDialect !== 'acp' && agentDialect !== 'kandev') {
-    throw new UsageError(`--agent-dialect must be acp or kandev (got "${agentDialect}")`);
+    throw usageError(`--agent-dialect must be acp or kandev (got "${agentDialect}")`);
   }
   return {
     repo: values.repo,
@@ -98,13 +100,13 @@ function commandWords(line: string): string[] {
   try {
     return splitCommandLine(line);
   } catch (error) {
-    if (error instanceof CommandLineError) throw new UsageError(`--agent-command: ${error.message}`);
+    if (isDeskError(error, 'invalid_command_line')) throw usageError(`--agent-command: ${error.message}`);
     throw error;
   }
 }
 
 function integer(raw: string, flag: string, min: number, max: number): number {
   const value = Number(raw);
-  if (!/^\d+$/.test(raw) || value < min || value > max) throw new UsageError(`${flag} must be a whole number from ${min} to ${max} (got "${raw}")`);
+  if (!/^\d+$/.test(raw) || value < min || value > max) throw usageError(`${flag} must be a whole number from ${min} to ${max} (got "${raw}")`);
   return value;
 }

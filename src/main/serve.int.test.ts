@@ -5,10 +5,9 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { processGroupAlive } from './core/agents/process-tree';
-import { git, isolateGitConfig } from './core/git/git-test-fixture';
-import { makeRepo, policyAllowing, rawRequest, writePolicy, type RawResponse } from './core/test-support/desk-harness';
-import { processesWith, sandboxForTests } from './core/sandbox/test-support/sandbox-for-tests';
+import {
+  git, isolateGitConfig, makeRepo, policyAllowing, processesWith, processGroupAlive, rawRequest, sandboxForTests, writePolicy, type RawResponse,
+} from './core/testing';
 
 const sandbox = await sandboxForTests();
 

@@ -1,17 +1,11 @@
 // Headless host: the core plus its HTTP endpoint in plain Node, for servers, scripts, tests and browsers.
+import { adHocAgentSpec, type Core, createCore, defaultDataDir, hostAgentCatalog, KNOWN_AGENTS, loadOrCreateToken, lockDataDir, scriptedAgentSpec } from './core/index';
 import { existsSync, mkdirSync } from 'node:fs';
 import { homedir, hostname } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { adHocAgentSpec } from './core/agents/ad-hoc-agent';
-import { hostAgentCatalog } from './core/agents/agent-catalog';
-import { scriptedAgentSpec } from './core/agents/builtin-agents';
-import { KNOWN_AGENTS } from './core/agents/known-agents';
-import { createCore, type Core } from './core/core';
-import { defaultDataDir } from './core/host/data-dir';
-import { lockDataDir } from './core/host/instance-lock';
-import { loadOrCreateToken } from './core/host/token-file';
-import { parseServeOptions, USAGE, UsageError } from './serve-options';
+import { parseServeOptions, USAGE } from './serve-options';
+import { isDeskError } from '../shared/desk-error';
 
 const APP_VERSION = '0.1.0';
 const EXIT_USAGE = 2;
@@ -121,7 +115,7 @@ function ensureDir(dir: string): string {
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  const message = error instanceof UsageError || (error instanceof Error && 'code' in error) ? (error as Error).message : String(error instanceof Error ? error.stack : error);
+  const message = isDeskError(error, 'usage') || (error instanceof Error && 'code' in error) ? (error as Error).message : String(error instanceof Error ? error.stack : error);
   process.stderr.write(`assignment-desk: ${message}\n`);
   process.exit(EXIT_USAGE);
 });

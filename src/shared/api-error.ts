@@ -1,4 +1,4 @@
-// The one error shape every HTTP route answers with: `{error, message}`.
+// The one error shape every HTTP route answers with: `{error, code, message, details?}`.
 import { z } from 'zod';
 
 export const ApiErrorCode = z.enum([
@@ -12,14 +12,17 @@ export const ApiErrorCode = z.enum([
   'payload_too_large',
   'unsupported_media_type',
   'too_many_requests',
+  'unavailable',
   'internal_error',
 ]);
 export type ApiErrorCode = z.infer<typeof ApiErrorCode>;
 
 export const ApiErrorBody = z.object({
   error: ApiErrorCode,
+  /** The stable snake_case code of the cause (`task_not_found`, `dependency_cycle`); see src/shared/desk-error.ts. */
+  code: z.string().optional(),
   message: z.string(),
   /** Extra machine-readable facts, e.g. the cycle for a `conflict`. */
-  details: z.unknown().optional(),
+  details: z.record(z.string(), z.unknown()).optional(),
 });
 export type ApiErrorBody = z.infer<typeof ApiErrorBody>;

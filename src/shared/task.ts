@@ -6,8 +6,7 @@ import { OpenQuestion } from './questions';
 export const TaskStatus = z.enum(['queued', 'in-progress', 'awaiting-input', 'completed', 'error', 'cancelled']);
 export type TaskStatus = z.infer<typeof TaskStatus>;
 
-/** Statuses after which the task's run is over (a resubmission starts a new run). */
-export const FINISHED_STATUSES: readonly TaskStatus[] = ['completed', 'error', 'cancelled'];
+export { ACTIVE_STATUSES, FINISHED_STATUSES } from './task-status-labels';
 
 /** Review of a completed task; approval merges its branch into the base branch. */
 export const ReviewState = z.enum(['pending', 'approved', 'rejected']);

@@ -31,7 +31,7 @@ import { openDatabase } from './store/database';
 import { createEventsRepo, type EventsRepo } from './store/events-repo';
 import { createTasksRepo } from './store/tasks-repo';
 import { createTurnsRepo } from './store/turns-repo';
-import { UnknownAgentError } from './tasks/task-errors';
+import { unknownAgent } from './tasks/task-errors';
 import { runTask } from './tasks/task-runner';
 import { prepareAllowlistNetwork } from './sandbox/network/sandbox-network';
 import { probeSandbox } from './sandbox/sandbox-probe';
@@ -71,7 +71,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   const repoRoot = repository.root;
   // The repository's node_modules/.bin comes last: it may supply an agent, never shadow one on PATH.
   const agents = createAgentRegistry({ ...config.agents, searchDirs: [...config.agents.searchDirs, binDir(repoRoot)] });
-  if (!agents.get(config.defaultAgent)) throw new UnknownAgentError(config.defaultAgent, agents.list().map((a) => a.id));
+  if (!agents.get(config.defaultAgent)) throw unknownAgent(config.defaultAgent, agents.list().map((a) => a.id));
   const git = createGitService({
     repoRoot,
     repository,

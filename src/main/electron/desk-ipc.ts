@@ -7,6 +7,7 @@ import { DESK_CHANNELS, type NativeResult } from '../../shared/desk-bridge';
 import { isTrustedSender, parsePathArg } from '../shell/ipc-sender';
 import { isInsideRoots, openFileAction } from '../shell/path-policy';
 import type { OriginSource } from './web-security';
+import { DeskError } from '../../shared/desk-error';
 
 export interface DeskIpcOptions {
   appOrigin: OriginSource;
@@ -17,7 +18,6 @@ export interface DeskIpcOptions {
   log: (message: string) => void;
 }
 
-class UntrustedSender extends Error {}
 
 export function registerDeskIpc(options: DeskIpcOptions): void {
   const guard = <A extends unknown[], R>(handler: (...args: A) => Promise<R>) => (event: IpcMainInvokeEvent, ...args: A): Promise<R> => {
@@ -29,7 +29,7 @@ export function registerDeskIpc(options: DeskIpcOptions): void {
     }, options.appOrigin());
     if (!trusted) {
       options.log(`Refused an IPC call from ${frame?.url ?? 'a closed frame'}.`);
-      return Promise.reject(new UntrustedSender('Not allowed.'));
+      return Promise.reject(new DeskError('forbidden', 'untrusted_sender', 'Not allowed.'));
     }
     return handler(...args);
   };

@@ -1,5 +1,7 @@
 // The core as the desktop app runs it, in plain Node: the remembered port and its fallback, switching
 // repositories, and quitting without leaving agents behind. Real git, SQLite and scripted agent.
+import { processExists } from '../core/index';
+import { isolateGitConfig, makeRepo, scriptedAgent } from '../core/testing';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
@@ -7,9 +9,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TaskStatus } from '../../shared/task';
-import { processExists } from '../core/agents/process-tree';
-import { isolateGitConfig } from '../core/git/git-test-fixture';
-import { makeRepo, scriptedAgent } from '../core/test-support/desk-harness';
 import { createDeskHost, type DeskHost } from './desk-host';
 import { createSettingsStore } from './desktop-settings';
 

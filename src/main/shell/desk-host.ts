@@ -1,11 +1,8 @@
 // The core as the desktop app runs it: on 127.0.0.1 at the remembered port (a free one when that is taken),
 // for one repository at a time, switchable without a restart. Electron-free, so it is tested in plain Node.
+import { type AgentCatalog, type Core, createCore, type EventListener, PROMPT_PAD_ORIGIN } from '../core/index';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import type { EventListener } from '../core/events/event-bus';
-import type { AgentCatalog } from '../core/agents/agent-registry';
-import { createCore, type Core } from '../core/core';
-import { PROMPT_PAD_ORIGIN } from '../core/http/security';
 import { APP_HOST, appOriginFor } from './app-origin';
 import type { SettingsStore } from './desktop-settings';
 import { choosePort, preferredPort } from './port-choice';

@@ -1,14 +1,12 @@
 // What the desktop app hands the core that depends on where it runs: the agents (with the scripted agent's
 // runtime, see scripted-agent-launch.ts) and the SQLite binary built for Electron. Electron-free.
+import { type AgentCatalog, findCommand, hostAgentCatalog, isExecutableFile, scriptedAgentSpec } from '../core/index';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { findCommand, isExecutableFile } from '../core/agents/agent-detection';
-import { hostAgentCatalog } from '../core/agents/agent-catalog';
-import type { AgentCatalog } from '../core/agents/agent-registry';
-import { scriptedAgentSpec } from '../core/agents/builtin-agents';
 import { asarUnpacked, nativeBindingFor } from './native-binding';
 import { scriptedAgentLaunch } from './scripted-agent-launch';
+import { DeskError } from '../../shared/desk-error';
 
 export interface DesktopAgentsInput {
   dataDir: string;
@@ -36,16 +34,14 @@ export function desktopAgentCatalog(input: DesktopAgentsInput): AgentCatalog {
   });
 }
 
-export class MissingNativeBindingError extends Error {
-  readonly code = 'missing_native_binding';
-}
+const missingNativeBinding = (message: string) => new DeskError('unavailable', 'missing_native_binding', message);
 
 /** The better-sqlite3 binary for this runtime; throws a clear error when the Electron build was never made. */
 export function desktopNativeBinding(outDir: string): string | undefined {
   const betterSqliteVersion = (createRequire(import.meta.url)('better-sqlite3/package.json') as { version: string }).version;
   const file = nativeBindingFor({ versions: process.versions, platform: process.platform, arch: process.arch, outDir, betterSqliteVersion });
   if (file !== undefined && !existsSync(file)) {
-    throw new MissingNativeBindingError(`SQLite for this Electron (ABI ${process.versions.modules}) is not built: ${file} is missing. `
+    throw missingNativeBinding(`SQLite for this Electron (ABI ${process.versions.modules}) is not built: ${file} is missing. `
       + 'From a checkout, `npm start` builds it first (build/rebuild-native.ts); an installed app ships it.');
   }
   return file;

@@ -1,7 +1,8 @@
 // What the native extras may touch: only paths inside the repository or the desk's worktrees, and "open in
 // editor" never runs a program (a file the OS would execute is shown in its folder instead). Pure.
+import { splitCommandLine } from '../core/index';
 import { extname, posix, win32 } from 'node:path';
-import { CommandLineError, splitCommandLine } from '../core/agents/split-command';
+import { isDeskError } from '../../shared/desk-error';
 
 /** `path` and `roots` must already be resolved through symlinks (realpath), or a link could lead outside. */
 export function isInsideRoots(path: string, roots: readonly string[], platform: NodeJS.Platform = process.platform): boolean {
@@ -38,7 +39,7 @@ export function openFileAction({ file, editor, executable }: OpenFileInput): Ope
       const [command, ...args] = splitCommandLine(editor);
       if (command) return { kind: 'editor', command, args: [...args, file] };
     } catch (error) {
-      if (!(error instanceof CommandLineError)) throw error;
+      if (!(isDeskError(error, 'invalid_command_line'))) throw error;
       return { kind: 'reveal', reason: `ASSIGNMENT_DESK_EDITOR cannot be read: ${error.message}` };
     }
   }

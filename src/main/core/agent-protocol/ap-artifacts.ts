@@ -7,7 +7,7 @@ import type { ChangedFiles } from '../git/changed-files';
 import type { ApRecordsRepo } from '../store/ap-records-repo';
 import type { TurnRecord } from '../store/turns-repo';
 import type { TaskService } from '../tasks/task-service';
-import { NoWorktreeError, UnknownArtifactError } from './ap-errors';
+import { noWorktree, artifactNotFound } from './ap-errors';
 import { artifactIdFor, toApArtifact, type ArtifactFacts } from './ap-mapping';
 import { readUpload, uploadExists, uploadPathFor, writeUpload } from './worktree-uploads';
 
@@ -89,14 +89,14 @@ export function createApArtifacts(deps: ApArtifactsDeps): ApArtifacts {
           const task = deps.tasks.detail(taskId);
           const reason = task.worktreePath === undefined ? whyNoWorktree(task) : undefined;
           if (task.worktreePath !== undefined) finish(() => resolve(task.worktreePath as string));
-          else if (reason !== undefined) finish(() => reject(new NoWorktreeError(reason)));
+          else if (reason !== undefined) finish(() => reject(noWorktree(reason)));
         } catch (error) {
           finish(() => reject(error));
         }
       };
       // The runner records the agent's start right after the worktree is ready, so an event of the task is the cue to look.
       const unsubscribe = deps.bus.subscribe((event) => { if (event.taskId === taskId) check(); });
-      const timer = setTimeout(() => finish(() => reject(new NoWorktreeError(
+      const timer = setTimeout(() => finish(() => reject(noWorktree(
         `Task ${taskId} has not started within ${Math.round(timeoutMs / 1000)} s, so it has no worktree yet; upload once it runs.`))), timeoutMs);
       check();
     });
@@ -116,12 +116,12 @@ export function createApArtifacts(deps: ApArtifactsDeps): ApArtifacts {
 
     async read(task, turns, artifactId) {
       const entry = (await collect(task, turns)).find((e) => artifactIdFor(task.id, e.facts.path) === artifactId);
-      if (!entry) throw new UnknownArtifactError(`Task ${task.id} has no artifact ${artifactId}.`);
+      if (!entry) throw artifactNotFound(`Task ${task.id} has no artifact ${artifactId}.`);
       const fileName = entry.facts.path.split('/').at(-1) as string;
       // An upload is served as it is in the worktree now; a committed file as the task's latest commit has it.
       const fromWorktree = entry.upload && task.worktreePath !== undefined ? await readUpload(task.worktreePath, entry.facts.path) : undefined;
       const data = fromWorktree ?? (entry.head !== undefined ? await files.read(entry.head, entry.facts.path) : undefined);
-      if (!data) throw new UnknownArtifactError(`Artifact ${artifactId} (${entry.facts.path}) of task ${task.id} is no longer there.`);
+      if (!data) throw artifactNotFound(`Artifact ${artifactId} (${entry.facts.path}) of task ${task.id} is no longer there.`);
       return { fileName, data };
     },
 

@@ -9,7 +9,7 @@ import type { ApQueuedStep, ApRecordsRepo } from '../store/ap-records-repo';
 import type { TurnRecord, TurnsRepo } from '../store/turns-repo';
 import type { TaskService } from '../tasks/task-service';
 import type { ApArtifacts, Upload } from './ap-artifacts';
-import { UnknownStepError } from './ap-errors';
+import { stepNotFound } from './ap-errors';
 import { paginate, toApStep, toApTask, toQueuedApStep, turnOfStepId } from './ap-mapping';
 import { decideStep } from './step-input';
 import type { StepQueue } from './step-queue';
@@ -17,15 +17,15 @@ import type { StepQueue } from './step-queue';
 export interface AgentProtocol {
   createTask(request: ApTaskRequest): Promise<ApTask>;
   listTasks(page: ApPageQuery): Promise<ApTaskList>;
-  /** Throws UnknownTaskError. */
+  /** Throws `task_not_found`. */
   getTask(taskId: string): Promise<ApTask>;
   listSteps(taskId: string, page: ApPageQuery): Promise<ApStepList>;
-  /** Throws UnknownTaskError, UnknownStepError. */
+  /** Throws `task_not_found`, `step_not_found`. */
   getStep(taskId: string, stepId: string): Promise<ApStep>;
   /** Reports, answers, follows up or queues (see decideStep); returns the step it concerns. */
   executeStep(taskId: string, request: ApStepRequest): Promise<ApStep>;
   listArtifacts(taskId: string, page: ApPageQuery): Promise<ApArtifactList>;
-  /** Throws UnknownTaskError, UnknownArtifactError. */
+  /** Throws `task_not_found`, `artifact_not_found`. */
   readArtifact(taskId: string, artifactId: string): Promise<{ fileName: string; data: Buffer }>;
   uploadArtifact(taskId: string, upload: Upload): Promise<ApArtifact>;
 }
@@ -72,7 +72,7 @@ export function createAgentProtocol(deps: AgentProtocolDeps): AgentProtocol {
   async function latestStep(taskId: string): Promise<ApStep> {
     const { task, turns: list } = load(taskId);
     const latest = list.at(-1);
-    if (!latest) throw new UnknownStepError(`Task ${taskId} has no steps.`);
+    if (!latest) throw stepNotFound(`Task ${taskId} has no steps.`);
     return apStep(task, list, latest);
   }
 
@@ -102,7 +102,7 @@ export function createAgentProtocol(deps: AgentProtocolDeps): AgentProtocol {
       const { task, turns: list } = load(taskId);
       const number = turnOfStepId(taskId, stepId);
       const source = number === undefined ? undefined : stepSources(taskId, list).find((s) => numberOf(s) === number);
-      if (!source) throw new UnknownStepError(`Task ${taskId} has no step ${stepId}.`);
+      if (!source) throw stepNotFound(`Task ${taskId} has no step ${stepId}.`);
       return stepOf(task, list, source);
     },
 

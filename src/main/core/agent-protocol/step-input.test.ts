@@ -1,8 +1,6 @@
 // What a step POST means: report, answer the open question, or follow up, and when it is refused.
 import { describe, expect, it } from 'vitest';
 import type { OpenQuestion } from '../../../shared/questions';
-import { NoOpenQuestionError } from '../tasks/open-questions';
-import { StepInputError } from './ap-errors';
 import { decideStep, howToAnswer, type StepSituation } from './step-input';
 
 const at = '2025-01-01T00:00:00.000Z';
@@ -29,7 +27,7 @@ describe('a step while the agent waits on a permission', () => {
   });
 
   it('refuses input that names no option, or a decline, saying which options there are', () => {
-    expect(() => decideStep(waitingOn(permission), { input: 'maybe' })).toThrow(StepInputError);
+    expect(() => decideStep(waitingOn(permission), { input: 'maybe' })).toThrow(expect.objectContaining({ code: 'invalid_step_input' }));
     expect(() => decideStep(waitingOn(permission), { additional_input: { declined: true } })).toThrow(/"allow" \(Allow\), "reject" \(Reject\)/);
   });
 
@@ -85,7 +83,7 @@ describe('a step with nothing to answer', () => {
   });
 
   it('refuses an answer when no question is open', () => {
-    expect(() => decideStep(finished, { additional_input: { answer: { answer: 'x' } } })).toThrow(NoOpenQuestionError);
+    expect(() => decideStep(finished, { additional_input: { answer: { answer: 'x' } } })).toThrow(expect.objectContaining({ code: 'no_open_question' }));
   });
 });
 

@@ -3,8 +3,9 @@
 import type { ApStepRequest } from '../../../shared/agent-protocol';
 import type { OpenQuestion } from '../../../shared/questions';
 import type { AnswerInput, TaskStatus } from '../../../shared/task';
-import { NoOpenQuestionError } from '../tasks/open-questions';
-import { StepInputError } from './ap-errors';
+import { ACTIVE_STATUSES } from '../../../shared/task-status-labels';
+import { noOpenQuestion } from '../tasks/task-errors';
+import { invalidStepInput } from './ap-errors';
 
 export type StepAction =
   /** Nothing new to say (or the first step, which the desk started with the task): show the latest step. */
@@ -25,7 +26,6 @@ export interface StepSituation {
   openQuestions: readonly OpenQuestion[];
 }
 
-const ACTIVE: readonly TaskStatus[] = ['queued', 'in-progress', 'awaiting-input'];
 const YES = new Set(['y', 'yes']);
 const NO = new Set(['n', 'no']);
 
@@ -51,9 +51,9 @@ export function decideStep(situation: StepSituation, body: ApStepRequest): StepA
     const question = pickQuestion(situation.openQuestions, extra.question_id);
     return { kind: 'answer', answer: { questionId: question.id, ...answerFor(question, input, extra) } };
   }
-  if (carriesAnswer) throw new NoOpenQuestionError(`Task ${situation.taskId} is not waiting for an answer.`);
+  if (carriesAnswer) throw noOpenQuestion(`Task ${situation.taskId} is not waiting for an answer.`);
   if (input === undefined) return { kind: 'report' };
-  const working = ACTIVE.includes(situation.status);
+  const working = ACTIVE_STATUSES.includes(situation.status);
   if (working && situation.turns === 1 && situation.queued === 0 && input.trim() === situation.taskInput.trim()) return { kind: 'report' };
   return working || situation.queued > 0 ? { kind: 'queue', prompt: input } : { kind: 'follow-up', prompt: input };
 }
@@ -61,10 +61,10 @@ export function decideStep(situation: StepSituation, body: ApStepRequest): StepA
 function pickQuestion(open: readonly OpenQuestion[], questionId: string | undefined): OpenQuestion {
   if (questionId !== undefined) {
     const named = open.find((q) => q.id === questionId);
-    if (!named) throw new StepInputError(`additional_input.question_id: no open question ${questionId}; open: ${open.map((q) => q.id).join(', ')}`);
+    if (!named) throw invalidStepInput(`additional_input.question_id: no open question ${questionId}; open: ${open.map((q) => q.id).join(', ')}`);
     return named;
   }
-  if (open.length > 1) throw new StepInputError(`Several questions are open: name one with additional_input.question_id (${open.map((q) => q.id).join(', ')}).`);
+  if (open.length > 1) throw invalidStepInput(`Several questions are open: name one with additional_input.question_id (${open.map((q) => q.id).join(', ')}).`);
   return open[0] as OpenQuestion;
 }
 
@@ -73,13 +73,13 @@ type Answer = { optionId: string } | { content: Record<string, unknown> } | { de
 function answerFor(question: OpenQuestion, input: string | undefined, extra: NonNullable<ApStepRequest['additional_input']>): Answer {
   if (question.kind === 'permission') {
     const option = input === undefined ? undefined : optionFor(question, input.trim());
-    if (!option) throw new StepInputError(`This question is answered with one of its options: ${howToAnswer(question)}`);
+    if (!option) throw invalidStepInput(`This question is answered with one of its options: ${howToAnswer(question)}`);
     return { optionId: option };
   }
   if (extra.declined === true) return { declined: true };
   if (extra.answer !== undefined) return { content: extra.answer };
   const field = onlyField(question.requestedSchema);
-  if (input === undefined || field === undefined) throw new StepInputError(`This question is a form: ${howToAnswer(question)}`);
+  if (input === undefined || field === undefined) throw invalidStepInput(`This question is a form: ${howToAnswer(question)}`);
   return { content: { [field]: input } };
 }
 

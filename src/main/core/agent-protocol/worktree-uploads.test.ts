@@ -3,7 +3,6 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ArtifactPathError, NoWorktreeError } from './ap-errors';
 import { readUpload, uploadExists, uploadPathFor, writeUpload } from './worktree-uploads';
 
 describe('uploadPathFor', () => {
@@ -23,7 +22,7 @@ describe('uploadPathFor', () => {
   it('refuses a folder that climbs out, a path into .git, and names that are no file', () => {
     for (const [folder, name] of [['..', 'x'], ['a/../..', 'x'], ['.git', 'config'], ['a/.Git/hooks', 'x'], [undefined, '.git'], [undefined, '..'],
       [undefined, ''], [undefined, 'dir/'], ['a\u0000b', 'x'], [undefined, 'new\nline']] as const) {
-      expect(() => uploadPathFor(folder, name), `${folder}/${name}`).toThrow(ArtifactPathError);
+      expect(() => uploadPathFor(folder, name), `${folder}/${name}`).toThrow(expect.objectContaining({ code: 'artifact_path' }));
     }
   });
 });
@@ -49,17 +48,17 @@ describe('writing and reading uploads', () => {
   it('refuses a folder that is a link out of the worktree, and a file that is a link', async () => {
     mkdirSync(join(root, 'outside'));
     symlinkSync(join(root, 'outside'), join(worktree, 'out'));
-    await expect(writeUpload(worktree, 'out/x.txt', Buffer.from('x'))).rejects.toThrow(ArtifactPathError);
+    await expect(writeUpload(worktree, 'out/x.txt', Buffer.from('x'))).rejects.toThrow(expect.objectContaining({ code: 'artifact_path' }));
     writeFileSync(join(root, 'secret.txt'), 'secret');
     symlinkSync(join(root, 'secret.txt'), join(worktree, 'link.txt'));
-    await expect(writeUpload(worktree, 'link.txt', Buffer.from('x'))).rejects.toThrow(ArtifactPathError);
+    await expect(writeUpload(worktree, 'link.txt', Buffer.from('x'))).rejects.toThrow(expect.objectContaining({ code: 'artifact_path' }));
     expect(readFileSync(join(root, 'secret.txt'), 'utf8')).toBe('secret');
     expect(await readUpload(worktree, 'link.txt')).toBeUndefined();
   });
 
   it('refuses a path where a folder is in the way, and a worktree that is gone', async () => {
     mkdirSync(join(worktree, 'taken'));
-    await expect(writeUpload(worktree, 'taken', Buffer.from('x'))).rejects.toThrow(ArtifactPathError);
-    await expect(writeUpload(join(root, 'gone'), 'x.txt', Buffer.from('x'))).rejects.toThrow(NoWorktreeError);
+    await expect(writeUpload(worktree, 'taken', Buffer.from('x'))).rejects.toThrow(expect.objectContaining({ code: 'artifact_path' }));
+    await expect(writeUpload(join(root, 'gone'), 'x.txt', Buffer.from('x'))).rejects.toThrow(expect.objectContaining({ code: 'no_worktree' }));
   });
 });

@@ -4,7 +4,8 @@ import { constants, existsSync, lstatSync } from 'node:fs';
 import { mkdir, open } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { realPathOf } from '../governance/real-path';
-import { ArtifactPathError, NoWorktreeError } from './ap-errors';
+import { invalidArtifactPath, noWorktree } from './ap-errors';
+import { isDeskError } from '../../../shared/desk-error';
 
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
@@ -16,40 +17,40 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 export function uploadPathFor(relativePath: string | undefined, fileName: string): string {
   const name = fileName.split(/[\\/]/).at(-1) ?? '';
   if (name === '' || name === '.' || name === '..' || CONTROL.test(name)) {
-    throw new ArtifactPathError(`file: the file name "${fileName}" cannot be written; send the file with a plain name.`);
+    throw invalidArtifactPath(`file: the file name "${fileName}" cannot be written; send the file with a plain name.`);
   }
-  if (relativePath !== undefined && CONTROL.test(relativePath)) throw new ArtifactPathError('relative_path: must not contain control characters.');
+  if (relativePath !== undefined && CONTROL.test(relativePath)) throw invalidArtifactPath('relative_path: must not contain control characters.');
   const folders: string[] = [];
   for (const segment of (relativePath ?? '').split(/[\\/]/)) {
     if (segment === '' || segment === '.') continue;
     if (segment === '..') {
-      if (folders.pop() === undefined) throw new ArtifactPathError(`relative_path: "${relativePath}" leads outside the task's worktree.`);
+      if (folders.pop() === undefined) throw invalidArtifactPath(`relative_path: "${relativePath}" leads outside the task's worktree.`);
       continue;
     }
     folders.push(segment);
   }
   const path = [...folders, name];
-  if (path.some(isGitDir)) throw new ArtifactPathError(`relative_path: "${path.join('/')}" is inside the worktree's .git; uploads go next to the work.`);
+  if (path.some(isGitDir)) throw invalidArtifactPath(`relative_path: "${path.join('/')}" is inside the worktree's .git; uploads go next to the work.`);
   return path.join('/');
 }
 
 const isGitDir = (segment: string) => segment.toLowerCase() === '.git';
 
-/** The real absolute path `path` names in the worktree; throws ArtifactPathError when a symlink leads outside. */
+/** The real absolute path `path` names in the worktree; throws `artifact_path` when a symlink leads outside. */
 function confinedTarget(worktree: string, path: string): string {
   const root = realPathOf(worktree);
   const target = realPathOf(join(root, ...path.split('/')));
   const inside = relative(root, target);
   if (inside === '' || inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside)) {
-    throw new ArtifactPathError(`relative_path: "${path}" leads outside the task's worktree (through a symbolic link).`);
+    throw invalidArtifactPath(`relative_path: "${path}" leads outside the task's worktree (through a symbolic link).`);
   }
-  if (inside.split(sep).some(isGitDir)) throw new ArtifactPathError(`relative_path: "${path}" leads into the worktree's .git.`);
+  if (inside.split(sep).some(isGitDir)) throw invalidArtifactPath(`relative_path: "${path}" leads into the worktree's .git.`);
   return target;
 }
 
 /** Writes the upload; the last path segment is never followed as a link, so a link swapped in after the check cannot redirect it. */
 export async function writeUpload(worktree: string, path: string, data: Buffer): Promise<void> {
-  if (!existsSync(worktree)) throw new NoWorktreeError(`The task's worktree ${worktree} is gone; resubmit the task to upload into a new one.`);
+  if (!existsSync(worktree)) throw noWorktree(`The task's worktree ${worktree} is gone; resubmit the task to upload into a new one.`);
   const target = confinedTarget(worktree, path);
   try {
     await mkdir(dirname(target), { recursive: true });
@@ -62,7 +63,7 @@ export async function writeUpload(worktree: string, path: string, data: Buffer):
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EISDIR' || code === 'ENOTDIR' || code === 'EEXIST' || code === 'ELOOP') {
-      throw new ArtifactPathError(`relative_path: "${path}" cannot be written: a folder, file or link is in the way (${code}).`);
+      throw invalidArtifactPath(`relative_path: "${path}" cannot be written: a folder, file or link is in the way (${code}).`);
     }
     throw error;
   }
@@ -79,7 +80,7 @@ export async function readUpload(worktree: string, path: string): Promise<Buffer
       await file.close();
     }
   } catch (error) {
-    if (error instanceof ArtifactPathError) return undefined;
+    if (isDeskError(error, 'artifact_path')) return undefined;
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ELOOP' || code === 'EISDIR') return undefined;
     throw error;

@@ -14,7 +14,7 @@ export interface HostAgentOptions {
   env: NodeJS.ProcessEnv;
 }
 
-/** Throws AgentsConfigError for a bad agents.json, before anything starts. */
+/** Throws `agents_config_invalid` for a bad agents.json, before anything starts. */
 export function hostAgentCatalog(options: HostAgentOptions): AgentCatalog {
   return {
     scripted: options.scripted,

@@ -11,19 +11,12 @@ import type { AgentRegistry } from './agent-registry';
 import type { AgentSpec } from './agent-spec';
 import { ACP_PROTOCOL_VERSION, DESK_CLIENT_CAPABILITIES, exchangeInitialize } from './connect-agent';
 import { createTerminalHost, type TerminalHost } from './terminal-host';
+import { DeskError } from '../../../shared/desk-error';
 
 /** The agent offers no login the desk can run; the message lists what it does offer. */
-export class LoginUnavailableError extends Error {
-  readonly code = 'login_unavailable';
-}
-
-export class UnknownLoginError extends Error {
-  readonly code = 'unknown_login';
-}
-
-export class LoginRunningError extends Error {
-  readonly code = 'login_running';
-}
+const loginUnavailable = (message: string) => new DeskError('conflict', 'login_unavailable', message);
+const loginNotFound = (message: string) => new DeskError('not_found', 'unknown_login', message);
+const loginRunning = (message: string) => new DeskError('conflict', 'login_running', message);
 
 interface TerminalMethod { id: string; name: string; args: string[]; env: Record<string, string> }
 
@@ -51,7 +44,7 @@ export function createAgentLogins(deps: {
 
   const find = (agentId: string): RunningLogin => {
     const login = logins.get(agentId);
-    if (!login) throw new UnknownLoginError(`No login of agent ${agentId} has been started.`);
+    if (!login) throw loginNotFound(`No login of agent ${agentId} has been started.`);
     return login;
   };
   const show = ({ view, host }: RunningLogin): AgentLogin => {
@@ -62,10 +55,10 @@ export function createAgentLogins(deps: {
   return {
     async start(agentId, methodId) {
       const spec = deps.agents.get(agentId);
-      if (!spec) throw new UnknownLoginError(`No agent "${agentId}".`);
+      if (!spec) throw loginNotFound(`No agent "${agentId}".`);
       const previous = logins.get(agentId);
       if (previous && previous.host.output(previous.view.terminalId).exitStatus === null) {
-        throw new LoginRunningError(`A login of ${agentId} is already running; answer it or stop it first.`);
+        throw loginRunning(`A login of ${agentId} is already running; answer it or stop it first.`);
       }
       await previous?.host.disposeAll();
       const method = pickMethod(await terminalMethodsOf(spec, deps), methodId, agentId);
@@ -102,9 +95,9 @@ async function terminalMethodsOf(spec: AgentSpec, deps: { cwd: string; clientVer
   const agent = await spawnAgent({ command: spec.command, args: spec.args, cwd: deps.cwd, env: agentEnvironment(process.env, spec) });
   try {
     const channel = agentChannel(agent.child.stdout, agent.child.stdin);
-    void agent.exited.then(() => channel.close(new LoginUnavailableError(`The agent ${spec.id} exited before saying how to log in: ${agent.recentLog()}`)));
+    void agent.exited.then(() => channel.close(loginUnavailable(`The agent ${spec.id} exited before saying how to log in: ${agent.recentLog()}`)));
     const timeout = new Promise<never>((_resolve, reject) => {
-      setTimeout(() => reject(new LoginUnavailableError(`The agent ${spec.id} did not answer initialize within ${HANDSHAKE_LIMIT_MS / 1000} s.`)), HANDSHAKE_LIMIT_MS).unref();
+      setTimeout(() => reject(loginUnavailable(`The agent ${spec.id} did not answer initialize within ${HANDSHAKE_LIMIT_MS / 1000} s.`)), HANDSHAKE_LIMIT_MS).unref();
     });
     const init = await Promise.race([exchangeInitialize(channel, {
       protocolVersion: ACP_PROTOCOL_VERSION, clientCapabilities: DESK_CLIENT_CAPABILITIES, clientInfo: { name: 'assignment-desk', version: deps.clientVersion },
@@ -133,5 +126,5 @@ function pickMethod(methods: { terminal: TerminalMethod[]; other: string[] }, me
   const offered = methods.terminal.length > 0 ? ` Its terminal logins: ${methods.terminal.map((m) => m.id).join(', ')}.` : '';
   const others = methods.other.length > 0 ? ` It offers logins the desk cannot run in a terminal: ${methods.other.join(', ')}; use them outside the desk.` : '';
   const missing = methodId === undefined ? `Agent ${agentId} offers no terminal login.` : `Agent ${agentId} has no terminal login "${methodId}".`;
-  throw new LoginUnavailableError(`${missing}${offered}${others}`);
+  throw loginUnavailable(`${missing}${offered}${others}`);
 }

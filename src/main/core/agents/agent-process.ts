@@ -2,6 +2,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { endProcessTree } from './process-tree';
+import { DeskError } from '../../../shared/desk-error';
 
 export interface AgentExit { code: number | null; signal: NodeJS.Signals | null }
 
@@ -16,9 +17,7 @@ export interface AgentProcess {
   stop(): Promise<void>;
 }
 
-export class AgentStartError extends Error {
-  readonly code = 'agent_start_failed';
-}
+export const agentStartFailed = (message: string) => new DeskError('unavailable', 'agent_start_failed', message);
 
 export interface SpawnAgentOptions {
   command: string;
@@ -52,7 +51,7 @@ export async function spawnAgent(options: SpawnAgentOptions): Promise<AgentProce
   await new Promise<void>((resolve, reject) => {
     child.once('spawn', resolve);
     const program = options.program ?? options.command;
-    child.once('error', (error: NodeJS.ErrnoException) => reject(new AgentStartError(error.code === 'ENOENT'
+    child.once('error', (error: NodeJS.ErrnoException) => reject(agentStartFailed(error.code === 'ENOENT'
       ? `Cannot start agent "${program}": ${program === options.command ? 'it' : options.command} is not installed or not on PATH (see GET /api/agents).`
       : `Cannot start agent "${program}": ${error.message}`)));
   });

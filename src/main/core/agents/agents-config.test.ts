@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AgentsConfigError, loadAgentsConfig, parseAgentsConfig } from './agents-config';
+import { loadAgentsConfig, parseAgentsConfig } from './agents-config';
 
 const FILE = '/data/agents.json';
 const parse = (config: unknown) => parseAgentsConfig(JSON.stringify(config), FILE);
@@ -30,7 +30,7 @@ describe('parseAgentsConfig', () => {
     [{ agents: [{ id: 'x', command: 'a' }, { id: 'x', command: 'b' }] }, `${FILE}: agents[1].id: "x" appears more than once`],
     [{ agent: [] }, `${FILE}: agents:`],
   ])('refuses %j, naming the file and the field', (config, message) => {
-    expect(() => parse(config)).toThrow(AgentsConfigError);
+    expect(() => parse(config)).toThrow(expect.objectContaining({ code: 'agents_config_invalid' }));
     expect(() => parse(config)).toThrow(message);
   });
 

@@ -4,6 +4,7 @@ import { isAbsolute, join } from 'node:path';
 import { z } from 'zod';
 import { GrantedPath, HostPattern } from '../../../shared/sandbox';
 import { AgentDialect, type AgentSpec } from './agent-spec';
+import { DeskError } from '../../../shared/desk-error';
 
 export const AGENTS_CONFIG_FILE = 'agents.json';
 
@@ -38,9 +39,7 @@ const ConfigEntry = z.object({
 
 const AgentsConfig = z.object({ agents: z.array(ConfigEntry) }).strict();
 
-export class AgentsConfigError extends Error {
-  readonly code = 'agents_config_invalid';
-}
+export const agentsConfigInvalid = (message: string) => new DeskError('invalid', 'agents_config_invalid', message);
 
 /** Parses the file's text; `file` only names it in messages. Ids must be unique within the file. */
 export function parseAgentsConfig(text: string, file: string): AgentSpec[] {
@@ -48,17 +47,17 @@ export function parseAgentsConfig(text: string, file: string): AgentSpec[] {
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new AgentsConfigError(`${file} is not valid JSON: ${(error as Error).message}`);
+    throw agentsConfigInvalid(`${file} is not valid JSON: ${(error as Error).message}`);
   }
   const parsed = AgentsConfig.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue && issue.path.length > 0 ? fieldPath(issue.path) : '(the file)';
-    throw new AgentsConfigError(`${file}: ${where}: ${issue?.message ?? 'is invalid'}`);
+    throw agentsConfigInvalid(`${file}: ${where}: ${issue?.message ?? 'is invalid'}`);
   }
   const seen = new Set<string>();
   return parsed.data.agents.map((entry, index) => {
-    if (seen.has(entry.id)) throw new AgentsConfigError(`${file}: agents[${index}].id: "${entry.id}" appears more than once`);
+    if (seen.has(entry.id)) throw agentsConfigInvalid(`${file}: agents[${index}].id: "${entry.id}" appears more than once`);
     seen.add(entry.id);
     return { ...entry, name: entry.name ?? entry.id };
   });
@@ -72,7 +71,7 @@ export function loadAgentsConfig(dataDir: string, read: (path: string) => string
     text = read(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw new AgentsConfigError(`Cannot read ${file}: ${(error as Error).message}`);
+    throw agentsConfigInvalid(`Cannot read ${file}: ${(error as Error).message}`);
   }
   return parseAgentsConfig(text, file);
 }

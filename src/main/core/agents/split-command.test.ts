@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CommandLineError, splitCommandLine } from './split-command';
+import { splitCommandLine } from './split-command';
 
 describe('splitCommandLine', () => {
   it.each([
@@ -17,7 +17,7 @@ describe('splitCommandLine', () => {
   });
 
   it('refuses an unbalanced quote and says which one', () => {
-    expect(() => splitCommandLine(`agent --name "Desk agent`)).toThrow(CommandLineError);
+    expect(() => splitCommandLine(`agent --name "Desk agent`)).toThrow(expect.objectContaining({ code: 'invalid_command_line' }));
     expect(() => splitCommandLine(`agent --name "Desk agent`)).toThrow('the double quote at position 14 is never closed');
     expect(() => splitCommandLine(`agent 'x`)).toThrow('single quote');
   });

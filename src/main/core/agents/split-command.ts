@@ -1,8 +1,9 @@
 // Splits a one-line command (`--agent-command 'npx my-agent --acp'`) into words the way a shell does for simple quoting. Pure.
 // Deliberately small: white space separates words, '…' keeps everything, "…" keeps everything but \" and \\.
 // Outside quotes a backslash escapes only white space, a quote or a backslash, so Windows paths (C:\tools\agent.exe) stay whole.
+import { DeskError } from '../../../shared/desk-error';
 
-export class CommandLineError extends Error {}
+export const invalidCommandLine = (message: string) => new DeskError('invalid', 'invalid_command_line', message);
 
 export function splitCommandLine(line: string): string[] {
   const words: string[] = [];
@@ -38,8 +39,8 @@ export function splitCommandLine(line: string): string[] {
       inWord = true;
     }
   }
-  if (quote) throw new CommandLineError(`the ${quote === '"' ? 'double' : 'single'} quote at position ${quoteStart + 1} is never closed`);
+  if (quote) throw invalidCommandLine(`the ${quote === '"' ? 'double' : 'single'} quote at position ${quoteStart + 1} is never closed`);
   if (inWord) words.push(word);
-  if (words.length === 0) throw new CommandLineError('the command is empty');
+  if (words.length === 0) throw invalidCommandLine('the command is empty');
   return words;
 }

@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { worktreeDirNameFor } from './branch-names';
 import { loadDeskId } from './desk-id';
-import { BranchTakenError } from './git-errors';
 import { anotherDesk, createSandbox, git, isolateGitConfig, writeFiles, type Sandbox } from './git-test-fixture';
 
 let restoreConfig: () => void;
@@ -61,7 +60,7 @@ describe('a branch the desk did not make', () => {
     git(sandbox.repo, 'branch', branch);
     const theirs = tipOf(branch);
 
-    await expect(sandbox.service.prepareWorktree({ taskId: TASK, baseBranch: 'main', dependencyBranches: [] })).rejects.toBeInstanceOf(BranchTakenError);
+    await expect(sandbox.service.prepareWorktree({ taskId: TASK, baseBranch: 'main', dependencyBranches: [] })).rejects.toMatchObject({ code: 'branch_taken' });
     await sandbox.service.retire(TASK);
     expect(tipOf(branch)).toBe(theirs);
     expect(git(sandbox.repo, 'for-each-ref', 'refs/desk/archive/')).toBe('');

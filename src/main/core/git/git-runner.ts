@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GitPluginError, simpleGit } from 'simple-git';
-import { GitCommandError } from './git-errors';
+import { gitFailed } from './git-errors';
 
 /**
  * Where a command runs, as the desk knows it: never found by git from a `.git` file or directory
@@ -37,7 +37,7 @@ export interface GitCallOptions {
 export interface GitRunner {
   /** Runs git on `repo`; resolves whatever the exit code. Rejects only when git could not run. */
   exec(repo: GitRepo, args: readonly string[], options?: GitCallOptions): Promise<GitResult>;
-  /** Runs git on `repo` and returns stdout without its trailing newline; throws GitCommandError on a non-zero exit. */
+  /** Runs git on `repo` and returns stdout without its trailing newline; throws `git_failed` on a non-zero exit. */
   run(repo: GitRepo, args: readonly string[], options?: GitCallOptions): Promise<string>;
   /** The bytes of a blob (`<commit>:<path>`), read without filters or textconv. */
   blob(repo: GitRepo, spec: string): Promise<Buffer>;
@@ -117,7 +117,7 @@ export function createGitRunner(options: GitRunnerOptions = {}): GitRunner {
   const spawn = async (repo: GitRepo, args: readonly string[], settings: readonly (readonly [string, string])[], call: GitCallOptions, format: 'text' | 'buffer'): Promise<GitResult & { bytes?: Buffer }> => {
     const cwd = repo.workTree ?? repo.gitDir;
     // simple-git refuses to construct on a missing directory; report it like any other git failure.
-    if (!existsSync(cwd)) throw new GitCommandError(args, undefined, `the directory ${cwd} does not exist`);
+    if (!existsSync(cwd)) throw gitFailed(args, undefined, `the directory ${cwd} does not exist`);
     const env = environmentFor(repo, globalConfig, settings);
     let outcome: { exitCode: number; stdErr: Buffer[] } | undefined;
     const git = simpleGit({
@@ -142,7 +142,7 @@ export function createGitRunner(options: GitRunnerOptions = {}): GitRunner {
       const stdout = await git.raw([...args]);
       return { exitCode: outcome?.exitCode ?? 0, stdout, stderr: stderr() };
     } catch (error) {
-      throw new GitCommandError(args, undefined, error instanceof Error ? error.message : String(error));
+      throw gitFailed(args, undefined, error instanceof Error ? error.message : String(error));
     }
   };
 
@@ -159,7 +159,7 @@ export function createGitRunner(options: GitRunnerOptions = {}): GitRunner {
     const cached = driverCache.get(cacheKey);
     if (cached && stamp !== undefined && cached.stamp === stamp) return cached.overrides;
     const listed = await spawn(repo, ['config', '--null', '--name-only', '--get-regexp', '^(filter|diff|merge)\\.|^include(if)?\\.'], fixed, {}, 'text');
-    if (listed.exitCode !== 0 && listed.exitCode !== 1) throw new GitCommandError(['config', '--get-regexp'], listed.exitCode, listed.stderr);
+    if (listed.exitCode !== 0 && listed.exitCode !== 1) throw gitFailed(['config', '--get-regexp'], listed.exitCode, listed.stderr);
     const keys = listed.stdout.split('\0').filter((key) => key !== '');
     const overrides = keys.flatMap(overrideFor);
     // An included file can change without any stamped file changing.
@@ -176,14 +176,14 @@ export function createGitRunner(options: GitRunnerOptions = {}): GitRunner {
 
   const run = async (repo: GitRepo, args: readonly string[], call?: GitCallOptions): Promise<string> => {
     const result = await exec(repo, args, call);
-    if (result.exitCode !== 0) throw new GitCommandError(args, result.exitCode, result.stderr || result.stdout);
+    if (result.exitCode !== 0) throw gitFailed(args, result.exitCode, result.stderr || result.stdout);
     return result.stdout.replace(/\r?\n$/, '');
   };
 
   const blob = async (repo: GitRepo, spec: string): Promise<Buffer> => {
     const args = ['cat-file', 'blob', spec];
     const result = await spawn(repo, args, fixed, {}, 'buffer');
-    if (result.exitCode !== 0) throw new GitCommandError(args, result.exitCode, result.stderr);
+    if (result.exitCode !== 0) throw gitFailed(args, result.exitCode, result.stderr);
     return result.bytes ?? Buffer.alloc(0);
   };
 

@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { branchNameFor, worktreeDirNameFor } from './branch-names';
 import { stageAndCommit } from './commit-all';
 import { readIdentity } from './commit-identity';
-import { BranchTakenError, EmptyRepositoryError, GitCommandError, UnknownBranchError } from './git-errors';
+import { branchTaken, emptyRepository, gitFailed, unknownBranch } from './git-errors';
 import { createGitRunner, type GitRepo } from './git-runner';
 import { mergeDependencies } from './merge-dependencies';
 import { createMutex } from './repo-mutex';
@@ -25,18 +25,18 @@ import type { RetireContext } from './retire-task';
 export interface GitService {
   /** The repository's checked-out branch (the default base branch). */
   currentBranch(): Promise<string>;
-  /** Throws UnknownBranchError or EmptyRepositoryError when a task could not start from `branch`. */
+  /** Throws `unknown_branch` or `empty_repository` when a task could not start from `branch`. */
   assertUsableBase(branch: string): Promise<void>;
   /**
    * A fresh worktree for the task's branch: from `baseBranch`, then each dependency branch merged
    * in order (--no-ff, no editor). Any previous worktree/branch of the same task is retired first.
    * On a merge conflict the merge is aborted, the half-made worktree retired, and
-   * MergeConflictError thrown. `baseCommit` is the base branch's commit the task started from.
+   * `merge_conflict` thrown. `baseCommit` is the base branch's commit the task started from.
    */
   prepareWorktree(request: { taskId: string; baseBranch: string; dependencyBranches: string[] }): Promise<{ path: string; branch: string; baseCommit: string }>;
   /**
    * Stage everything (including deletions and new files) and commit, even when nothing changed. Returns
-   * the full sha. Throws WorktreeTamperedError, committing nothing, when the worktree's `.git` file
+   * the full sha. Throws `worktree_tampered`, committing nothing, when the worktree's `.git` file
    * or its git dir's links (or HEAD) no longer say what the desk made.
    */
   commitAll(worktreePath: string, message: string): Promise<string>;
@@ -56,7 +56,7 @@ export interface GitService {
   diff(base: string, head: string): Promise<TaskDiff>;
   /**
    * Merges the task's branch (`branch` as recorded on the task, else `branchFor(taskId)`) into
-   * `baseBranch` (approval); throws DirtyCheckoutError or MergeConflictError.
+   * `baseBranch` (approval); throws `dirty_checkout` or `merge_conflict`.
    */
   mergeIntoBase(request: { taskId: string; branch?: string; baseBranch: string; message: string }): Promise<MergeResult>;
 }
@@ -133,8 +133,8 @@ export function createGitService(options: GitServiceOptions): GitService {
     if (commit) return commit;
     // An unborn branch (no commits yet) is still what HEAD names in a fresh repository.
     const head = await git.exec(repo, ['symbolic-ref', '--quiet', 'HEAD']);
-    if (head.exitCode === 0 && head.stdout.trim() === `refs/heads/${branch}`) throw new EmptyRepositoryError(branch);
-    throw new UnknownBranchError(branch);
+    if (head.exitCode === 0 && head.stdout.trim() === `refs/heads/${branch}`) throw emptyRepository(branch);
+    throw unknownBranch(branch);
   };
 
   const retire = async (taskId: string): Promise<{ archiveRef?: string }> => {
@@ -147,7 +147,7 @@ export function createGitService(options: GitServiceOptions): GitService {
     const record = await records.atPath(path);
     // A worktree made before the desk kept records: its link is accepted only when it checks out both ways.
     const gitDir = record?.gitDir ?? await linkedGitDir(path, repository.commonDir);
-    if (!gitDir) throw new GitCommandError(['commit'], undefined, `${path} is not a worktree this desk made`);
+    if (!gitDir) throw gitFailed(['commit'], undefined, `${path} is not a worktree this desk made`);
     await assertWorktreeIntact({ path, gitDir, commonDir: repository.commonDir, ...(record && { branch: record.branch }) });
     return { gitDir, workTree: path, commonDir: repository.commonDir };
   };
@@ -155,7 +155,7 @@ export function createGitService(options: GitServiceOptions): GitService {
   return {
     async currentBranch() {
       const head = await git.exec(await checkout(), ['symbolic-ref', '--quiet', '--short', 'HEAD']);
-      if (head.exitCode !== 0) throw new GitCommandError(['symbolic-ref', 'HEAD'], head.exitCode, head.stderr || 'HEAD is detached: check out a branch to use as the base');
+      if (head.exitCode !== 0) throw gitFailed(['symbolic-ref', 'HEAD'], head.exitCode, head.stderr || 'HEAD is detached: check out a branch to use as the base');
       return head.stdout.trim();
     },
 
@@ -172,7 +172,7 @@ export function createGitService(options: GitServiceOptions): GitService {
         Promise.all(dependencyBranches.map(async (dependency) => (await resolveCommit(git, repo, `refs/heads/${dependency}`)) ? undefined : dependency)),
       ]);
       const unknown = missing.find((dependency) => dependency !== undefined);
-      if (unknown !== undefined) throw new UnknownBranchError(unknown);
+      if (unknown !== undefined) throw unknownBranch(unknown);
       const branch = branchFor(taskId);
       const path = worktreePathFor(taskId);
       const worktree = await repoLock.run(async (): Promise<GitRepo> => {
@@ -182,7 +182,7 @@ export function createGitService(options: GitServiceOptions): GitService {
         const fresh = !(await records.get(taskId)) && !existsSync(path) && !existsSync(join(context.realWorktreesDir, worktreeDirNameFor(taskId)));
         if (!fresh) await retireTask(context, taskId);
         // A branch of this name that the desk has no record of is someone else's: never replaced.
-        if (await resolveCommit(git, repo, `refs/heads/${branch}`)) throw new BranchTakenError(branch);
+        if (await resolveCommit(git, repo, `refs/heads/${branch}`)) throw branchTaken(branch);
         // Recorded before it exists, so a crash right after `worktree add` still leaves it ours.
         await records.put({ taskId, branch, path });
         // Start from the commit resolved above, so every dependency merges onto the same base.
@@ -197,7 +197,7 @@ export function createGitService(options: GitServiceOptions): GitService {
         }
         if (added.exitCode !== 0) {
           await records.remove(taskId);
-          throw new GitCommandError(['worktree', 'add'], added.exitCode, added.stderr);
+          throw gitFailed(['worktree', 'add'], added.exitCode, added.stderr);
         }
         // The link git has just written, before any agent ran there, is what every later command names.
         const gitDir = (await readFile(join(path, '.git'), 'utf8')).trim().replace(/^gitdir:\s*/, '');

@@ -1,7 +1,7 @@
 // Brings each dependency task's branch into a fresh task worktree, so the agent starts from their
 // commits. A conflict is reported with its paths and never left half-merged.
 import { identityConfig, type Identity } from './commit-identity';
-import { GitCommandError, MergeConflictError } from './git-errors';
+import { gitFailed, mergeConflict } from './git-errors';
 import type { GitRepo, GitRunner } from './git-runner';
 
 /** Merges `dependencyBranches` in order into the branch checked out in `worktree` (always a merge commit). */
@@ -28,8 +28,8 @@ export async function mergeDependencies(
     const conflicted = await git.run(worktree, ['diff', '--no-ext-diff', '--no-textconv', '--name-only', '--diff-filter=U', '-z']);
     await abortMergeIfAny(git, worktree);
     const paths = conflicted.split('\0').filter((path) => path !== '');
-    if (paths.length > 0) throw new MergeConflictError(dependency, paths);
-    throw new GitCommandError(args, result.exitCode, result.stderr || result.stdout);
+    if (paths.length > 0) throw mergeConflict(dependency, paths);
+    throw gitFailed(args, result.exitCode, result.stderr || result.stdout);
   }
 }
 

@@ -2,7 +2,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { identityConfig, type Identity } from './commit-identity';
-import { GitCommandError, MergeConflictError } from './git-errors';
+import { dirtyCheckout, gitFailed, mergeConflict } from './git-errors';
 import type { GitRepo, GitRunner } from './git-runner';
 import { isAncestorCommit, resolveCommit } from './refs';
 import { checkoutOf, type Repository } from './repository';
@@ -10,9 +10,6 @@ import { linkedGitDir } from './worktree-guard';
 import { parseWorktreeList } from './worktree-list';
 
 /** The base branch is checked out with uncommitted changes, so the desk will not merge into it. */
-export class DirtyCheckoutError extends Error {
-  readonly code = 'dirty_checkout';
-}
 
 export interface MergeResult { commit: string; alreadyMerged: boolean }
 
@@ -29,7 +26,7 @@ export async function mergeIntoBase(
   const repoRoot = checkoutOf(repository);
   const baseTip = await resolveCommit(git, repoRoot, `refs/heads/${baseBranch}`);
   const taskTip = await resolveCommit(git, repoRoot, `refs/heads/${taskBranch}`);
-  if (!baseTip || !taskTip) throw new GitCommandError(['merge'], undefined, `branch ${!baseTip ? baseBranch : taskBranch} does not exist`);
+  if (!baseTip || !taskTip) throw gitFailed(['merge'], undefined, `branch ${!baseTip ? baseBranch : taskBranch} does not exist`);
   if (await isAncestorCommit(git, repoRoot, taskTip, baseTip)) return { commit: baseTip, alreadyMerged: true };
 
   const worktrees = parseWorktreeList(await git.run(repoRoot, ['worktree', 'list', '--porcelain']));
@@ -38,7 +35,7 @@ export async function mergeIntoBase(
     const target = await checkoutNamed(repository, checkout.path);
     const status = await git.run(target, ['status', '--porcelain', '--untracked-files=no']);
     if (status.trim() !== '') {
-      throw new DirtyCheckoutError(`${baseBranch} is checked out in ${checkout.path} with uncommitted changes; commit or stash them, then approve again.`);
+      throw dirtyCheckout(`${baseBranch} is checked out in ${checkout.path} with uncommitted changes; commit or stash them, then approve again.`);
     }
     await merge(git, target, taskBranch, options.message, options.identity);
     return { commit: await git.run(target, ['rev-parse', 'HEAD']), alreadyMerged: false };
@@ -63,7 +60,7 @@ export async function mergeIntoBase(
 async function checkoutNamed(repository: Repository, path: string): Promise<GitRepo> {
   if (path === repository.root) return checkoutOf(repository);
   const gitDir = await linkedGitDir(path, repository.commonDir);
-  if (!gitDir) throw new GitCommandError(['merge'], undefined, `the worktree ${path} does not link back to this repository; the desk will not merge there`);
+  if (!gitDir) throw gitFailed(['merge'], undefined, `the worktree ${path} does not link back to this repository; the desk will not merge there`);
   return { gitDir, workTree: path, commonDir: repository.commonDir };
 }
 
@@ -75,6 +72,6 @@ async function merge(git: GitRunner, checkout: GitRepo, taskBranch: string, mess
   const conflicted = (await git.run(checkout, ['diff', '--no-ext-diff', '--no-textconv', '--name-only', '--diff-filter=U', '-z'])).split('\0').filter(Boolean);
   const mergeHead = await git.exec(checkout, ['rev-parse', '--quiet', '--verify', 'MERGE_HEAD']);
   if (mergeHead.exitCode === 0) await git.run(checkout, ['merge', '--abort']);
-  if (conflicted.length > 0) throw new MergeConflictError(taskBranch, conflicted);
-  throw new GitCommandError(args, result.exitCode, result.stderr || result.stdout);
+  if (conflicted.length > 0) throw mergeConflict(taskBranch, conflicted);
+  throw gitFailed(args, result.exitCode, result.stderr || result.stdout);
 }

@@ -1,7 +1,6 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { EmptyRepositoryError, MergeConflictError, UnknownBranchError } from './git-errors';
 import { createSandbox, git, isolateGitConfig, writeFiles } from './git-test-fixture';
 import type { Sandbox } from './git-test-fixture';
 
@@ -68,9 +67,7 @@ describe('prepareWorktree', () => {
     const error = await sandbox.service
       .prepareWorktree({ taskId: 'both', baseBranch: 'main', dependencyBranches: [left, right] })
       .catch((caught: unknown) => caught);
-
-    expect(error).toBeInstanceOf(MergeConflictError);
-    expect(error).toMatchObject({ code: 'merge_conflict', branch: right, paths: ['shared.txt'] });
+    expect(error).toMatchObject({ code: 'merge_conflict', details: { branch: right, paths: ['shared.txt'] } });
     expect((error as Error).message).toContain('shared.txt');
     expect(existsSync(sandbox.service.worktreePathFor('both'))).toBe(false);
     expect(git(sandbox.repo, 'branch', '--list', sandbox.service.branchFor('both'))).toBe('');
@@ -120,8 +117,7 @@ describe('prepareWorktree', () => {
     const error = await sandbox.service
       .prepareWorktree({ taskId: 'needs ghost', baseBranch: 'main', dependencyBranches: ['desk/ghost'] })
       .catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(UnknownBranchError);
-    expect(error).toMatchObject({ branch: 'desk/ghost' });
+    expect(error).toMatchObject({ code: 'unknown_branch', details: { branch: 'desk/ghost' } });
     expect(existsSync(sandbox.service.worktreePathFor('needs ghost'))).toBe(false);
   });
 });
@@ -141,20 +137,18 @@ describe('base branch checks', () => {
   it('refuses the branch of a repository without commits as empty', async () => {
     sandbox = createSandbox({ empty: true });
     const error = await sandbox.service.assertUsableBase('main').catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(EmptyRepositoryError);
-    expect(error).toMatchObject({ code: 'empty_repository', branch: 'main' });
+    expect(error).toMatchObject({ code: 'empty_repository', details: { branch: 'main' } });
   });
 
   it('refuses a branch that does not exist as unknown', async () => {
     sandbox = createSandbox();
     const error = await sandbox.service.assertUsableBase('nope').catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(UnknownBranchError);
-    expect(error).toMatchObject({ code: 'unknown_branch', branch: 'nope' });
+    expect(error).toMatchObject({ code: 'unknown_branch', details: { branch: 'nope' } });
   });
 
   it('refuses to prepare a task on an empty repository', async () => {
     sandbox = createSandbox({ empty: true });
     await expect(sandbox.service.prepareWorktree({ taskId: 't', baseBranch: 'main', dependencyBranches: [] }))
-      .rejects.toBeInstanceOf(EmptyRepositoryError);
+      .rejects.toMatchObject({ code: 'empty_repository' });
   });
 });

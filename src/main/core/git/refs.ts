@@ -1,5 +1,5 @@
 // Small questions and updates about commits and refs, shared by the service and retirement.
-import { GitCommandError } from './git-errors';
+import { gitFailed } from './git-errors';
 import type { GitRepo, GitRunner } from './git-runner';
 
 /** The commit `ref` points at, or undefined when it does not exist (or points at no commit). */
@@ -15,7 +15,7 @@ export async function isAncestorCommit(git: GitRunner, repo: GitRepo, ancestor: 
   // Exit 1 is git's "no"; anything else (e.g. 128 for an unknown name) is a real failure.
   if (result.exitCode === 0) return true;
   if (result.exitCode === 1) return false;
-  throw new GitCommandError(args, result.exitCode, result.stderr);
+  throw gitFailed(args, result.exitCode, result.stderr);
 }
 
 /**
@@ -28,7 +28,7 @@ export async function createRef(git: GitRunner, repo: GitRepo, ref: string, comm
     // An empty old value tells update-ref the ref must not exist yet.
     const result = await git.exec(repo, ['update-ref', name, commit, '']);
     if (result.exitCode === 0) return name;
-    if (!(await resolveCommit(git, repo, name))) throw new GitCommandError(['update-ref', name, commit], result.exitCode, result.stderr);
+    if (!(await resolveCommit(git, repo, name))) throw gitFailed(['update-ref', name, commit], result.exitCode, result.stderr);
   }
-  throw new GitCommandError(['update-ref', ref, commit], undefined, 'too many archive refs with the same name');
+  throw gitFailed(['update-ref', ref, commit], undefined, 'too many archive refs with the same name');
 }

@@ -2,7 +2,6 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { NotAGitRepositoryError } from './git-errors';
 import { git, isolateGitConfig } from './git-test-fixture';
 import { openRepository } from './repository';
 
@@ -17,17 +16,16 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 describe('openRepository', () => {
   it('refuses a directory that is not inside a git work tree', async () => {
     const error = await openRepository(root).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(NotAGitRepositoryError);
-    expect(error).toMatchObject({ code: 'not_a_git_repository', path: root });
+    expect(error).toMatchObject({ code: 'not_a_git_repository', details: { path: root } });
   });
 
   it('refuses a path that does not exist', async () => {
-    await expect(openRepository(join(root, 'missing'))).rejects.toBeInstanceOf(NotAGitRepositoryError);
+    await expect(openRepository(join(root, 'missing'))).rejects.toMatchObject({ code: 'not_a_git_repository' });
   });
 
   it('refuses the inside of a .git directory, which has no work tree', async () => {
     git(root, 'init', '--quiet');
-    await expect(openRepository(join(root, '.git'))).rejects.toBeInstanceOf(NotAGitRepositoryError);
+    await expect(openRepository(join(root, '.git'))).rejects.toMatchObject({ code: 'not_a_git_repository' });
   });
 
   it('answers the top level of the repository for a subdirectory, with symlinks resolved', async () => {

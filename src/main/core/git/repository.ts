@@ -2,7 +2,7 @@
 // it finds (top level, git dir, common dir) is what every later command names outright.
 import { realpath, stat } from 'node:fs/promises';
 import { discoverRepository, type GitRepo } from './git-runner';
-import { NotAGitRepositoryError } from './git-errors';
+import { notAGitRepository } from './git-errors';
 
 export interface Repository {
   /** The top level of the work tree (symlinks resolved). */
@@ -16,12 +16,12 @@ export interface Repository {
 /** The repository holding `path`. */
 export async function openRepository(path: string): Promise<Repository> {
   const isDirectory = await stat(path).then((info) => info.isDirectory(), () => false);
-  if (!isDirectory) throw new NotAGitRepositoryError(path, 'no such directory');
+  if (!isDirectory) throw notAGitRepository(path, 'no such directory');
   const result = await discoverRepository(path);
   const [top, gitDir, commonDir] = result.stdout.split('\n').map((line) => line.trim());
   // Inside .git or a bare repository git answers without a top level; neither has a work tree.
   if (result.exitCode !== 0 || !top || !gitDir || !commonDir) {
-    throw new NotAGitRepositoryError(path, result.stderr.trim() || undefined);
+    throw notAGitRepository(path, result.stderr.trim() || undefined);
   }
   return { root: await realpath(top), gitDir: await realpath(gitDir), commonDir: await realpath(commonDir) };
 }

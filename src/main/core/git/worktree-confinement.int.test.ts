@@ -3,7 +3,6 @@
 import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { WorktreeTamperedError } from './git-errors';
 import { commitFiles, createSandbox, git, isolateGitConfig, writeFiles, type Sandbox } from './git-test-fixture';
 
 let restoreConfig: () => void;
@@ -47,8 +46,7 @@ describe('a worktree whose .git was changed', () => {
     writeFiles(path, { 'work.txt': 'work\n', '.git': `gitdir: ${join(other, '.git')}\n` });
 
     const error = await sandbox.service.commitAll(path, 'steered').catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(WorktreeTamperedError);
-    expect(error).toMatchObject({ code: 'worktree_tampered', file: join(path, '.git') });
+    expect(error).toMatchObject({ code: 'worktree_tampered', details: { file: join(path, '.git') } });
     expect((error as Error).message).toBe(`${join(path, '.git')} was changed (it points at ${join(other, '.git')} instead of ${join(sandbox.repo, '.git', 'worktrees', 'steer-' + branch.slice(-8))}); nothing was committed`);
     expect(stateOf(other)).toBe(otherBefore);
     expect(git(sandbox.repo, 'rev-parse', branch)).toBe(tip);

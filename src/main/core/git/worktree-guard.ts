@@ -3,7 +3,7 @@
 // can rewrite any of them; git would then read or write another repository.
 import { lstat, readFile, realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { WorktreeTamperedError } from './git-errors';
+import { worktreeTampered } from './git-errors';
 
 export interface ExpectedWorktree {
   /** The worktree's files. */
@@ -16,29 +16,29 @@ export interface ExpectedWorktree {
   branch?: string;
 }
 
-/** Throws WorktreeTamperedError naming the first file that no longer says what the desk expects. */
+/** Throws `worktree_tampered` naming the first file that no longer says what the desk expects. */
 export async function assertWorktreeIntact(expected: ExpectedWorktree): Promise<void> {
   const dotGit = join(expected.path, '.git');
   const info = await lstat(dotGit).catch(() => undefined);
-  if (!info) throw new WorktreeTamperedError(dotGit, 'it is gone');
-  if (!info.isFile()) throw new WorktreeTamperedError(dotGit, info.isDirectory() ? 'it is now a directory, a repository of its own' : 'it is no longer a plain file');
+  if (!info) throw worktreeTampered(dotGit, 'it is gone');
+  if (!info.isFile()) throw worktreeTampered(dotGit, info.isDirectory() ? 'it is now a directory, a repository of its own' : 'it is no longer a plain file');
   const link = (await readFile(dotGit, 'utf8')).trim();
-  if (link !== `gitdir: ${expected.gitDir}`) throw new WorktreeTamperedError(dotGit, `it points at ${link.replace(/^gitdir:\s*/, '')} instead of ${expected.gitDir}`);
+  if (link !== `gitdir: ${expected.gitDir}`) throw worktreeTampered(dotGit, `it points at ${link.replace(/^gitdir:\s*/, '')} instead of ${expected.gitDir}`);
 
   const commondirFile = join(expected.gitDir, 'commondir');
   const common = await readText(commondirFile);
   if (common === undefined || !(await samePath(resolve(expected.gitDir, common), expected.commonDir))) {
-    throw new WorktreeTamperedError(commondirFile, `it should name ${expected.commonDir}`);
+    throw worktreeTampered(commondirFile, `it should name ${expected.commonDir}`);
   }
   const gitdirFile = join(expected.gitDir, 'gitdir');
   const back = await readText(gitdirFile);
   if (back === undefined || !isAbsolute(back) || !(await samePath(dirname(back), expected.path)) || !back.endsWith('.git')) {
-    throw new WorktreeTamperedError(gitdirFile, `it should name ${dotGit}`);
+    throw worktreeTampered(gitdirFile, `it should name ${dotGit}`);
   }
   if (expected.branch !== undefined) {
     const headFile = join(expected.gitDir, 'HEAD');
     const head = await readText(headFile);
-    if (head !== `ref: refs/heads/${expected.branch}`) throw new WorktreeTamperedError(headFile, `HEAD should name the task's branch ${expected.branch}`);
+    if (head !== `ref: refs/heads/${expected.branch}`) throw worktreeTampered(headFile, `HEAD should name the task's branch ${expected.branch}`);
   }
 }
 

@@ -1,34 +1,20 @@
-// Domain errors of governance; the HTTP layer maps each one to a status.
+// What governance refuses, as DeskErrors; the HTTP layer maps each kind to a status.
+import { DeskError } from '../../../shared/desk-error';
+import { alreadyAnswered } from '../tasks/task-errors';
 
-export class UnknownGovernanceRequestError extends Error {
-  readonly code = 'unknown_governance_request';
-  constructor(readonly requestId: string) {
-    super(`No governance request with id "${requestId}"`);
-  }
-}
+export const governanceRequestNotFound = (requestId: string) =>
+  new DeskError('not_found', 'governance_request_not_found', `No governance request with id "${requestId}"`, { requestId });
 
 /** A person (or the task that asked) already answered; the first answer wins. */
-export class AlreadyAnsweredError extends Error {
-  readonly code = 'already_answered';
-  constructor(readonly requestId: string, readonly answeredBy: string | undefined) {
-    super(`Request ${requestId} is already answered${answeredBy ? ` by ${answeredBy}` : ''}.`);
-  }
-}
+export const requestAlreadyAnswered = (requestId: string, answeredBy: string | undefined) =>
+  alreadyAnswered(`Request ${requestId} is already answered${answeredBy ? ` by ${answeredBy}` : ''}.`, { answeredBy });
 
 /** The request is in a state that does not allow what was asked (e.g. answering one the policy decided). */
-export class GovernanceConflictError extends Error {
-  readonly code = 'governance_conflict';
-}
+export const governanceConflict = (message: string) => new DeskError('conflict', 'governance_conflict', message);
 
-/** An agent asked too often; `retryAfterSeconds` says when it may ask again. */
-export class RateLimitedError extends Error {
-  readonly code = 'rate_limited';
-  constructor(message: string, readonly retryAfterSeconds: number) {
-    super(message);
-  }
-}
+/** An agent asked too often; `retryAfterSeconds` says when it may ask again (and becomes a Retry-After header). */
+export const rateLimited = (message: string, retryAfterSeconds: number) =>
+  new DeskError('too_many_requests', 'rate_limited', message, { retryAfterSeconds });
 
 /** policy.json cannot be read or is not a valid policy; the message names the file and the field. */
-export class PolicyFileError extends Error {
-  readonly code = 'policy_file_invalid';
-}
+export const policyFileInvalid = (message: string) => new DeskError('invalid', 'policy_file_invalid', message);

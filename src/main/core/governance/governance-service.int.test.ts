@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { GovernanceRecord } from '../../../shared/governance';
 import { openDatabase, type Db } from '../store/database';
-import { AlreadyAnsweredError, GovernanceConflictError, PolicyFileError, RateLimitedError } from './governance-errors';
 import { createGovernanceRepo } from './governance-repo';
 import { createGovernanceService, type GovernanceService, type ReviewInput } from './governance-service';
 import { createPolicyFileStore } from './policy-file';
@@ -96,16 +95,16 @@ describe('complete', () => {
   it('never lets an escalated request through without a person', () => {
     const service = open();
     const asked = service.review(acp({ kind: 'elicitation', title: 'Which database?' }));
-    expect(() => service.complete(asked.id, { outcome: 'answered' })).toThrow(GovernanceConflictError);
+    expect(() => service.complete(asked.id, { outcome: 'answered' })).toThrow(expect.objectContaining({ code: 'governance_conflict' }));
     expect(service.complete(asked.id, { outcome: 'cancelled' })).toMatchObject({ outcome: 'cancelled' });
   });
 
   it('refuses to turn a rejection into an approval, and a second completion', () => {
     const service = open();
     const rejected = service.review(acp({ paths: ['/etc/passwd'] }));
-    expect(() => service.complete(rejected.id, { outcome: 'allowed' })).toThrow(GovernanceConflictError);
+    expect(() => service.complete(rejected.id, { outcome: 'allowed' })).toThrow(expect.objectContaining({ code: 'governance_conflict' }));
     service.complete(rejected.id, { outcome: 'rejected' });
-    expect(() => service.complete(rejected.id, { outcome: 'rejected' })).toThrow(AlreadyAnsweredError);
+    expect(() => service.complete(rejected.id, { outcome: 'rejected' })).toThrow(expect.objectContaining({ code: 'already_answered' }));
   });
 });
 
@@ -115,7 +114,7 @@ describe('answer', () => {
     const asked = service.review(acp({ source: 'agent-api', taskId: undefined, kind: 'delete', paths: ['src/old.ts'] }));
     later(1_500);
     expect(service.answer(asked.id, 'approved', 'dana')).toMatchObject({ state: 'approved', answeredBy: 'dana', waitedMs: 1_500 });
-    expect(() => service.answer(asked.id, 'rejected', 'eve')).toThrow(AlreadyAnsweredError);
+    expect(() => service.answer(asked.id, 'rejected', 'eve')).toThrow(expect.objectContaining({ code: 'already_answered' }));
     expect(service.report(asked.id, true)).toMatchObject({ state: 'completed', outcome: 'done' });
   });
 
@@ -153,7 +152,7 @@ describe('tokens and the policy file', () => {
   it('stops with one line naming the file and the field when policy.json is wrong', () => {
     mkdirSync(dataDir, { recursive: true });
     writeFileSync(join(dataDir, 'policy.json'), JSON.stringify({ version: 1, agents: { codex: { capabilities: { execute: 'sometimes' } } } }));
-    expect(open).toThrow(PolicyFileError);
+    expect(open).toThrow(expect.objectContaining({ code: 'policy_file_invalid' }));
     expect(open).toThrow(/policy\.json is invalid at agents\.codex\.capabilities\.execute: /);
     writeFileSync(join(dataDir, 'policy.json'), '{ "version": 1, ');
     expect(open).toThrow(/policy\.json is not valid JSON/);
@@ -165,7 +164,7 @@ describe('tokens and the policy file', () => {
     service.admitAgentRequest('codex');
     later(10_000);
     service.admitAgentRequest('codex');
-    expect(() => service.admitAgentRequest('codex')).toThrow(RateLimitedError);
+    expect(() => service.admitAgentRequest('codex')).toThrow(expect.objectContaining({ code: 'rate_limited' }));
     service.admitAgentRequest('gemini');
     later(50_001);
     expect(() => service.admitAgentRequest('codex')).not.toThrow();

@@ -3,12 +3,10 @@
 // It never waits: whoever asked (the task service, an /agent/request client) waits and calls back.
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { realpathSync } from 'node:fs';
-import {
-  AgentId, PolicyFile, type AgentPolicy, type GovernanceOutcome, type GovernanceRecord, type GovernanceState, PolicyInput,
-} from '../../../shared/governance';
+import { AgentId, PolicyFile, type AgentPolicy, type GovernanceOutcome, type GovernanceRecord, type GovernanceState, PolicyInput } from '../../../shared/governance';
 import type { z } from 'zod';
 import type { GovernanceFilter, GovernanceRepo } from './governance-repo';
-import { AlreadyAnsweredError, GovernanceConflictError, RateLimitedError, UnknownGovernanceRequestError } from './governance-errors';
+import { requestAlreadyAnswered, governanceConflict, rateLimited, governanceRequestNotFound } from './governance-errors';
 import { checkRequestRate, decide, effectivePolicy, type Decision } from './policy';
 import type { PolicyStore } from './policy-file';
 import { realPathOf } from './real-path';
@@ -49,15 +47,15 @@ export interface GovernanceService {
   review(input: ReviewInput): GovernanceRecord;
   /** Closes a decided request with what happened; an escalated one needs `answeredBy` to count as allowed. */
   complete(id: string, result: { outcome: GovernanceOutcome; answeredBy?: string }): GovernanceRecord;
-  /** A person's verdict on an escalated /agent/request; the first answer wins, a later one throws `AlreadyAnsweredError`. */
+  /** A person's verdict on an escalated /agent/request; the first answer wins, a later one throws `already_answered`. */
   answer(id: string, decision: 'approved' | 'rejected', answeredBy: string): GovernanceRecord;
   /** The agent reports what became of an approved request (REPORT). */
   report(id: string, completed: boolean): GovernanceRecord;
-  /** Throws `UnknownGovernanceRequestError`. */
+  /** Throws `governance_request_not_found`. */
   get(id: string): GovernanceRecord;
   /** Newest first. */
   list(filter: GovernanceFilter): GovernanceRecord[];
-  /** Counts one /agent/request of the agent; throws `RateLimitedError` past its requests per minute. */
+  /** Counts one /agent/request of the agent; throws `rate_limited` past its requests per minute. */
   admitAgentRequest(agentId: string): void;
   /** A new token for the agent (replacing any earlier one); only its sha256 is kept. */
   issueToken(agentId: string): string;
@@ -85,7 +83,7 @@ export function createGovernanceService(deps: GovernanceServiceDeps): Governance
 
   function get(id: string): GovernanceRecord {
     const record = repo.get(id);
-    if (!record) throw new UnknownGovernanceRequestError(id);
+    if (!record) throw governanceRequestNotFound(id);
     return record;
   }
 
@@ -95,7 +93,7 @@ export function createGovernanceService(deps: GovernanceServiceDeps): Governance
 
   /** Writes `next` if nobody moved the request since it was read; otherwise the other writer answered first. */
   function save(next: GovernanceRecord, expected: GovernanceState): GovernanceRecord {
-    if (!repo.update(next, expected)) throw new AlreadyAnsweredError(next.id, repo.get(next.id)?.answeredBy);
+    if (!repo.update(next, expected)) throw requestAlreadyAnswered(next.id, repo.get(next.id)?.answeredBy);
     return next;
   }
 
@@ -157,14 +155,14 @@ export function createGovernanceService(deps: GovernanceServiceDeps): Governance
 
     complete(id, { outcome, answeredBy }) {
       const record = get(id);
-      if (record.state === 'completed') throw new AlreadyAnsweredError(id, record.answeredBy);
-      if (!OPEN_STATES.includes(record.state)) throw new GovernanceConflictError(`Request ${id} is not decided yet (${record.state}).`);
+      if (record.state === 'completed') throw requestAlreadyAnswered(id, record.answeredBy);
+      if (!OPEN_STATES.includes(record.state)) throw governanceConflict(`Request ${id} is not decided yet (${record.state}).`);
       if (YES_OUTCOMES.includes(outcome) && record.state === 'rejected') {
-        throw new GovernanceConflictError(`Request ${id} was rejected (${record.rule}); it cannot end as ${outcome}.`);
+        throw governanceConflict(`Request ${id} was rejected (${record.rule}); it cannot end as ${outcome}.`);
       }
       if (YES_OUTCOMES.includes(outcome) && record.state === 'escalated' && !answeredBy) {
         // An unanswered request never approves itself: only a named person lets an escalated request through.
-        throw new GovernanceConflictError(`Request ${id} waits for a person; say who answered it.`);
+        throw governanceConflict(`Request ${id} waits for a person; say who answered it.`);
       }
       const at = now();
       const next = moveTo(record, 'completed', at, {
@@ -177,11 +175,11 @@ export function createGovernanceService(deps: GovernanceServiceDeps): Governance
     answer(id, decision, answeredBy) {
       const record = get(id);
       if (record.source !== 'agent-api') {
-        throw new GovernanceConflictError(`Request ${id} was asked by the agent of task ${record.taskId ?? '?'}; answer it with POST /tasks/${record.taskId ?? '<id>'}/input.`);
+        throw governanceConflict(`Request ${id} was asked by the agent of task ${record.taskId ?? '?'}; answer it with POST /tasks/${record.taskId ?? '<id>'}/input.`);
       }
       if (record.state !== 'escalated') {
-        if (record.history.some((step) => step.state === 'escalated')) throw new AlreadyAnsweredError(id, record.answeredBy);
-        throw new GovernanceConflictError(`Request ${id} was not escalated: the policy ${record.decision ?? 'has not'} decided it (${record.rule || record.state}).`);
+        if (record.history.some((step) => step.state === 'escalated')) throw requestAlreadyAnswered(id, record.answeredBy);
+        throw governanceConflict(`Request ${id} was not escalated: the policy ${record.decision ?? 'has not'} decided it (${record.rule || record.state}).`);
       }
       const at = now();
       let next = moveTo(record, decision, at, { answeredBy, waitedMs: waited(record, at) });
@@ -193,7 +191,7 @@ export function createGovernanceService(deps: GovernanceServiceDeps): Governance
     report(id, completed) {
       const record = get(id);
       if (record.state !== 'approved') {
-        throw new GovernanceConflictError(`Request ${id} is ${record.state}${record.state === 'escalated' ? ' (no person has approved it yet)' : ''}; only an approved request can be reported.`);
+        throw governanceConflict(`Request ${id} is ${record.state}${record.state === 'escalated' ? ' (no person has approved it yet)' : ''}; only an approved request can be reported.`);
       }
       const at = now();
       const next = moveTo(record, 'completed', at, { outcome: completed ? 'done' : 'failed', completedAt: at.toISOString() });
@@ -210,7 +208,7 @@ export function createGovernanceService(deps: GovernanceServiceDeps): Governance
       const check = checkRequestRate(effectivePolicy(policy, agentId), recent, at);
       if (!check.ok) {
         requestTimes.set(agentId, recent);
-        throw new RateLimitedError(`${check.reason} Agent ${agentId} may ask again in a moment.`, Math.ceil((check.retryAfterMs ?? 1000) / 1000));
+        throw rateLimited(`${check.reason} Agent ${agentId} may ask again in a moment.`, Math.ceil((check.retryAfterMs ?? 1000) / 1000));
       }
       requestTimes.set(agentId, [...recent, at]);
     },

@@ -4,13 +4,13 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PolicyFile } from '../../../shared/governance';
-import { PolicyFileError } from './governance-errors';
+import { policyFileInvalid } from './governance-errors';
 
 export const POLICY_FILE = 'policy.json';
 
 export interface PolicyStore {
   readonly path: string;
-  /** The stored policy, or the defaults when there is no file yet; throws `PolicyFileError`. */
+  /** The stored policy, or the defaults when there is no file yet; throws `policy_file_invalid`. */
   load(): PolicyFile;
   save(file: PolicyFile): void;
 }
@@ -25,19 +25,19 @@ export function createPolicyFileStore(dataDir: string): PolicyStore {
         text = readFileSync(path, 'utf8');
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return PolicyFile.parse({ version: 1 });
-        throw new PolicyFileError(`Cannot read the governance policy ${path}: ${(error as Error).message}`);
+        throw policyFileInvalid(`Cannot read the governance policy ${path}: ${(error as Error).message}`);
       }
       let json: unknown;
       try {
         json = JSON.parse(text);
       } catch (error) {
-        throw new PolicyFileError(`The governance policy ${path} is not valid JSON: ${(error as Error).message}`);
+        throw policyFileInvalid(`The governance policy ${path} is not valid JSON: ${(error as Error).message}`);
       }
       const parsed = PolicyFile.safeParse(json);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
         const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
-        throw new PolicyFileError(`The governance policy ${path} is invalid${where}: ${issue?.message ?? 'unknown problem'}`);
+        throw policyFileInvalid(`The governance policy ${path} is invalid${where}: ${issue?.message ?? 'unknown problem'}`);
       }
       return parsed.data;
     },

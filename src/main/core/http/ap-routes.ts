@@ -3,9 +3,6 @@
 import type { IncomingMessage } from 'node:http';
 import { ApPageQuery, ApStepRequest, ApTaskRequest } from '../../../shared/agent-protocol';
 import { createApArtifacts } from '../agent-protocol/ap-artifacts';
-import {
-  ArtifactPathError, NoWorktreeError, StepInputError, UnknownArtifactError, UnknownStepError,
-} from '../agent-protocol/ap-errors';
 import { createAgentProtocol } from '../agent-protocol/ap-service';
 import { createStepQueue } from '../agent-protocol/step-queue';
 import type { EventBus } from '../events/event-bus';
@@ -13,8 +10,8 @@ import { createChangedFiles } from '../git/changed-files';
 import { createApRecordsRepo } from '../store/ap-records-repo';
 import type { Db } from '../store/database';
 import { createTurnsRepo } from '../store/turns-repo';
-import { UnknownAgentError } from '../tasks/task-errors';
 import type { TaskService } from '../tasks/task-service';
+import { DeskError, isDeskError } from '../../../shared/desk-error';
 import { toHttpError } from './domain-errors';
 import { sendDownload } from './file-download';
 import { HttpError } from './http-error';
@@ -88,26 +85,21 @@ async function readOptionalJson(request: IncomingMessage): Promise<unknown> {
   return readJsonBody(request);
 }
 
-/** Maps the protocol's refusals to HTTP; anything unexpected goes on unchanged so the server logs it as it was. */
+/** Answers the protocol's refusals with the one mapping; anything unexpected goes on unchanged so the server logs it as it was. */
 function ap(handler: RouteHandler): RouteHandler {
   return async (request) => {
     try {
       return await handler(request);
     } catch (error) {
-      const mapped = toApHttpError(error);
+      const mapped = toHttpError(inApTerms(error), 'ap');
       throw mapped.status >= 500 ? error : mapped;
     }
   };
 }
 
-function toApHttpError(error: unknown): HttpError {
-  if (error instanceof UnknownStepError || error instanceof UnknownArtifactError) return new HttpError(404, 'not_found', error.message);
-  if (error instanceof StepInputError || error instanceof ArtifactPathError) return new HttpError(422, 'validation_error', error.message);
-  if (error instanceof NoWorktreeError) return new HttpError(409, 'conflict', error.message);
-  if (error instanceof UnknownAgentError) {
-    return new HttpError(422, 'validation_error', `additional_input.agent: ${error.message}`, { field: 'additional_input.agent', known: error.known });
-  }
-  const mapped = toHttpError(error);
-  // The protocol answers every body or query it cannot use (bad JSON, a wrong field) with 422.
-  return mapped.status === 400 ? new HttpError(422, mapped.code, mapped.message, mapped.details, mapped.headers) : mapped;
+/** The protocol names the agent `additional_input.agent`, so a refusal of it says that field. */
+function inApTerms(error: unknown): unknown {
+  if (!isDeskError(error, 'unknown_agent')) return error;
+  const field = `additional_input.${String(error.details?.field ?? 'agent')}`;
+  return new DeskError(error.kind, error.code, `additional_input.${error.message}`, { ...error.details, field });
 }

@@ -1,35 +1,45 @@
-// Maps the core's domain errors to HTTP answers; anything unknown becomes a 500 without internals.
-import { LoginRunningError, LoginUnavailableError, UnknownLoginError } from '../agents/agent-logins';
-import { AgentProtocolError } from '../agents/agent-session';
-import { MergeConflictError } from '../git/git-errors';
-import { DirtyCheckoutError } from '../git/merge-into-base';
-import { JsonRpcError } from '../../../shared/json-rpc-peer';
-import { AlreadyAnsweredError, InvalidAnswerError, NoOpenQuestionError } from '../tasks/open-questions';
-import { UnknownAgentError, CycleError, TaskBusyError, UnknownTaskError } from '../tasks/task-errors';
-import {
-  AlreadyAnsweredError as GovernanceAlreadyAnsweredError, GovernanceConflictError, RateLimitedError, UnknownGovernanceRequestError,
-} from '../governance/governance-errors';
-import { HttpError } from './http-error';
+// The one mapping from the desk's errors to HTTP answers, for every protocol it speaks (AA, /api,
+// /agent/*, Agent Protocol): the status comes from the error's kind, the body is
+// `{error, code, message, details?}`; anything that is not a DeskError becomes a 500 without internals.
+import { isDeskError, type DeskErrorKind } from '../../../shared/desk-error';
+import { ERROR_WORD, HttpError } from './http-error';
 
-export function toHttpError(error: unknown): HttpError {
-  if (error instanceof HttpError) return error;
-  if (error instanceof UnknownTaskError) return new HttpError(404, 'not_found', error.message);
-  if (error instanceof CycleError) return new HttpError(409, 'conflict', error.message, { cycle: error.cycle });
-  if (error instanceof UnknownAgentError) return new HttpError(400, 'validation_error', `agent: ${error.message}`, { field: 'agent', known: error.known });
-  if (error instanceof TaskBusyError || error instanceof AlreadyAnsweredError || error instanceof NoOpenQuestionError) {
-    return new HttpError(409, 'conflict', error.message);
+const STATUS: Record<DeskErrorKind, number> = {
+  invalid: 400,
+  malformed: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  too_large: 413,
+  unsupported_media_type: 415,
+  too_many_requests: 429,
+  internal: 500,
+  unavailable: 503,
+};
+
+/** `ap`: the Agent Protocol answers every body or query it cannot use (bad JSON, a wrong field) with 422. */
+export type Protocol = 'desk' | 'ap';
+
+/** The status a kind answers with in a protocol. */
+export function statusOf(kind: DeskErrorKind, protocol: Protocol = 'desk'): number {
+  if (protocol === 'ap' && (kind === 'invalid' || kind === 'malformed')) return 422;
+  return STATUS[kind];
+}
+
+export function toHttpError(error: unknown, protocol: Protocol = 'desk'): HttpError {
+  if (!isDeskError(error) || error.kind === 'internal') {
+    return new HttpError(500, 'internal_error', 'Something went wrong inside Assignment Desk; see its log.', undefined, {}, 'internal');
   }
-  if (error instanceof DirtyCheckoutError) return new HttpError(409, 'conflict', error.message);
-  if (error instanceof MergeConflictError) return new HttpError(409, 'conflict', error.message, { paths: error.paths });
-  if (error instanceof UnknownLoginError) return new HttpError(404, 'not_found', error.message);
-  if (error instanceof LoginUnavailableError || error instanceof LoginRunningError) return new HttpError(409, 'conflict', error.message);
-  if (error instanceof InvalidAnswerError) return new HttpError(400, 'validation_error', error.message);
-  if (error instanceof JsonRpcError || error instanceof AgentProtocolError) return new HttpError(409, 'conflict', `The agent refused: ${error.message}`);
-  if (error instanceof UnknownGovernanceRequestError) return new HttpError(404, 'not_found', error.message);
-  if (error instanceof GovernanceAlreadyAnsweredError) return new HttpError(409, 'conflict', error.message, { answeredBy: error.answeredBy });
-  if (error instanceof GovernanceConflictError) return new HttpError(409, 'conflict', error.message);
-  if (error instanceof RateLimitedError) {
-    return new HttpError(429, 'too_many_requests', error.message, { retryAfterSeconds: error.retryAfterSeconds }, { 'Retry-After': String(error.retryAfterSeconds) });
-  }
-  return new HttpError(500, 'internal_error', 'Something went wrong inside Assignment Desk; see its log.');
+  // A route that named its status keeps it, unless the protocol answers that kind its own way.
+  if (error instanceof HttpError && (protocol === 'desk' || statusOf(error.kind, protocol) === error.status)) return error;
+  const status = statusOf(error.kind, protocol);
+  return new HttpError(status, ERROR_WORD[error.kind], error.message, error.details, headersOf(error), error.code);
+}
+
+function headersOf(error: { kind: DeskErrorKind; details?: Record<string, unknown> }): Record<string, string> {
+  const own = (error as { headers?: Record<string, string> }).headers ?? {};
+  const retryAfter = error.details?.retryAfterSeconds;
+  return error.kind === 'too_many_requests' && typeof retryAfter === 'number' ? { ...own, 'Retry-After': String(retryAfter) } : own;
 }

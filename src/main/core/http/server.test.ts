@@ -100,7 +100,7 @@ describe('a handler that fails', () => {
   it('answers 500 JSON without internals and logs the reason', async () => {
     const response = await rawRequest(base, 'GET', '/boom', auth);
     expect(response.status).toBe(500);
-    expect(response.json).toEqual({ error: 'internal_error', message: expect.any(String) });
+    expect(response.json).toEqual({ error: 'internal_error', code: 'internal', message: expect.any(String) });
     expect(response.text).not.toContain('the service broke');
     expect(logged).toEqual([expect.objectContaining({ message: 'the service broke' })]);
   });

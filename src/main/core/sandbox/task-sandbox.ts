@@ -10,6 +10,7 @@ import type { SandboxKind, SandboxStatus } from '../../../shared/sandbox';
 import type { AgentSpec } from '../agents/agent-spec';
 import { bwrapArguments, type Mount, type SandboxLayout } from './bwrap-arguments';
 import { expandHome, isWithin, sandboxMounts } from './sandbox-layout';
+import { DeskError } from '../../../shared/desk-error';
 
 /** How one task's processes are started. */
 export interface TaskIsolation {
@@ -44,13 +45,10 @@ export interface TaskSandboxDeps {
   allowlistNetwork?: AllowlistNetwork;
 }
 
-export class SandboxUnavailableError extends Error {
-  readonly code = 'sandbox_unavailable';
-}
+const sandboxUnavailable = (message: string) => new DeskError('unavailable', 'sandbox_unavailable', message);
 
-export class WorktreeLinkError extends Error {
-  readonly code = 'worktree_tampered';
-}
+/** The same cause as git's worktreeTampered, found before the run instead of at commit time. */
+const worktreeLinkChanged = (message: string) => new DeskError('conflict', 'worktree_tampered', message);
 
 export interface TaskSandbox {
   readonly status: SandboxStatus;
@@ -59,8 +57,8 @@ export interface TaskSandbox {
   /** Whether the agent's tasks run confined, as cards show it. */
   confines(agentId: string): boolean;
   /**
-   * The isolation for one run of a task. Throws SandboxUnavailableError when the policy requires a sandbox
-   * this machine lacks, and WorktreeLinkError when the worktree's `.git` no longer leads into the repository.
+   * The isolation for one run of a task. Throws `sandbox_unavailable` when the policy requires a sandbox
+   * this machine lacks, and `worktree_tampered` when the worktree's `.git` no longer leads into the repository.
    */
   isolate(request: { taskId: string; worktree: string; agent: AgentSpec; log(line: string): void }): Promise<TaskIsolation>;
 }
@@ -78,7 +76,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
       if (policy.sandbox === 'off') return unconfined('Unsandboxed: the policy turns the sandbox off for this agent.');
       if (!status.available) {
         if (policy.sandbox === 'required') {
-          throw new SandboxUnavailableError(`The policy requires a sandbox and this machine has none: ${status.reason ?? ''} ${status.fix ?? ''}`.trim());
+          throw sandboxUnavailable(`The policy requires a sandbox and this machine has none: ${status.reason ?? ''} ${status.fix ?? ''}`.trim());
         }
         return unconfined(`Unsandboxed: ${status.reason ?? 'no sandbox on this machine'} ${status.fix ?? ''}`.trim());
       }
@@ -168,7 +166,7 @@ async function linkedGitDir(worktree: string, gitCommonDir: string): Promise<str
   const target = match?.[1] ? resolve(worktree, match[1].trim()) : undefined;
   const real = target ? await realpath(target).catch(() => undefined) : undefined;
   if (!real || !isAbsolute(real) || !isWithin(real, join(gitCommonDir, 'worktrees')) || real === join(gitCommonDir, 'worktrees')) {
-    throw new WorktreeLinkError(`${file} was changed: it no longer leads to this repository's worktrees, so the task cannot run in it.`);
+    throw worktreeLinkChanged(`${file} was changed: it no longer leads to this repository's worktrees, so the task cannot run in it.`);
   }
   return real;
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DatabaseTooNewError, openDatabase } from './database';
+import { openDatabase } from './database';
 import { MIGRATIONS } from './migrations';
 
 let dir: string | undefined;
@@ -35,7 +35,7 @@ describe('openDatabase', () => {
     const newer = new Database(path);
     newer.pragma(`user_version = ${MIGRATIONS.length + 1}`);
     newer.close();
-    expect(() => openDatabase(path)).toThrow(DatabaseTooNewError);
+    expect(() => openDatabase(path)).toThrow(expect.objectContaining({ code: 'database_too_new' }));
     expect(() => openDatabase(path)).toThrow(/understands up to/);
   });
 });

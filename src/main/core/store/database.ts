@@ -3,15 +3,13 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { MIGRATIONS } from './migrations';
+import { DeskError } from '../../../shared/desk-error';
 
 export type Db = Database.Database;
 
-export class DatabaseTooNewError extends Error {
-  readonly code = 'database_too_new';
-  constructor(readonly path: string, readonly found: number, readonly supported: number) {
-    super(`The database ${path} has schema version ${found}, but this Assignment Desk understands up to ${supported}. Update the app or use another --data-dir.`);
-  }
-}
+const databaseTooNew = (path: string, found: number, supported: number) => new DeskError('unavailable', 'database_too_new',
+  `The database ${path} has schema version ${found}, but this Assignment Desk understands up to ${supported}. Update the app or use another --data-dir.`,
+  { path, found, supported });
 
 export interface OpenDatabaseOptions {
   /** A better-sqlite3 binary built for this runtime (Electron's), instead of the one in node_modules. */
@@ -53,7 +51,7 @@ function useIncrementalVacuum(db: Db): void {
 
 function migrate(db: Db, path: string, migrations: readonly string[]): void {
   const version = db.pragma('user_version', { simple: true }) as number;
-  if (version > migrations.length) throw new DatabaseTooNewError(path, version, migrations.length);
+  if (version > migrations.length) throw databaseTooNew(path, version, migrations.length);
   for (let next = version; next < migrations.length; next += 1) {
     db.transaction(() => {
       db.exec(migrations[next] as string);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AlreadyAnsweredError, createOpenQuestions, InvalidAnswerError, NoOpenQuestionError } from './open-questions';
+import { createOpenQuestions } from './open-questions';
 
 const permission = { taskId: 't', kind: 'permission' as const, prompt: 'Delete it?', options: [{ optionId: 'allow', name: 'Allow', kind: 'allow_once' }, { optionId: 'reject', name: 'Reject', kind: 'reject_once' }] };
 const form = { taskId: 't', kind: 'elicitation' as const, prompt: 'Which colour?', requestedSchema: { type: 'object' } };
@@ -12,7 +12,7 @@ describe('open questions', () => {
     questions.answer('t', question.id, { optionId: 'allow' });
     await expect(answered).resolves.toEqual({ optionId: 'allow' });
     expect(questions.forTask('t')).toEqual([]);
-    expect(() => questions.answer('t', question.id, { optionId: 'reject' })).toThrow(AlreadyAnsweredError);
+    expect(() => questions.answer('t', question.id, { optionId: 'reject' })).toThrow(expect.objectContaining({ code: 'already_answered' }));
   });
 
   it('answers the only open question when no id is given', async () => {
@@ -24,7 +24,7 @@ describe('open questions', () => {
 
   it('says when nothing is open, and asks for an id when several are', () => {
     const questions = createOpenQuestions();
-    expect(() => questions.answer('t', undefined, { optionId: 'allow' })).toThrow(NoOpenQuestionError);
+    expect(() => questions.answer('t', undefined, { optionId: 'allow' })).toThrow(expect.objectContaining({ code: 'no_open_question' }));
     questions.open(form, 'now');
     questions.open(form, 'now');
     expect(() => questions.answer('t', undefined, { declined: true })).toThrow(/name one with questionId/);
@@ -33,7 +33,7 @@ describe('open questions', () => {
   it('refuses an answer that does not fit the question', () => {
     const questions = createOpenQuestions();
     const { question } = questions.open(permission, 'now');
-    expect(() => questions.answer('t', question.id, { optionId: 'maybe' })).toThrow(InvalidAnswerError);
+    expect(() => questions.answer('t', question.id, { optionId: 'maybe' })).toThrow(expect.objectContaining({ code: 'invalid_answer' }));
     expect(() => questions.answer('t', question.id, { content: {} })).toThrow(/one of its options/);
     const { question: asked } = questions.open({ ...form, taskId: 'u' }, 'now');
     expect(() => questions.answer('u', asked.id, { optionId: 'allow' })).toThrow(/is a form/);

@@ -1,18 +1,7 @@
 // Questions agents wait on, until a person answers: the first answer wins, a later one is refused.
 import { randomUUID } from 'node:crypto';
 import type { OpenQuestion, QuestionAnswer } from '../../../shared/questions';
-
-export class NoOpenQuestionError extends Error {
-  readonly code = 'no_open_question';
-}
-
-export class AlreadyAnsweredError extends Error {
-  readonly code = 'already_answered';
-}
-
-export class InvalidAnswerError extends Error {
-  readonly code = 'invalid_answer';
-}
+import { alreadyAnswered, invalidAnswer, noOpenQuestion } from './task-errors';
 
 export interface OpenQuestions {
   /** Opens a question; `answered` resolves with the first answer. */
@@ -46,10 +35,10 @@ export function createOpenQuestions(): OpenQuestions {
     },
 
     answer(taskId, questionId, answer) {
-      if (questionId !== undefined && answered.has(questionId)) throw new AlreadyAnsweredError(`Question ${questionId} was already answered.`);
+      if (questionId !== undefined && answered.has(questionId)) throw alreadyAnswered(`Question ${questionId} was already answered.`);
       const candidates = [...open.values()].filter((e) => e.question.taskId === taskId && (questionId === undefined || e.question.id === questionId));
-      if (candidates.length === 0) throw new NoOpenQuestionError(questionId === undefined ? `Task ${taskId} is not waiting for an answer.` : `Task ${taskId} has no open question ${questionId}.`);
-      if (candidates.length > 1) throw new InvalidAnswerError('Several questions are open: name one with questionId.');
+      if (candidates.length === 0) throw noOpenQuestion(questionId === undefined ? `Task ${taskId} is not waiting for an answer.` : `Task ${taskId} has no open question ${questionId}.`);
+      if (candidates.length > 1) throw invalidAnswer('Several questions are open: name one with questionId.');
       const { question } = candidates[0] as { question: OpenQuestion };
       checkAnswerFits(question, answer);
       return settle(question.id, answer);
@@ -65,11 +54,11 @@ export function createOpenQuestions(): OpenQuestions {
 
 function checkAnswerFits(question: OpenQuestion, answer: QuestionAnswer): void {
   if (question.kind === 'permission') {
-    if (!('optionId' in answer)) throw new InvalidAnswerError('This question is answered with one of its options: send {"optionId"}.');
+    if (!('optionId' in answer)) throw invalidAnswer('This question is answered with one of its options: send {"optionId"}.');
     if (!question.options?.some((o) => o.optionId === answer.optionId)) {
-      throw new InvalidAnswerError(`optionId: must be one of ${question.options?.map((o) => o.optionId).join(', ')}`);
+      throw invalidAnswer(`optionId: must be one of ${question.options?.map((o) => o.optionId).join(', ')}`);
     }
   } else if ('optionId' in answer) {
-    throw new InvalidAnswerError('This question is a form: send {"content": {...}} or {"declined": true}.');
+    throw invalidAnswer('This question is a form: send {"content": {...}} or {"declined": true}.');
   }
 }

@@ -1,27 +1,26 @@
-// Domain errors of the task service; the HTTP layer maps each code to a status.
+// What the task service refuses, as DeskErrors; the HTTP layer maps each kind to a status.
+import { DeskError } from '../../../shared/desk-error';
 
-export class UnknownTaskError extends Error {
-  readonly code = 'unknown_task';
-  constructor(readonly taskId: string) {
-    super(`No task with id "${taskId}"`);
-  }
-}
+export const taskNotFound = (taskId: string) => new DeskError('not_found', 'task_not_found', `No task with id "${taskId}"`, { taskId });
 
-export class CycleError extends Error {
-  readonly code = 'dependency_cycle';
-  constructor(readonly cycle: string[]) {
-    super(`These dependencies would close a cycle: ${cycle.join(' → ')}`);
-  }
-}
+export const dependencyCycle = (cycle: string[]) =>
+  new DeskError('conflict', 'dependency_cycle', `These dependencies would close a cycle: ${cycle.join(' → ')}`, { cycle });
 
-export class UnknownAgentError extends Error {
-  readonly code = 'unknown_agent';
-  constructor(readonly agentId: string, readonly known: string[]) {
-    super(`No agent "${agentId}"; known agents: ${known.join(', ')}`);
-  }
-}
+/** `field` names where the agent was given (`agent` in the desk's API, `additional_input.agent` in the Agent Protocol). */
+export const unknownAgent = (agentId: string, known: string[], field = 'agent') =>
+  new DeskError('invalid', 'unknown_agent', `${field}: No agent "${agentId}"; known agents: ${known.join(', ')}`, { field, known });
 
 /** The task is in a state where this request makes no sense now (e.g. a follow-up while the agent works). */
-export class TaskBusyError extends Error {
-  readonly code = 'task_busy';
-}
+export const taskBusy = (message: string) => new DeskError('conflict', 'task_busy', message);
+
+/** The running agent refused what a person asked of it (a mode, a config option). */
+export const agentRefused = (cause: unknown) =>
+  new DeskError('conflict', 'agent_refused', `The agent refused: ${cause instanceof Error ? cause.message : String(cause)}`);
+
+/** A question or governance request someone already answered: the first answer wins, a later one is refused. */
+export const alreadyAnswered = (message: string, details?: Record<string, unknown>) =>
+  new DeskError('conflict', 'already_answered', message, details);
+
+/** Questions agents wait on: none open, or an answer that does not fit. */
+export const noOpenQuestion = (message: string) => new DeskError('conflict', 'no_open_question', message);
+export const invalidAnswer = (message: string) => new DeskError('invalid', 'invalid_answer', message);

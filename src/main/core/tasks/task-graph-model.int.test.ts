@@ -12,7 +12,6 @@ import { openDatabase, type Db } from '../store/database';
 import { createTasksRepo, type TaskRecord } from '../store/tasks-repo';
 import { createTurnsRepo } from '../store/turns-repo';
 import type { PermissionGate } from './agent-requests';
-import { CycleError, TaskBusyError, UnknownTaskError } from './task-errors';
 import { blockedReason, unmetDependencies } from './dependency-graph';
 import type { RunContext, RunOutcome } from './task-runner';
 import { createTaskService, type TaskService } from './task-service';
@@ -153,19 +152,19 @@ it('keeps the graph in memory equal to the database through any sequence of subm
         const existing = stored.find((t) => t.id === ('id' in step ? step.id : ''));
         if (step.kind === 'submit') {
           const error = await attempt(() => desk.service.submit({ id: step.id, prompt: `do ${step.id}`, dependencies: step.dependencies }));
-          if (wouldCycle(stored, step.id, step.dependencies)) expect(error).toBeInstanceOf(CycleError);
+          if (wouldCycle(stored, step.id, step.dependencies)) expect(error).toMatchObject({ code: 'dependency_cycle' });
           else expect(error).toBeUndefined();
         } else if (step.kind === 'link' || step.kind === 'unlink') {
           const current = existing?.dependencies ?? [];
           const next = step.kind === 'link' ? [...current, step.dependency] : current.filter((d) => d !== step.dependency);
           const error = await attempt(() => desk.service.setDependencies(step.id, next));
-          if (!existing) expect(error).toBeInstanceOf(UnknownTaskError);
-          else if (existing.status !== 'queued') expect(error).toBeInstanceOf(TaskBusyError);
-          else if (wouldCycle(stored, step.id, [...new Set(next)])) expect(error).toBeInstanceOf(CycleError);
+          if (!existing) expect(error).toMatchObject({ code: 'task_not_found' });
+          else if (existing.status !== 'queued') expect(error).toMatchObject({ code: 'task_busy' });
+          else if (wouldCycle(stored, step.id, [...new Set(next)])) expect(error).toMatchObject({ code: 'dependency_cycle' });
           else expect(error).toBeUndefined();
         } else if (step.kind === 'cancel') {
           const error = await attempt(() => desk.service.cancel(step.id));
-          if (!existing) expect(error).toBeInstanceOf(UnknownTaskError);
+          if (!existing) expect(error).toMatchObject({ code: 'task_not_found' });
           else expect(error).toBeUndefined();
         } else if (step.kind === 'finish') {
           const running = [...desk.runs.keys()].filter((runId) => desk.repo.get(runId)?.status === 'in-progress');

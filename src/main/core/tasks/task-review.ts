@@ -4,7 +4,7 @@ import type { TaskDiff } from '../../../shared/review';
 import { FINISHED_STATUSES, firstLineOf, type SubmitTask } from '../../../shared/task';
 import type { GitService } from '../git/git-service';
 import type { TaskPatch, TaskRecord } from '../store/tasks-repo';
-import { TaskBusyError } from './task-errors';
+import { taskBusy } from './task-errors';
 
 export interface TaskReview {
   diff(id: string): Promise<TaskDiff>;
@@ -30,7 +30,7 @@ export function createTaskReview(deps: TaskReviewDeps): TaskReview {
   return {
     async diff(id) {
       const task = deps.mustGet(id);
-      if (!task.baseCommit || !task.branch) throw new TaskBusyError(`Task ${id} has not started, so it has no changes yet.`);
+      if (!task.baseCommit || !task.branch) throw taskBusy(`Task ${id} has not started, so it has no changes yet.`);
       // After a rejection the branch is archived; the last commit still shows what was done.
       return git.diff(task.baseCommit, task.commit ?? task.branch);
     },
@@ -39,7 +39,7 @@ export function createTaskReview(deps: TaskReviewDeps): TaskReview {
       return deps.withTaskLock(id, async () => {
         const task = deps.mustGet(id);
         if (task.status !== 'completed' || task.review !== 'pending') {
-          throw new TaskBusyError(`Only a completed task waiting for review can be approved; ${id} is ${task.status}${task.review === 'pending' ? '' : ` and ${task.review}`}.`);
+          throw taskBusy(`Only a completed task waiting for review can be approved; ${id} is ${task.status}${task.review === 'pending' ? '' : ` and ${task.review}`}.`);
         }
         const merged = await git.mergeIntoBase({ taskId: id, ...(task.branch !== undefined && { branch: task.branch }), baseBranch: task.baseBranch, message: `Merge task ${id}: ${firstLineOf(task.prompt)}\n\nTask-Id: ${id}` });
         const approved = deps.save(id, { review: 'approved' });
@@ -52,7 +52,7 @@ export function createTaskReview(deps: TaskReviewDeps): TaskReview {
       return deps.withTaskLock(id, async () => {
         const task = deps.mustGet(id);
         if (!FINISHED_STATUSES.includes(task.status) || task.review !== 'pending') {
-          throw new TaskBusyError(`Task ${id} is ${task.status}${task.review === 'pending' ? '' : ` and ${task.review}`}; only a finished task waiting for review can be rejected.`);
+          throw taskBusy(`Task ${id} is ${task.status}${task.review === 'pending' ? '' : ` and ${task.review}`}; only a finished task waiting for review can be rejected.`);
         }
         await deps.cleanUp(task);
         const { archiveRef } = await git.retire(id);

@@ -12,13 +12,13 @@ import { connectAgent } from '../agents/connect-agent';
 import { INVALID_PARAMS, JsonRpcError, PeerClosedError } from '../../../shared/json-rpc-peer';
 import { createTerminalHost } from '../agents/terminal-host';
 import { createWorktreeFiles } from '../agents/worktree-files';
-import { BranchTakenError, MergeConflictError, WorktreeTamperedError } from '../git/git-errors';
 import type { GitService } from '../git/git-service';
 import type { TaskPatch, TaskRecord } from '../store/tasks-repo';
 import { commitMessageFor } from './commit-message';
 import { createTextTail } from './text-tail';
 import type { WorkspaceSetup } from '../workspace/workspace-setup';
-import { SandboxUnavailableError, WorktreeLinkError, type TaskIsolation } from '../sandbox/task-sandbox';
+import { type TaskIsolation } from '../sandbox/task-sandbox';
+import { isDeskError } from '../../../shared/desk-error';
 
 export type RunOutcome =
   | { status: 'completed'; commit: string; output: string }
@@ -84,7 +84,7 @@ export async function runTask(context: RunContext): Promise<RunOutcome> {
       context.update({ branch: prepared.branch, worktreePath: prepared.path, baseCommit: prepared.baseCommit });
       worktree = prepared.path;
     } catch (error) {
-      if (error instanceof MergeConflictError || error instanceof BranchTakenError) return { status: 'error', message: error.message };
+      if (isDeskError(error, 'merge_conflict') || isDeskError(error, 'branch_taken')) return { status: 'error', message: error.message };
       throw error;
     }
   } else {
@@ -99,7 +99,7 @@ export async function runTask(context: RunContext): Promise<RunOutcome> {
   try {
     isolation = await context.isolate({ taskId: task.id, worktree, agent: spec, log: (line) => log(line, 'warn') });
   } catch (error) {
-    if (error instanceof SandboxUnavailableError || error instanceof WorktreeLinkError) return { status: 'error', message: error.message };
+    if (isDeskError(error, 'sandbox_unavailable') || isDeskError(error, 'worktree_tampered')) return { status: 'error', message: error.message };
     throw error;
   }
   log(isolation.description, isolation.kind === 'none' ? 'warn' : 'info');
@@ -143,7 +143,7 @@ export async function runTask(context: RunContext): Promise<RunOutcome> {
     commit = await git.commitAll(worktree, commitMessageFor(task.id, turn.prompt, extra));
   } catch (error) {
     // The agent changed how its worktree links to the repository: a task error, never a commit elsewhere.
-    if (error instanceof WorktreeTamperedError) return { status: 'error', message: error.message, output: said.text() };
+    if (isDeskError(error, 'worktree_tampered')) return { status: 'error', message: error.message, output: said.text() };
     throw error;
   }
   log(`Committed ${commit.slice(0, 12)} on ${context.branchOf(task.id)}`);

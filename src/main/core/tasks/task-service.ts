@@ -14,7 +14,8 @@ import { reapOrphan } from './orphans';
 import { pickTasksToStart } from './scheduler';
 import { createTaskGraph, type GraphNode, type TaskGraph } from './task-graph';
 import { createTaskListing, type TaskListing } from './task-listing';
-import { CycleError, TaskBusyError, UnknownAgentError, UnknownTaskError } from './task-errors';
+import { isDeskError } from '../../../shared/desk-error';
+import { agentRefused, dependencyCycle, taskBusy, taskNotFound, unknownAgent } from './task-errors';
 import type { RunContext, RunOutcome } from './task-runner';
 import { canTransition, isActive } from './task-state';
 import { blockedReason, unmetDependencies } from './dependency-graph';
@@ -24,14 +25,14 @@ import type { WorkspaceSetup } from '../workspace/workspace-setup';
 import { cleanUpWorktree } from './worktree-cleanup';
 
 export interface TaskService extends TaskReview {
-  /** Replaces the tasks a queued task waits for; refuses a cycle (CycleError) or a task that already started. */
+  /** Replaces the tasks a queued task waits for; refuses a cycle (`dependency_cycle`) or a task that already started. */
   setDependencies(id: string, dependencies: string[]): Promise<TaskRecord>;
   /** Changes how many agents run at once and the agent a submission gets by default. */
   configure(settings: { concurrency?: number; defaultAgent?: string; dependenciesAfter?: DependencyGate }): void;
   settings(): { concurrency: number; defaultAgent: string; baseBranch: string; dependenciesAfter: DependencyGate };
-  /** Queues a task; a task with the same id is cancelled and replaced. Throws CycleError, UnknownAgentError. */
+  /** Queues a task; a task with the same id is cancelled and replaced. Throws `dependency_cycle`, `unknown_agent`. */
   submit(input: SubmitTask): Promise<TaskRecord>;
-  /** Queues another turn for a task whose run is over; it ends in one more commit. Throws TaskBusyError while it runs. */
+  /** Queues another turn for a task whose run is over; it ends in one more commit. Throws `task_busy` while it runs. */
   followUp(id: string, prompt: string): Promise<TaskRecord>;
   /** Answers the task's open question; the first answer wins. */
   answer(id: string, input: AnswerInput): OpenQuestion;
@@ -45,7 +46,7 @@ export interface TaskService extends TaskReview {
   /** The dependency graph kept in memory (read-only), as the database has it. */
   readonly graph: Pick<TaskGraph, 'get' | 'nodes' | 'dependentsOf' | 'statusOf'>;
   summary(id: string): TaskSummary;
-  /** Throws UnknownTaskError. */
+  /** Throws `task_not_found`. */
   detail(id: string): TaskDetail;
   /** Re-queues tasks that were running when the desk stopped, ending agents they left behind. */
   recover(): Promise<void>;
@@ -174,12 +175,12 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
 
   function assertNoCycle(id: string, dependencies: readonly string[]): void {
     const cycle = graph.cycleFor(id, dependencies);
-    if (cycle) throw new CycleError(cycle);
+    if (cycle) throw dependencyCycle(cycle);
   }
 
   function mustGet(id: string): TaskRecord {
     const task = tasks.get(id);
-    if (!task) throw new UnknownTaskError(id);
+    if (!task) throw taskNotFound(id);
     return task;
   }
 
@@ -278,16 +279,21 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
     await run.done;
   }
 
+  /** What the agent's own protocol throws (a JSON-RPC error, a broken answer) reaches people as the agent's refusal. */
+  function refusedByAgent(error: unknown): never {
+    throw isDeskError(error) ? error : agentRefused(error);
+  }
+
   function liveSession(id: string): AgentSession {
     mustGet(id);
     const session = running.get(id)?.session;
-    if (!session) throw new TaskBusyError(`Task ${id} has no agent running right now.`);
+    if (!session) throw taskBusy(`Task ${id} has no agent running right now.`);
     return session;
   }
 
   async function submit(input: SubmitTask): Promise<TaskRecord> {
     const agent = input.agent ?? deps.config.defaultAgent;
-    if (!deps.agents.get(agent)) throw new UnknownAgentError(agent, deps.agents.list().map((a) => a.id));
+    if (!deps.agents.get(agent)) throw unknownAgent(agent, deps.agents.list().map((a) => a.id));
     assertNoCycle(input.id, input.dependencies);
     return withTaskLock(input.id, async () => {
       const previous = tasks.get(input.id);
@@ -334,7 +340,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
     setDependencies(id, dependencies) {
       return withTaskLock(id, async () => {
         const task = mustGet(id);
-        if (task.status !== 'queued') throw new TaskBusyError(`Task ${id} is ${task.status}; its dependencies change only while it waits.`);
+        if (task.status !== 'queued') throw taskBusy(`Task ${id} is ${task.status}; its dependencies change only while it waits.`);
         const unique = [...new Set(dependencies)];
         assertNoCycle(id, unique);
         const updated = save(id, { dependencies: unique });
@@ -347,7 +353,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
     configure({ concurrency, defaultAgent, dependenciesAfter }) {
       if (dependenciesAfter !== undefined) deps.config.dependenciesAfter = dependenciesAfter;
       if (defaultAgent !== undefined) {
-        if (!deps.agents.get(defaultAgent)) throw new UnknownAgentError(defaultAgent, deps.agents.list().map((a) => a.id));
+        if (!deps.agents.get(defaultAgent)) throw unknownAgent(defaultAgent, deps.agents.list().map((a) => a.id));
         deps.config.defaultAgent = defaultAgent;
       }
       if (concurrency !== undefined) deps.config.concurrency = concurrency;
@@ -363,9 +369,9 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
       return withTaskLock(id, async () => {
         const task = mustGet(id);
         if (!FINISHED_STATUSES.includes(task.status)) {
-          throw new TaskBusyError(`Task ${id} is ${task.status}; send a follow-up once its agent has finished.`);
+          throw taskBusy(`Task ${id} is ${task.status}; send a follow-up once its agent has finished.`);
         }
-        if (!task.worktreePath) throw new TaskBusyError(`Task ${id} never started, so there is no session to follow up; resubmit it instead.`);
+        if (!task.worktreePath) throw taskBusy(`Task ${id} never started, so there is no session to follow up; resubmit it instead.`);
         turns.add(id, prompt, task.agent, now());
         const queued = save(id, { status: 'queued', errorMessage: null, finishedAt: null });
         log(queued, 'Follow-up queued.');
@@ -380,8 +386,8 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
       return questions.answer(id, questionId, answer);
     },
 
-    setMode: async (id, modeId) => liveSession(id).setMode(modeId),
-    setConfigOption: async (id, configId, value) => liveSession(id).setConfigOption(configId, value),
+    setMode: async (id, modeId) => liveSession(id).setMode(modeId).catch(refusedByAgent),
+    setConfigOption: async (id, configId, value) => liveSession(id).setConfigOption(configId, value).catch(refusedByAgent),
 
     cancel(id) {
       return withTaskLock(id, async () => {

@@ -1,24 +1,33 @@
-// The one error the desk client throws: the HTTP status, the server's `{error, message}` and any details.
+// The one error the desk client throws: a DeskError carrying the HTTP status and the server's
+// `{error, code, message, details}`. A subclass only for `status` and the protocol word, which callers read.
 import type { ApiErrorBody, ApiErrorCode } from '../../../shared/api-error';
+import { DeskError, type DeskErrorDetails, type DeskErrorKind } from '../../../shared/desk-error';
 
-export class ApiError extends Error {
-  readonly status: number;
-  readonly code: ApiErrorCode | 'network_error';
-  readonly details: unknown;
+const KIND_OF_WORD: Record<ApiErrorCode | 'network_error', DeskErrorKind> = {
+  bad_request: 'malformed', validation_error: 'invalid', unauthorized: 'unauthorized', forbidden: 'forbidden',
+  not_found: 'not_found', method_not_allowed: 'method_not_allowed', conflict: 'conflict', payload_too_large: 'too_large',
+  unsupported_media_type: 'unsupported_media_type', too_many_requests: 'too_many_requests', unavailable: 'unavailable',
+  internal_error: 'internal', network_error: 'unavailable',
+};
 
-  constructor(status: number, code: ApiError['code'], message: string, details?: unknown) {
-    super(message);
+export class ApiError extends DeskError {
+  constructor(
+    readonly status: number,
+    /** The protocol word (`not_found`, `conflict`…), or `network_error` when the desk could not be reached. */
+    readonly error: ApiErrorCode | 'network_error',
+    message: string,
+    details?: DeskErrorDetails,
+    code: string = error,
+  ) {
+    super(KIND_OF_WORD[error] ?? 'internal', code, message, details);
     this.name = 'ApiError';
-    this.status = status;
-    this.code = code;
-    this.details = details;
   }
 
   /** Builds the error from a failed response's body, which may not be JSON (a proxy, a crash). */
   static fromBody(status: number, body: unknown): ApiError {
     const parsed = body as Partial<ApiErrorBody> | undefined;
     if (parsed && typeof parsed.message === 'string' && typeof parsed.error === 'string') {
-      return new ApiError(status, parsed.error, parsed.message, parsed.details);
+      return new ApiError(status, parsed.error, parsed.message, parsed.details as DeskErrorDetails | undefined, parsed.code ?? parsed.error);
     }
     return new ApiError(status, 'internal_error', `The desk answered ${status} without an explanation.`);
   }

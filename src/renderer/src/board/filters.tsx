@@ -1,17 +1,11 @@
 // Search and filters over the board: text (id, title, known prompt), agent and status.
 import { useShallow } from 'zustand/react/shallow';
 import type { TaskStatus } from '../../../shared/task';
+import { STATUS_LABELS } from '../../../shared/task-status-labels';
 import { agentsOnBoard } from '../state/selectors';
 import { desk, useDesk } from '../state/store';
 
-const STATUSES: { value: TaskStatus; label: string }[] = [
-  { value: 'queued', label: 'Queued' },
-  { value: 'in-progress', label: 'In progress' },
-  { value: 'awaiting-input', label: 'Needs input' },
-  { value: 'completed', label: 'Completed' },
-  { value: 'error', label: 'Error' },
-  { value: 'cancelled', label: 'Cancelled' },
-];
+const STATUSES = Object.entries(STATUS_LABELS).map(([value, label]) => ({ value: value as TaskStatus, label }));
 
 export function Filters() {
   const filters = useDesk((state) => state.filters);

@@ -1,5 +1,6 @@
 // Pure views of the board's data: which column a task sits in, what the filters keep, what a card shows.
 import type { TaskStatus, TaskSummary } from '../../../shared/task';
+import { ACTIVE_STATUSES } from '../../../shared/task-status-labels';
 import type { Activity, BoardData } from './board-reducer';
 
 export type ColumnId = 'queued' | 'working' | 'needs-input' | 'review' | 'done' | 'stopped';
@@ -13,11 +14,10 @@ export const COLUMNS: readonly { id: ColumnId; title: string }[] = [
   { id: 'stopped', title: 'Stopped' },
 ];
 
-const RUNNING: readonly TaskStatus[] = ['queued', 'in-progress', 'awaiting-input'];
 
 /** Whether the task's run is over (a follow-up or re-run may start another). */
 export function isFinished(status: TaskStatus): boolean {
-  return !RUNNING.includes(status);
+  return !ACTIVE_STATUSES.includes(status);
 }
 
 export function columnOf(task: Pick<TaskSummary, 'status' | 'review'>): ColumnId {

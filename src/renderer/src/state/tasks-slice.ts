@@ -3,6 +3,7 @@
 import type { EventEnvelope } from '../../../shared/events';
 import type { TaskDiff } from '../../../shared/review';
 import type { AnswerInput, TaskDetail, TaskSummary } from '../../../shared/task';
+import { ACTIVE_STATUSES } from '../../../shared/task-status-labels';
 import { ApiError, messageOf } from '../api/api-error';
 import type { DeskApi, NewTask, TaskListRequest } from '../api/desk-api';
 import { EMPTY_BOARD, loadBoard, mergeTasks, type BoardData } from './board-reducer';
@@ -41,7 +42,7 @@ export interface TasksSlice extends BoardData {
 }
 
 /** Active work is shown in full; finished work (Done, Stopped) a page at a time, newest first. */
-const ACTIVE: TaskListRequest = { status: ['queued', 'in-progress', 'awaiting-input'] };
+const ACTIVE: TaskListRequest = { status: [...ACTIVE_STATUSES] };
 const IN_REVIEW: TaskListRequest = { status: ['completed'], review: ['pending'] };
 const FINISHED: TaskListRequest = { status: ['completed', 'error', 'cancelled'], order: 'desc' };
 const PAGE = 1000;

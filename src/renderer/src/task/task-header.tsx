@@ -1,13 +1,11 @@
 // The task view's header: title, status, agent, branch, why it waits or failed, and native extras
 // (reveal the worktree, open in the editor) only where the desktop app provides them.
 import { deskBridge } from '../../../shared/desk-bridge';
+import { STATUS_LABELS } from '../../../shared/task-status-labels';
 import { Elapsed } from '../board/elapsed';
 import { cardViewModel } from '../state/selectors';
 import { desk, useDesk } from '../state/store';
 
-const STATUS_TEXT = {
-  queued: 'Queued', 'in-progress': 'Working', 'awaiting-input': 'Needs input', completed: 'Completed', error: 'Error', cancelled: 'Cancelled',
-} as const;
 
 function NativeExtras({ path }: { path: string }) {
   const bridge = deskBridge();
@@ -38,7 +36,7 @@ export function TaskHeader({ taskId }: { taskId: string }) {
         <button type="button" className="quiet" onClick={() => desk().openTask(undefined)}>Back to board</button>
       </div>
       <p className="task-facts">
-        <span className={`chip chip-${card.column}`}>{STATUS_TEXT[task.status]}{task.review !== 'pending' ? ` · ${task.review}` : ''}</span>
+        <span className={`chip chip-${card.column}`}>{STATUS_LABELS[task.status]}{task.review !== 'pending' ? ` · ${task.review}` : ''}</span>
         <span>{task.id}</span>
         <span>{task.agent}</span>
         <Elapsed since={card.submittedAt} until={card.endedAt} />

@@ -1,6 +1,7 @@
 // One row of a task's stream. Memoized by the row object: the stream replaces a row's object when it changes.
 import { memo } from 'react';
 import type { QuestionAnswer } from '../../../../shared/questions';
+import { STATUS_LABELS } from '../../../../shared/task-status-labels';
 import type { StreamItem, TaskStream } from '../../state/task-stream';
 import { TerminalView } from '../terminal/terminal-view';
 import { Expandable } from './expandable';
@@ -23,9 +24,7 @@ function formatBytes(bytes: number): string {
   return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]} (${bytes.toLocaleString('en-US')} bytes)`;
 }
 
-const STATUS_TEXT: Record<string, string> = {
-  queued: 'Queued', 'in-progress': 'Working', 'awaiting-input': 'Waiting for your answer', completed: 'Finished', error: 'Failed', cancelled: 'Cancelled',
-};
+const STATUS_TEXT: Record<string, string> = STATUS_LABELS;
 
 export const StreamRow = memo(function StreamRow({ item, stream }: { item: StreamItem; stream: TaskStream }) {
   switch (item.kind) {

@@ -1,0 +1,8 @@
+// The core's door for tests and benchmarks: a whole desk in a temp dir, git fixtures, the sandbox probe for tests.
+// It imports vitest, so only tests and bench/ may use it (lint-enforced); the app's hosts use ./index.ts.
+export {
+  destroyDesk, makeRepo, policyAllowing, rawRequest, scriptedAgent, startDesk, TEST_TOKEN, writePolicy, type Desk, type RawResponse,
+} from './test-support/desk-harness';
+export { git, isolateGitConfig } from './git/git-test-fixture';
+export { processesWith, sandboxForTests } from './sandbox/test-support/sandbox-for-tests';
+export { processGroupAlive } from './agents/process-tree';
