@@ -39,7 +39,7 @@ export function defineRoute<const R extends RouteDef>(route: R): R {
 }
 
 /** The parsed path parameters of a route. */
-export type ParamsOf<R extends RouteDef> = R['params'] extends z.ZodObject ? z.output<R['params']> : Record<string, never>;
+export type ParamsOf<R extends RouteDef> = R['params'] extends z.ZodObject ? z.output<R['params']> : Record<string, string>;
 /** What a client sends as the query (before coercion). */
 export type QueryInputOf<R extends RouteDef> = R['query'] extends z.ZodType ? z.input<R['query']> : never;
 /** The query as the server reads it (after coercion and defaults). */
