@@ -1,5 +1,5 @@
 // The one error the desk client throws: the HTTP status, the server's `{error, message}` and any details.
-import type { ApiErrorBody, ApiErrorCode } from '../../../shared/api-error';
+import { ApiErrorBody, type ApiErrorCode } from '../../../shared/api-error';
 
 export class ApiError extends Error {
   readonly status: number;
@@ -16,10 +16,8 @@ export class ApiError extends Error {
 
   /** Builds the error from a failed response's body, which may not be JSON (a proxy, a crash). */
   static fromBody(status: number, body: unknown): ApiError {
-    const parsed = body as Partial<ApiErrorBody> | undefined;
-    if (parsed && typeof parsed.message === 'string' && typeof parsed.error === 'string') {
-      return new ApiError(status, parsed.error, parsed.message, parsed.details);
-    }
+    const parsed = ApiErrorBody.safeParse(body);
+    if (parsed.success) return new ApiError(status, parsed.data.error, parsed.data.message, parsed.data.details);
     return new ApiError(status, 'internal_error', `The desk answered ${status} without an explanation.`);
   }
 }
