@@ -6,6 +6,7 @@ import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { z } from 'zod';
 import { EVENTS_SUBPROTOCOL } from '../../../shared/events';
 import { apiRoutes } from '../../../shared/routes';
 import type { RouteDef } from '../../../shared/routes/route';
@@ -37,6 +38,8 @@ export interface HttpHostDeps {
   resolveAgentToken?(token: string): string | undefined;
   /** The built board at /ui/, served without a token (it carries no data; the token comes in the URL fragment). */
   staticUi?: StaticUi;
+  /** Tests: hold every JSON answer to the schema its route declares; a mismatch answers 500 and is logged. */
+  checkAnswers?: boolean;
 }
 
 /** What the app sees of the Node request: the request itself, and its answer or (for an upgrade) its socket. */
@@ -138,7 +141,7 @@ function createApp(deps: HttpHostDeps): Hono<Env> {
     deps.eventsSocket.accept(c.env.incoming, upgrade.socket, upgrade.head);
     return RESPONSE_ALREADY_SENT;
   });
-  for (const registered of deps.router.routes) app.on(registered.route.method, registered.route.path, routeHandler(registered));
+  for (const registered of deps.router.routes) app.on(registered.route.method, registered.route.path, routeHandler(registered, deps.checkAnswers ?? false));
   app.notFound((c) => errorAnswer(notFound(deps.router.routes, c.env.incoming), deps.log, c.get('cors') ?? {}));
   app.onError((error, c) => {
     const outgoing = c.env.outgoing;
@@ -218,7 +221,7 @@ function preflight(request: IncomingMessage): Response {
 }
 
 /** Runs a contract route's handler with its principal, parameters, query and body, and turns its answer into a Response. */
-function routeHandler({ route, handler }: RegisteredRoute) {
+function routeHandler({ route, handler }: RegisteredRoute, checkAnswers: boolean) {
   return async (c: Context<Env>): Promise<Response> => {
     const principal = c.get('principal');
     if (principal.kind === 'agent' && route.auth !== 'desk-or-agent') {
@@ -234,8 +237,18 @@ function routeHandler({ route, handler }: RegisteredRoute) {
     });
     if (!answer) return RESPONSE_ALREADY_SENT;
     const [status, body] = answer;
+    if (checkAnswers && !(body instanceof PreparedAnswer)) checkAnswer(route, status, body);
     return body instanceof PreparedAnswer ? preparedResponse(body, c.get('cors')) : jsonResponse(status, body, c.get('cors'));
   };
+}
+
+/** Throws when an answer is not what the route's contract declares for its status. */
+function checkAnswer(route: RouteDef, status: number, body: unknown): void {
+  const spec = route.responses[status];
+  if (spec === undefined) throw new Error(`${route.method} ${route.path} answered ${status}, which its contract does not declare.`);
+  if (typeof spec === 'string') return;
+  const result = spec.safeParse(body);
+  if (!result.success) throw new Error(`${route.method} ${route.path} answered ${status} off its contract: ${z.prettifyError(result.error)}`);
 }
 
 /** 405 with `Allow` for a path of the contract asked with another method, else 404. */
