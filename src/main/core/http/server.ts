@@ -65,9 +65,9 @@ export function createHttpHost(deps: HttpHostDeps): HttpHost {
     autoCleanupIncoming: false,
     // The adapter could not even make a Request of it: an unusable request target or Host header.
     errorHandler: (error) => {
-      if (error instanceof Error && error.name === 'RequestError') return jsonResponse(400, new HttpError(400, 'bad_request', `The request cannot be read: ${error.message}.`).body(), {});
+      if (error instanceof Error && error.name === 'RequestError') return sendJson(400, new HttpError(400, 'bad_request', `The request cannot be read: ${error.message}.`).body(), {}, undefined);
       deps.log(error);
-      return jsonResponse(500, toHttpError(error).body(), {});
+      return sendJson(500, toHttpError(error).body(), {}, undefined);
     },
   });
 
@@ -78,7 +78,7 @@ export function createHttpHost(deps: HttpHostDeps): HttpHost {
       const url = requestUrl(request);
       answer = await app.fetch(new Request(`http://desk.localhost${url.pathname}${url.search}`), { incoming: request, upgrade: { socket, head } });
     } catch (error) {
-      answer = errorAnswer(error, deps.log, {});
+      answer = errorAnswer(error, deps.log, {}, undefined);
     }
     if (answer === RESPONSE_ALREADY_SENT) return;
     const body = await answer.text();
@@ -142,7 +142,7 @@ function createApp(deps: HttpHostDeps): Hono<Env> {
     return RESPONSE_ALREADY_SENT;
   });
   for (const registered of deps.router.routes) app.on(registered.route.method, registered.route.path, routeHandler(registered, deps.checkAnswers ?? false));
-  app.notFound((c) => errorAnswer(notFound(deps.router.routes, c.env.incoming), deps.log, c.get('cors') ?? {}));
+  app.notFound((c) => errorAnswer(notFound(deps.router.routes, c.env.incoming), deps.log, c.get('cors') ?? {}, c.env.outgoing));
   app.onError((error, c) => {
     const outgoing = c.env.outgoing;
     // A handler that failed after starting its own answer leaves nothing to say: cut the connection so the client sees it.
@@ -151,7 +151,7 @@ function createApp(deps: HttpHostDeps): Hono<Env> {
       outgoing.destroy();
       return RESPONSE_ALREADY_SENT;
     }
-    const answer = errorAnswer(error, deps.log, c.get('cors') ?? {});
+    const answer = errorAnswer(error, deps.log, c.get('cors') ?? {}, outgoing);
     // Drain what the client still sends (e.g. after a 413) so it can read the answer before the socket closes.
     if (outgoing && !c.env.incoming.complete) c.env.incoming.resume();
     return answer;
@@ -177,7 +177,7 @@ function securityMiddleware(deps: HttpHostDeps): MiddlewareHandler<Env> {
       c.set('principal', { kind: 'desk' });
       return next();
     }
-    if (request.method === 'OPTIONS') return preflight(request);
+    if (request.method === 'OPTIONS') return preflight(request, c.env.outgoing);
     if (c.env.outgoing && await deps.staticUi?.handle(request, c.env.outgoing, pathname)) return RESPONSE_ALREADY_SENT;
     if (isBrowserVisit(request, pathname)) return c.redirect('/ui/', 302);
     c.set('principal', authenticate(request, deps));
@@ -212,12 +212,14 @@ function checkHostAndOrigin(request: IncomingMessage, security: SecurityConfig):
   return { 'Access-Control-Allow-Origin': origin, Vary: 'Origin' };
 }
 
-function preflight(request: IncomingMessage): Response {
+function preflight(request: IncomingMessage, outgoing: ServerResponse | undefined): Response {
   const origin = request.headers.origin;
   if (origin === undefined || request.headers['access-control-request-method'] === undefined) {
     throw new HttpError(400, 'bad_request', 'OPTIONS is answered only as a CORS preflight (Origin and Access-Control-Request-Method).');
   }
-  return new Response(null, { status: 204, headers: preflightHeaders(origin) });
+  if (!outgoing) return new Response(null, { status: 204, headers: preflightHeaders(origin) });
+  outgoing.writeHead(204, preflightHeaders(origin)).end();
+  return RESPONSE_ALREADY_SENT;
 }
 
 /** Runs a contract route's handler with its principal, parameters, query and body, and turns its answer into a Response. */
@@ -238,7 +240,7 @@ function routeHandler({ route, handler }: RegisteredRoute, checkAnswers: boolean
     if (!answer) return RESPONSE_ALREADY_SENT;
     const [status, body] = answer;
     if (checkAnswers && !(body instanceof PreparedAnswer)) checkAnswer(route, status, body);
-    return body instanceof PreparedAnswer ? preparedResponse(body, c.get('cors')) : jsonResponse(status, body, c.get('cors'));
+    return body instanceof PreparedAnswer ? sendPrepared(response, body, c.get('cors')) : sendJson(status, body, c.get('cors'), response);
   };
 }
 
@@ -274,10 +276,10 @@ function patternOf(route: RouteDef): RegExp {
 }
 
 /** The JSON error answer of anything thrown; faults of the desk (5xx) are logged, never shown. */
-function errorAnswer(error: unknown, log: (error: unknown) => void, corsHeaders: Record<string, string>): Response {
+function errorAnswer(error: unknown, log: (error: unknown) => void, corsHeaders: Record<string, string>, outgoing: ServerResponse | undefined): Response {
   const httpError = toHttpError(error);
   if (httpError.status >= 500) log(error);
-  return jsonResponse(httpError.status, httpError.body(), { ...corsHeaders, ...httpError.headers });
+  return sendJson(httpError.status, httpError.body(), { ...corsHeaders, ...httpError.headers }, outgoing);
 }
 
 function unauthorized(): HttpError {
@@ -329,30 +331,32 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   else answer();
 }
 
-function jsonResponse(status: number, body: unknown, headers: Record<string, string>): Response {
+/**
+ * A JSON answer. Written straight to Node's response when there is one (the adapter then leaves it alone: far less
+ * work per request than a fetch Response); an upgrade, which has none, gets a Response to write to its socket.
+ */
+function sendJson(status: number, body: unknown, headers: Record<string, string>, outgoing: ServerResponse | undefined): Response {
   const text = JSON.stringify(body);
-  return new Response(text, {
-    status,
-    headers: {
-      'Content-Type': 'application/json; charset=utf-8',
-      'Content-Length': String(Buffer.byteLength(text)),
-      'Cache-Control': 'no-store',
-      'X-Content-Type-Options': 'nosniff',
-      ...headers,
-    },
-  });
+  const all = {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': String(Buffer.byteLength(text)),
+    'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
+    ...headers,
+  };
+  if (!outgoing) return new Response(text, { status, headers: all });
+  outgoing.writeHead(status, all).end(text);
+  return RESPONSE_ALREADY_SENT;
 }
 
 /** A body serialized (and maybe compressed) ahead, e.g. a cached list; a 304 carries its headers and nothing else. */
-function preparedResponse(answer: PreparedAnswer, headers: Record<string, string>): Response {
-  const body = answer.status === 304 ? null : typeof answer.body === 'string' ? answer.body : new Uint8Array(answer.body);
-  return new Response(body, {
-    status: answer.status,
-    headers: {
-      ...(answer.status !== 304 && { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(answer.body)) }),
-      'X-Content-Type-Options': 'nosniff',
-      ...headers,
-      ...answer.headers,
-    },
+function sendPrepared(response: ServerResponse, answer: PreparedAnswer, headers: Record<string, string>): Response {
+  response.writeHead(answer.status, {
+    ...(answer.status !== 304 && { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(answer.body) }),
+    'X-Content-Type-Options': 'nosniff',
+    ...headers,
+    ...answer.headers,
   });
+  response.end(answer.status === 304 ? undefined : answer.body);
+  return RESPONSE_ALREADY_SENT;
 }
