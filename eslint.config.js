@@ -34,6 +34,12 @@ const sharedLane = restrict([{
   message: 'src/shared imports only zod and its own files (./…).',
 }]);
 
+// The route contract sits one folder down: it may also reach the contract's files beside its folder, nothing above.
+const sharedRoutesLane = restrict([{
+  regex: '^(?!zod$|\\./|\\.\\./(?!\\.\\./))',
+  message: 'src/shared imports only zod and its own files.',
+}]);
+
 // Hosts use the core through src/main/core/index.ts, so its rooms can move without them.
 const frontDoorOnly = (alsoAllowed) => ({
   group: ['**/core/*', '**/core/**', '!**/core/index', ...alsoAllowed.map((door) => `!**/core/${door}`)],
@@ -60,6 +66,7 @@ export default tseslint.config(
   { files: ['src/main/core/**'], rules: noElectron },
   { files: ['src/renderer/**'], rules: rendererLane },
   { files: ['src/shared/**'], rules: sharedLane },
+  { files: ['src/shared/routes/**'], rules: sharedRoutesLane },
   { files: ['src/scripted-agent/**'], rules: scriptedAgentLane },
   { files: HOSTS, rules: { 'no-restricted-imports': ['error', { patterns: [frontDoorOnly([])] }] } },
   { files: HOST_TESTS, rules: { 'no-restricted-imports': ['error', { patterns: [frontDoorOnly(['testing'])] }] } },

@@ -52,6 +52,11 @@ describe('the contract imports only zod and itself', () => {
   it('allows zod and its own files', async () => {
     expect(await restrictedImports('src/shared/x.ts', "import { z } from 'zod';\nimport { a } from './task';\nexport const b = [z, a];\n")).toEqual([]);
   });
+
+  it('lets the route contract reach the contract beside it, and nothing above', async () => {
+    expect(await restrictedImports('src/shared/routes/x.ts', "import { a } from '../task';\nimport { c } from './define';\nexport const b = [a, c];\n")).toEqual([]);
+    expect(await restrictedImports('src/shared/routes/x.ts', "import { a } from '../../main/core/index';\nexport const b = a;\n")).toHaveLength(1);
+  });
 });
 
 describe('hosts reach the core only through its front door', () => {

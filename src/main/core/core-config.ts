@@ -33,5 +33,7 @@ export interface CoreConfig {
     retentionDays?: number;
   };
   now?: () => Date;
+  /** Tests: hold every JSON answer to the schema its route declares; a mismatch answers 500 and is logged. */
+  checkAnswers?: boolean;
   log?: (message: string) => void;
 }

@@ -144,6 +144,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     eventsSocket: createEventsSocket({ bus, events }),
     resolveAgentToken: (token) => governance.agentForToken(token),
     staticUi: createStaticUi(config.uiDir),
+    ...(config.checkAnswers && { checkAnswers: true }),
     log: (error) => log(`Request failed: ${error instanceof Error ? error.stack : String(error)}`),
   });
 

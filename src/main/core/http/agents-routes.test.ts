@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AgentsResponse } from '../../../shared/agents';
+import { apiRoutes } from '../../../shared/routes';
 import { createAgentLogins } from '../agents/agent-logins';
 import { createAgentRegistry } from '../agents/agent-registry';
 import { KNOWN_AGENTS } from '../agents/known-agents';
@@ -17,8 +18,8 @@ describe('GET /api/agents', () => {
     const logins = createAgentLogins({ agents, cwd: '/', clientVersion: 'test', record: () => {} });
     addAgentRoutes(router, { agents, defaultAgent: 'scripted', logins });
 
-    const { handler } = router.match('GET', '/api/agents');
-    const [status, body] = await handler({} as RouteRequest) as [number, unknown];
+    const handler = router.handlerOf(apiRoutes.agents);
+    const [status, body] = await handler?.({} as RouteRequest) as [number, unknown];
 
     expect(status).toBe(200);
     const response = AgentsResponse.parse(body);

@@ -1,7 +1,7 @@
 // The Agent Protocol v1 under /ap/v1/agent/: tasks, steps and artifacts over the same core as the AA routes.
 // Unusable bodies and queries answer 422, unknown tasks, steps and artifacts 404, each with `{message}`.
-import type { IncomingMessage } from 'node:http';
-import { ApPageQuery, ApStepRequest, ApTaskRequest } from '../../../shared/agent-protocol';
+import { apRoutes } from '../../../shared/routes';
+import type { RouteDef } from '../../../shared/routes/route';
 import { createApArtifacts } from '../agent-protocol/ap-artifacts';
 import { createAgentProtocol } from '../agent-protocol/ap-service';
 import { createStepQueue } from '../agent-protocol/step-queue';
@@ -16,7 +16,6 @@ import { toHttpError } from './domain-errors';
 import { sendDownload } from './file-download';
 import { HttpError } from './http-error';
 import { readMultipartFile } from './multipart-upload';
-import { parseBody, readJsonBody } from './request-body';
 import type { RouteHandler, Router } from './router';
 
 export const AP_MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
@@ -49,44 +48,33 @@ export function addAgentProtocolRoutes(router: Router, deps: AgentProtocolRouteD
       ...(deps.worktreeWaitMs !== undefined && { worktreeWaitMs: deps.worktreeWaitMs }),
     }),
   });
-  const base = '/ap/v1/agent/tasks';
-  const page = (url: URL) => parseBody(ApPageQuery, Object.fromEntries(url.searchParams));
-  const id = (params: Record<string, string>) => params.taskId as string;
-
   router
-    .on('POST', base, ap(async ({ request }) => [200, await protocol.createTask(parseBody(ApTaskRequest, await readJsonBody(request)))]))
-    .on('GET', base, ap(async ({ url }) => [200, await protocol.listTasks(page(url))]))
-    .on('GET', `${base}/:taskId`, ap(async ({ params }) => [200, await protocol.getTask(id(params))]))
-    .on('GET', `${base}/:taskId/steps`, ap(async ({ params, url }) => [200, await protocol.listSteps(id(params), page(url))]))
-    .on('POST', `${base}/:taskId/steps`, ap(async ({ request, params }) => {
-      tasks.detail(id(params)); // an unknown task is a 404 whatever the body says
-      return [200, await protocol.executeStep(id(params), parseBody(ApStepRequest, await readOptionalJson(request)))];
+    .on(apRoutes.createTask, ap(async ({ body }) => [200, await protocol.createTask(await body())]))
+    .on(apRoutes.listTasks, ap(async ({ query }) => [200, await protocol.listTasks(query())]))
+    .on(apRoutes.getTask, ap(async ({ params }) => [200, await protocol.getTask(params.taskId)]))
+    .on(apRoutes.listSteps, ap(async ({ params, query }) => [200, await protocol.listSteps(params.taskId, query())]))
+    .on(apRoutes.executeStep, ap(async ({ body, params }) => {
+      tasks.detail(params.taskId); // an unknown task is a 404 whatever the body says
+      return [200, await protocol.executeStep(params.taskId, await body())];
     }))
-    .on('GET', `${base}/:taskId/steps/:stepId`, ap(async ({ params }) => [200, await protocol.getStep(id(params), params.stepId as string)]))
-    .on('GET', `${base}/:taskId/artifacts`, ap(async ({ params, url }) => [200, await protocol.listArtifacts(id(params), page(url))]))
-    .on('POST', `${base}/:taskId/artifacts`, ap(async ({ request, params }) => {
-      tasks.detail(id(params)); // before reading the upload, which may be large
+    .on(apRoutes.getStep, ap(async ({ params }) => [200, await protocol.getStep(params.taskId, params.stepId)]))
+    .on(apRoutes.listArtifacts, ap(async ({ params, query }) => [200, await protocol.listArtifacts(params.taskId, query())]))
+    .on(apRoutes.uploadArtifact, ap(async ({ request, params }) => {
+      tasks.detail(params.taskId); // before reading the upload, which may be large
       const form = await readMultipartFile(request, { fileField: 'file', maxFileBytes: deps.maxUploadBytes ?? AP_MAX_UPLOAD_BYTES });
       if (!form.file) throw new HttpError(422, 'validation_error', 'file: required: send the file as the multipart field "file".', { field: 'file' });
       const relativePath = form.fields.relative_path;
-      return [200, await protocol.uploadArtifact(id(params), { fileName: form.file.fileName, data: form.file.data, ...(relativePath !== undefined && { relativePath }) })];
+      return [200, await protocol.uploadArtifact(params.taskId, { fileName: form.file.fileName, data: form.file.data, ...(relativePath !== undefined && { relativePath }) })];
     }))
-    .on('GET', `${base}/:taskId/artifacts/:artifactId`, ap(async ({ request, response, params }) => {
-      const { fileName, data } = await protocol.readArtifact(id(params), params.artifactId as string);
+    .on(apRoutes.downloadArtifact, ap(async ({ request, response, params }) => {
+      const { fileName, data } = await protocol.readArtifact(params.taskId, params.artifactId);
       sendDownload(request, response, fileName, data);
       return undefined;
     }));
 }
 
-/** AP clients may send a step with no body at all: that is a step without input. */
-async function readOptionalJson(request: IncomingMessage): Promise<unknown> {
-  const length = request.headers['content-length'];
-  if (request.headers['transfer-encoding'] === undefined && (length === undefined || Number(length) === 0)) return {};
-  return readJsonBody(request);
-}
-
 /** Answers the protocol's refusals with the one mapping; anything unexpected goes on unchanged so the server logs it as it was. */
-function ap(handler: RouteHandler): RouteHandler {
+function ap<R extends RouteDef>(handler: RouteHandler<R>): RouteHandler<R> {
   return async (request) => {
     try {
       return await handler(request);

@@ -1,29 +1,22 @@
-// The app's own API for the board: a task's recorded events, page by page.
+// The app's own API for the board: a task's recorded events, page by page; and this contract as OpenAPI.
 import type { EventPage } from '../../../shared/events';
+import { apiRoutes } from '../../../shared/routes';
 import type { EventsRepo } from '../store/events-repo';
 import type { TaskService } from '../tasks/task-service';
-import { HttpError } from './http-error';
+import { buildOpenApiDocument, CONTRACT_VERSION } from './openapi-document';
 import type { Router } from './router';
 
-const MAX_PAGE = 5000;
-
 export function addApiRoutes(router: Router, deps: { tasks: TaskService; events: EventsRepo }): void {
-  router.on('GET', '/api/tasks/:id/events', async ({ params, url }) => {
-    const id = params.id as string;
-    deps.tasks.detail(id); // 404 for an unknown task
-    const after = integerParam(url, 'after', 0);
-    const limit = Math.max(1, Math.min(integerParam(url, 'limit', 1000), MAX_PAGE));
-    const events = deps.events.listForTask(id, { after, limit });
-    const last = events.at(-1);
-    const page: EventPage = { events, ...(events.length === limit && last && { nextAfter: last.seq }) };
-    return [200, page];
-  });
-}
-
-function integerParam(url: URL, name: string, fallback: number): number {
-  const raw = url.searchParams.get(name);
-  if (raw === null) return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new HttpError(400, 'validation_error', `${name}: must be a whole number ≥ 0`, { field: name });
-  return value;
+  let openApi: Record<string, unknown> | undefined;
+  router
+    .on(apiRoutes.taskEvents, async ({ params, query }) => {
+      deps.tasks.detail(params.id); // 404 for an unknown task
+      const { after, limit } = query();
+      const events = deps.events.listForTask(params.id, { after, limit });
+      const last = events.at(-1);
+      const page: EventPage = { events, ...(events.length === limit && last && { nextAfter: last.seq }) };
+      return [200, page];
+    })
+    // Made at the first ask: most desks never serve it.
+    .on(apiRoutes.openapi, async () => [200, openApi ??= buildOpenApiDocument(CONTRACT_VERSION)]);
 }

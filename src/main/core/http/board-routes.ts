@@ -1,9 +1,8 @@
 // What the board needs beyond the AA protocol: review (diff, approve, reject, re-run), dependency links and settings.
-import { AddDependency, SetDependencies, UpdateSettings, type DeskSettings } from '../../../shared/review';
-import { TaskListQuery } from '../../../shared/task-list';
+import type { DeskSettings } from '../../../shared/review';
+import { apiRoutes } from '../../../shared/routes';
 import type { TaskService } from '../tasks/task-service';
 import { answerList, encodeList } from './list-answer';
-import { parseBody, readJsonBody } from './request-body';
 import type { Router } from './router';
 
 export interface BoardRouteDeps {
@@ -14,50 +13,40 @@ export interface BoardRouteDeps {
 
 export function addBoardRoutes(router: Router, deps: BoardRouteDeps): void {
   const { tasks } = deps;
-  const id = (params: Record<string, string>) => params.id as string;
   const settings = (): DeskSettings => ({ ...deps.fixedSettings, ...tasks.settings() });
 
   router
     // The board loads this, then opens the events socket with ?after=lastSeq: no gap, no duplicate.
     // Filtered and paged from the summaries in memory (shape: TaskPage); lastSeq is read first, so nothing falls between.
-    .on('GET', '/api/tasks', async ({ request, url }) => {
-      const query = parseBody(TaskListQuery, queryObject(url));
+    .on(apiRoutes.listTasks, async ({ request, query: readQuery }) => {
+      const query = readQuery();
       const lastSeq = deps.lastSeq();
       const page = tasks.listing.page(query);
       const text = `{"tasks":${page.json},"lastSeq":${lastSeq},"cursor":${JSON.stringify(page.cursor)},"total":${page.total}${page.next === undefined ? '' : `,"next":${page.next}`}}`;
       return [200, await answerList(request, encodeList(text))];
     })
-    .on('GET', '/api/tasks/:id/diff', async ({ params }) => [200, await tasks.diff(id(params))])
-    .on('POST', '/tasks/:id/approve', async ({ params }) => [200, tasks.summary((await tasks.approve(id(params))).id)])
-    .on('POST', '/tasks/:id/reject', async ({ params }) => [200, tasks.summary((await tasks.reject(id(params))).id)])
-    .on('POST', '/tasks/:id/rerun', async ({ params }) => [202, tasks.summary((await tasks.rerun(id(params))).id)])
-    .on('PUT', '/tasks/:id/dependencies', async ({ request, params }) => {
-      const { dependencies } = parseBody(SetDependencies, await readJsonBody(request));
-      return [200, tasks.detail((await tasks.setDependencies(id(params), dependencies)).id)];
+    .on(apiRoutes.diff, async ({ params }) => [200, await tasks.diff(params.id)])
+    .on(apiRoutes.approve, async ({ params }) => [200, tasks.summary((await tasks.approve(params.id)).id)])
+    .on(apiRoutes.reject, async ({ params }) => [200, tasks.summary((await tasks.reject(params.id)).id)])
+    .on(apiRoutes.rerun, async ({ params }) => [202, tasks.summary((await tasks.rerun(params.id)).id)])
+    .on(apiRoutes.setDependencies, async ({ body, params }) => {
+      const { dependencies } = await body();
+      return [200, tasks.detail((await tasks.setDependencies(params.id, dependencies)).id)];
     })
-    .on('POST', '/tasks/:id/dependencies', async ({ request, params }) => {
-      const { id: dependency } = parseBody(AddDependency, await readJsonBody(request));
-      const task = tasks.detail(id(params));
+    .on(apiRoutes.addDependency, async ({ body, params }) => {
+      const { id: dependency } = await body();
+      const task = tasks.detail(params.id);
       return [200, tasks.detail((await tasks.setDependencies(task.id, [...task.dependencies, dependency])).id)];
     })
-    .on('DELETE', '/tasks/:id/dependencies/:dependency', async ({ params }) => {
-      const task = tasks.detail(id(params));
+    .on(apiRoutes.removeDependency, async ({ params }) => {
+      const task = tasks.detail(params.id);
       const remaining = task.dependencies.filter((d) => d !== params.dependency);
       return [200, tasks.detail((await tasks.setDependencies(task.id, remaining)).id)];
     })
-    .on('GET', '/api/settings', async () => [200, settings()])
-    .on('PUT', '/api/settings', async ({ request }) => {
-      tasks.configure(parseBody(UpdateSettings, await readJsonBody(request)));
+    .on(apiRoutes.settings, async () => [200, settings()])
+    .on(apiRoutes.updateSettings, async ({ body }) => {
+      tasks.configure(await body());
       return [200, settings()];
     });
 }
 
-/** The query string as an object for a zod schema: a parameter given more than once becomes a list. */
-function queryObject(url: URL): Record<string, string | string[]> {
-  const query: Record<string, string | string[]> = {};
-  for (const key of new Set(url.searchParams.keys())) {
-    const values = url.searchParams.getAll(key);
-    query[key] = values.length === 1 ? values[0] as string : values;
-  }
-  return query;
-}

@@ -1,13 +1,10 @@
 // Governance over HTTP: `/agent/*` for agents and hook scripts (desk or agent token), and
 // `/api/governance/*` for the board: the audit log, answers to escalated requests, the policy, agent tokens.
-import {
-  AgentId, AgentRequestBody, AnswerGovernanceRequest, GovernanceState, PolicyInput,
-  type GovernanceRecord, type GovernanceRequestList, type IssuedAgentToken,
-} from '../../../shared/governance';
+import { AgentId, type GovernanceRecord, type GovernanceRequestList, type IssuedAgentToken } from '../../../shared/governance';
+import { agentRoutes } from '../../../shared/routes';
 import { reviewInputOf, toAgentCapabilities, toAgentStatus, toPolicyView } from '../governance/agent-api';
 import type { GovernanceService } from '../governance/governance-service';
 import { HttpError } from './http-error';
-import { parseBody, readJsonBody } from './request-body';
 import type { Principal, Router } from './router';
 
 export interface GovernanceRouteDeps {
@@ -18,15 +15,13 @@ export interface GovernanceRouteDeps {
   worktreeOf?(taskId: string): string | undefined;
 }
 
-const MAX_PAGE = 1000;
-const agentRoute = { auth: 'desk-or-agent' } as const;
 
 export function addGovernanceRoutes(router: Router, deps: GovernanceRouteDeps): void {
   const { governance } = deps;
 
   router
-    .on('POST', '/agent/request', async ({ request, principal }) => {
-      const body = parseBody(AgentRequestBody, await readJsonBody(request));
+    .on(agentRoutes.request, async ({ body: readBody, principal }) => {
+      const body = await readBody();
       const agentId = callingAgent(principal, body.agent_id);
       governance.admitAgentRequest(agentId);
       if (body.request_type === 'REPORT') {
@@ -37,47 +32,44 @@ export function addGovernanceRoutes(router: Router, deps: GovernanceRouteDeps): 
       const record = governance.review(reviewInputOf(body, agentId, worktree));
       // 202: a person still has to answer; poll status_url.
       return [record.state === 'escalated' ? 202 : 200, toAgentStatus(record)];
-    }, agentRoute)
-    .on('GET', '/agent/status/:id', async ({ params, principal }) => {
-      const record = governance.get(params.id as string);
+    })
+    .on(agentRoutes.status, async ({ params, principal }) => {
+      const record = governance.get(params.id);
       if (principal.kind === 'agent') assertOwn(record, principal.agentId);
       return [200, toAgentStatus(record)];
-    }, agentRoute)
-    .on('GET', '/agent/capabilities', async ({ url, principal }) => {
-      const agentId = principal.kind === 'agent' ? principal.agentId : queryAgent(url.searchParams.get('agent'));
+    })
+    .on(agentRoutes.capabilities, async ({ query, principal }) => {
+      const agentId = principal.kind === 'agent' ? principal.agentId : queryAgent(query().agent);
       return [200, toAgentCapabilities(agentId, governance.policyFor(agentId))];
-    }, agentRoute)
+    })
 
-    .on('GET', '/api/governance/requests', async ({ url }) => {
-      const query = url.searchParams;
-      const state = query.get('state');
-      const parsedState = state === null ? undefined : GovernanceState.safeParse(state);
-      if (parsedState && !parsedState.success) throw invalid('state', `must be one of ${GovernanceState.options.join(', ')}`);
+    .on(agentRoutes.listRequests, async ({ query }) => {
+      const { limit, agent, task, state, before } = query();
       const requests = governance.list({
-        limit: limitParam(query.get('limit')),
-        ...(query.get('agent') !== null && { agentId: query.get('agent') as string }),
-        ...(query.get('task') !== null && { taskId: query.get('task') as string }),
-        ...(parsedState?.success && { state: parsedState.data }),
-        ...(query.get('before') !== null && { before: query.get('before') as string }),
+        limit,
+        ...(agent !== undefined && { agentId: agent }),
+        ...(task !== undefined && { taskId: task }),
+        ...(state !== undefined && { state }),
+        ...(before !== undefined && { before }),
       });
       return [200, { requests } satisfies GovernanceRequestList];
     })
-    .on('GET', '/api/governance/requests/:id', async ({ params }) => [200, governance.get(params.id as string)])
-    .on('POST', '/api/governance/requests/:id/answer', async ({ request, params }) => {
-      const { decision, answeredBy } = parseBody(AnswerGovernanceRequest, await readJsonBody(request));
-      return [200, governance.answer(params.id as string, decision, answeredBy ?? 'desk')];
+    .on(agentRoutes.getRequest, async ({ params }) => [200, governance.get(params.id)])
+    .on(agentRoutes.answerRequest, async ({ body, params }) => {
+      const { decision, answeredBy } = await body();
+      return [200, governance.answer(params.id, decision, answeredBy ?? 'desk')];
     })
-    .on('GET', '/api/governance/policy', async () => [200, toPolicyView(governance.getPolicy())])
-    .on('PUT', '/api/governance/policy', async ({ request }) => {
-      const policy = parseBody(PolicyInput, await readJsonBody(request));
+    .on(agentRoutes.policy, async () => [200, toPolicyView(governance.getPolicy())])
+    .on(agentRoutes.savePolicy, async ({ body }) => {
+      const policy = await body();
       return [200, toPolicyView(governance.setPolicy(policy))];
     })
-    .on('POST', '/api/governance/agents/:id/token', async ({ params }) => {
-      const agentId = pathAgent(params.id as string);
+    .on(agentRoutes.issueToken, async ({ params }) => {
+      const agentId = pathAgent(params.id);
       return [201, { agentId, token: governance.issueToken(agentId) } satisfies IssuedAgentToken];
     })
-    .on('DELETE', '/api/governance/agents/:id/token', async ({ params }) => {
-      const agentId = pathAgent(params.id as string);
+    .on(agentRoutes.revokeToken, async ({ params }) => {
+      const agentId = pathAgent(params.id);
       return [200, { agentId, revoked: governance.revokeToken(agentId) }];
     });
 }
@@ -98,8 +90,8 @@ function assertOwn(record: GovernanceRecord, agentId: string): void {
   if (record.agentId !== agentId) throw new HttpError(403, 'forbidden', `Request ${record.id} belongs to another agent.`);
 }
 
-function queryAgent(raw: string | null): string {
-  if (raw === null) throw invalid('agent', 'is required with the desk token: /agent/capabilities?agent=<id>');
+function queryAgent(raw: string | undefined): string {
+  if (raw === undefined) throw invalid('agent', 'is required with the desk token: /agent/capabilities?agent=<id>');
   return pathAgent(raw, 'agent');
 }
 
@@ -107,13 +99,6 @@ function pathAgent(raw: string, field = 'id'): string {
   const parsed = AgentId.safeParse(raw);
   if (!parsed.success) throw invalid(field, parsed.error.issues[0]?.message ?? 'is not a valid agent id');
   return parsed.data;
-}
-
-function limitParam(raw: string | null): number {
-  if (raw === null) return 100;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1 || value > MAX_PAGE) throw invalid('limit', `must be a whole number from 1 to ${MAX_PAGE}`);
-  return value;
 }
 
 function invalid(field: string, message: string): HttpError {

@@ -1,73 +1,75 @@
-// A small method + path router: 404 for unknown paths, 405 with `Allow` for a known path and wrong method.
+// Handlers registered by the route contract (src/shared/routes): each gets its typed path parameters, and reads its
+// query and body through the contract's schemas. The HTTP host mounts them on its Hono app.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { HttpError } from './http-error';
+import type { BodyOf, ParamsOf, QueryOf, ResponseOf, RouteAuth, RouteDef } from '../../../shared/routes/route';
+import type { PreparedAnswer } from './list-answer';
+import { parseBody, readJsonBody } from './request-body';
+
+export type { RouteAuth };
 
 /** Who is calling: the desk's own token holder, or an agent with a token of its own. */
 export type Principal = { kind: 'desk' } | { kind: 'agent'; agentId: string };
 
-/** Which tokens a route accepts: the desk token only (the default), or an agent token too. */
-export type RouteAuth = 'desk' | 'desk-or-agent';
-
-export interface RouteRequest {
+export interface RouteRequest<R extends RouteDef = RouteDef> {
   request: IncomingMessage;
   response: ServerResponse;
-  params: Record<string, string>;
+  /** Decoded path parameters, named as in the contract's path. */
+  params: ParamsOf<R>;
   url: URL;
   principal: Principal;
+  /** The query string parsed by the contract's schema; a wrong value answers 400 naming the field. */
+  query(): QueryOf<R>;
+  /** The body read (JSON only, size-limited) and parsed by the contract's schema; read only when asked for. */
+  body(): Promise<BodyOf<R>>;
 }
 
-/** A handler returns `[status, body]` to answer with JSON, or undefined when it answered itself. */
-export type RouteHandler = (request: RouteRequest) => Promise<[number, unknown] | undefined>;
+/** `[status, body]` to answer with JSON (or a prepared list), or undefined when the handler answered itself. */
+export type RouteAnswer<R extends RouteDef = RouteDef> = [number, ResponseOf<R> | PreparedAnswer] | undefined;
+export type RouteHandler<R extends RouteDef = RouteDef> = (request: RouteRequest<R>) => Promise<RouteAnswer<R>>;
 
-interface Route { method: string; pattern: RegExp; names: string[]; handler: RouteHandler; auth: RouteAuth }
+export interface RegisteredRoute { route: RouteDef; handler: RouteHandler }
 
 export interface Router {
-  on(method: string, path: string, handler: RouteHandler, options?: { auth?: RouteAuth }): Router;
-  /** The handler, its decoded path parameters and the tokens it accepts; throws 404 or 405. */
-  match(method: string, pathname: string): { handler: RouteHandler; params: Record<string, string>; auth: RouteAuth };
+  /** Implements a route of the contract. */
+  on<R extends RouteDef>(route: R, handler: RouteHandler<R>): Router;
+  readonly routes: readonly RegisteredRoute[];
+  /** The handler of a route, for tests that call it directly. */
+  handlerOf(route: RouteDef): RouteHandler | undefined;
 }
 
-/** Paths look like `/tasks/:id`; a parameter is one path segment, percent-decoded. */
 export function createRouter(): Router {
-  const routes: Route[] = [];
+  const routes: RegisteredRoute[] = [];
   const router: Router = {
-    on(method, path, handler, options = {}) {
-      const names: string[] = [];
-      const source = path.split('/').map((segment) => {
-        if (!segment.startsWith(':')) return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-        names.push(segment.slice(1));
-        return '([^/]+)';
-      }).join('/');
-      routes.push({ method, pattern: new RegExp(`^${source}$`), names, handler, auth: options.auth ?? 'desk' });
+    on(route, handler) {
+      // The contract ties a handler's types to its route; the list holds them all, so it forgets which is which.
+      routes.push({ route, handler: handler as unknown as RouteHandler });
       return router;
     },
-    match(method, pathname) {
-      const allowed = new Set<string>();
-      for (const route of routes) {
-        const found = route.pattern.exec(pathname);
-        if (!found) continue;
-        if (route.method !== method) {
-          allowed.add(route.method);
-          continue;
-        }
-        const params: Record<string, string> = {};
-        route.names.forEach((name, index) => { params[name] = decodeSegment(found[index + 1] as string); });
-        return { handler: route.handler, params, auth: route.auth };
-      }
-      if (allowed.size > 0) {
-        const allow = [...allowed, 'OPTIONS'].join(', ');
-        throw new HttpError(405, 'method_not_allowed', `${method} is not allowed on ${pathname}; use ${allow}.`, undefined, { Allow: allow });
-      }
-      throw new HttpError(404, 'not_found', `Nothing at ${pathname}.`);
-    },
+    routes,
+    handlerOf: (route) => routes.find((registered) => registered.route === route)?.handler,
   };
   return router;
 }
 
-function decodeSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    throw new HttpError(400, 'bad_request', `Malformed percent-encoding in "${segment}".`);
+/** The query string as an object for a zod schema: a parameter given more than once becomes a list. */
+export function queryObject(url: URL): Record<string, string | string[]> {
+  const query: Record<string, string | string[]> = {};
+  for (const key of new Set(url.searchParams.keys())) {
+    const values = url.searchParams.getAll(key);
+    query[key] = values.length === 1 ? values[0] as string : values;
   }
+  return query;
+}
+
+/** A route's query, parsed by its schema (`{}` for a route that declares none). */
+export function readQuery(route: RouteDef, url: URL): unknown {
+  return route.query ? parseBody(route.query, queryObject(url)) : {};
+}
+
+/** A route's body, read as its contract says and parsed by its schema. Multipart uploads are read by their handler. */
+export async function readBody(route: RouteDef, request: IncomingMessage): Promise<unknown> {
+  if (!route.body || route.bodyKind === 'multipart') return undefined;
+  const length = request.headers['content-length'];
+  const absent = request.headers['transfer-encoding'] === undefined && (length === undefined || Number(length) === 0);
+  return parseBody(route.body, route.bodyKind === 'optional-json' && absent ? {} : await readJsonBody(request));
 }

@@ -3,6 +3,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ApiErrorBody } from '../../../shared/api-error';
+import { defineRoute } from '../../../shared/routes/route';
 import { rawRequest } from '../test-support/desk-harness';
 import { sendRaw, statusOf } from '../test-support/raw-socket';
 import { readMultipartFile } from './multipart-upload';
@@ -26,21 +29,21 @@ beforeAll(async () => {
   uiRoot = mkdtempSync(join(tmpdir(), 'server-test-ui-'));
   mkdirSync(join(uiRoot, 'assets'));
   writeFileSync(join(uiRoot, 'index.html'), '<!doctype html><title>Board</title>');
+  const route = (method: 'GET' | 'POST', path: string) => defineRoute({ method, path, family: 'Board API', summary: path, responses: { 200: z.unknown() }, error: ApiErrorBody });
   const router = createRouter()
-    .on('GET', '/', async () => [200, { ok: true }])
-    .on('GET', '/boom', async () => { throw new Error('the service broke'); })
-    .on('GET', '/boom-later', async () => {
-      // The behaviour under test: a handler that fails a moment after it was called, not at once.
+    .on(route('GET', '/'), async () => [200, { ok: true }])
+    .on(route('GET', '/boom'), async () => { throw new Error('the service broke'); })
+    .on(route('GET', '/boom-later'), async () => {
       await new Promise((resolve) => setTimeout(resolve, 5));
       return Promise.reject(new Error('a rejected promise, later'));
     })
-    .on('GET', '/boom-after-answer', async ({ response }) => {
+    .on(route('GET', '/boom-after-answer'), async ({ response }) => {
       response.writeHead(200, { 'Content-Type': 'text/plain' });
       response.write('half an answer');
       throw new Error('failed mid-answer');
     })
-    .on('POST', '/echo', async ({ request }) => [200, await readJsonBody(request)])
-    .on('POST', '/upload', async ({ request }) => {
+    .on(route('POST', '/echo'), async ({ request }) => [200, await readJsonBody(request)])
+    .on(route('POST', '/upload'), async ({ request }) => {
       const form = await readMultipartFile(request, { fileField: 'file', maxFileBytes: 1024 * 1024 });
       return [200, { size: form.file?.data.length ?? 0 }];
     });

@@ -1,13 +1,20 @@
-// The desk's one HTTP server: security checks on every request, then the routes, and the events socket upgrade.
+// The desk's one HTTP server: a Hono app built from the route contract, on Node's http server via @hono/node-server.
+// Security checks are middleware over every request, the events socket upgrade included.
+import { getRequestListener } from '@hono/node-server';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { z } from 'zod';
 import { EVENTS_SUBPROTOCOL } from '../../../shared/events';
+import { apiRoutes } from '../../../shared/routes';
+import type { RouteDef } from '../../../shared/routes/route';
 import { toHttpError } from './domain-errors';
 import type { EventsSocket } from './events-socket';
 import { HttpError } from './http-error';
 import { PreparedAnswer } from './list-answer';
-import type { Principal, Router } from './router';
+import { readBody, readQuery, type Principal, type RegisteredRoute, type Router } from './router';
 import type { StaticUi } from './static-ui';
 import { bearerTokenOf, hasValidBearer, isAllowedHost, isAllowedOrigin, preflightHeaders, type SecurityConfig } from './security';
 
@@ -31,7 +38,18 @@ export interface HttpHostDeps {
   resolveAgentToken?(token: string): string | undefined;
   /** The built board at /ui/, served without a token (it carries no data; the token comes in the URL fragment). */
   staticUi?: StaticUi;
+  /** Tests: hold every JSON answer to the schema its route declares; a mismatch answers 500 and is logged. */
+  checkAnswers?: boolean;
 }
+
+/** What the app sees of the Node request: the request itself, and its answer or (for an upgrade) its socket. */
+interface Bindings {
+  incoming: IncomingMessage;
+  outgoing?: ServerResponse;
+  upgrade?: { socket: Duplex; head: Buffer };
+}
+interface Variables { principal: Principal; cors: Record<string, string> }
+type Env = { Bindings: Bindings; Variables: Variables };
 
 /** A person typing the desk's address into a browser gets the board instead of a 401. */
 function isBrowserVisit(request: IncomingMessage, pathname: string): boolean {
@@ -40,113 +58,45 @@ function isBrowserVisit(request: IncomingMessage, pathname: string): boolean {
 }
 
 export function createHttpHost(deps: HttpHostDeps): HttpHost {
-  const { router, security } = deps;
+  const app = createApp(deps);
+  const listener = getRequestListener((request, env) => app.fetch(request, env), {
+    // Leave the process's own Request/Response alone, and let handlers stream bodies from the Node request themselves.
+    overrideGlobalObjects: false,
+    autoCleanupIncoming: false,
+    // The adapter could not even make a Request of it: an unusable request target or Host header.
+    errorHandler: (error) => {
+      if (error instanceof Error && error.name === 'RequestError') return sendJson(400, new HttpError(400, 'bad_request', `The request cannot be read: ${error.message}.`).body(), {}, undefined);
+      deps.log(error);
+      return sendJson(500, toHttpError(error).body(), {}, undefined);
+    },
+  });
 
-  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const corsHeaders: Record<string, string> = {};
-    try {
-      const url = requestUrl(request);
-      checkHostAndOrigin(request, corsHeaders);
-      if (request.method === 'OPTIONS') {
-        answerPreflight(request, response);
-        return;
-      }
-      if (await deps.staticUi?.handle(request, response, url.pathname)) return;
-      if (isBrowserVisit(request, url.pathname)) {
-        response.writeHead(302, { Location: '/ui/' }).end();
-        return;
-      }
-      const { handler, params, principal } = authenticate(request, url.pathname);
-      const answer = await handler({ request, response, params, url, principal });
-      if (answer?.[1] instanceof PreparedAnswer) sendPrepared(response, answer[1], corsHeaders);
-      else if (answer) sendJson(response, answer[0], answer[1], corsHeaders);
-    } catch (error) {
-      answerError(request, response, error, corsHeaders);
-    }
-  }
-
-  function answerError(request: IncomingMessage, response: ServerResponse, error: unknown, corsHeaders: Record<string, string>): void {
-    const httpError = toHttpError(error);
-    if (httpError.status >= 500) deps.log(error);
-    // A handler that failed after starting its own answer leaves nothing to say: cut the connection so the client sees it.
-    if (response.headersSent) {
-      response.destroy();
-      return;
-    }
-    sendJson(response, httpError.status, httpError.body(), { ...corsHeaders, ...httpError.headers });
-    // Drain what the client still sends (e.g. after a 413) so it can read the answer before the socket closes.
-    if (!request.complete) request.resume();
-  }
-
-  /**
-   * The desk token opens every route. Otherwise the bearer may be an agent's token, which opens only the
-   * routes marked `desk-or-agent`; without a known token the request is refused before the router says
-   * whether the path exists.
-   */
-  function authenticate(request: IncomingMessage, pathname: string): ReturnType<Router['match']> & { principal: Principal } {
-    const method = request.method ?? 'GET';
-    if (hasValidBearer(request.headers.authorization, security.token)) return { ...router.match(method, pathname), principal: { kind: 'desk' } };
-    const presented = bearerTokenOf(request.headers.authorization);
-    const agentId = presented === undefined ? undefined : deps.resolveAgentToken?.(presented);
-    if (agentId === undefined) throw unauthorized();
-    const route = router.match(method, pathname);
-    if (route.auth !== 'desk-or-agent') throw new HttpError(403, 'forbidden', `An agent token opens only the /agent/* routes; ${pathname} needs the desk's token.`);
-    return { ...route, principal: { kind: 'agent', agentId } };
-  }
-
-  /** Host must be ours (DNS rebinding); a browser Origin must be allowed. Adds CORS headers for allowed origins. */
-  function checkHostAndOrigin(request: IncomingMessage, corsHeaders: Record<string, string>): void {
-    const host = request.headers.host;
-    if (!isAllowedHost(host, security.allowedHosts)) {
-      throw new HttpError(403, 'forbidden', `Host "${host ?? ''}" is not allowed; use 127.0.0.1, localhost or a name configured with --allow-host.`);
-    }
-    const origin = request.headers.origin;
-    if (origin === undefined) return;
-    if (!isAllowedOrigin(origin, host, security.allowedOrigins)) {
-      throw new HttpError(403, 'forbidden', `Origin "${origin}" is not allowed; add it with --allow-origin.`);
-    }
-    Object.assign(corsHeaders, { 'Access-Control-Allow-Origin': origin, Vary: 'Origin' });
-  }
-
-  function answerPreflight(request: IncomingMessage, response: ServerResponse): void {
-    const origin = request.headers.origin;
-    if (origin === undefined || request.headers['access-control-request-method'] === undefined) {
-      throw new HttpError(400, 'bad_request', 'OPTIONS is answered only as a CORS preflight (Origin and Access-Control-Request-Method).');
-    }
-    response.writeHead(204, preflightHeaders(origin));
-    response.end();
-  }
-
-  function upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
+  async function upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     socket.on('error', () => socket.destroy());
+    let answer: Response;
     try {
       const url = requestUrl(request);
-      checkHostAndOrigin(request, {});
-      if (url.pathname !== '/api/events') throw new HttpError(404, 'not_found', `No WebSocket at ${url.pathname}.`);
-      if (!hasValidBearer(request.headers.authorization ?? bearerFromSubprotocol(request), security.token)) throw unauthorized();
-      deps.eventsSocket.accept(request, socket, head);
+      answer = await app.fetch(new Request(`http://desk.localhost${url.pathname}${url.search}`), { incoming: request, upgrade: { socket, head } });
     } catch (error) {
-      const httpError = toHttpError(error);
-      if (httpError.status >= 500) deps.log(error);
-      const body = JSON.stringify(httpError.body());
-      socket.end(`HTTP/1.1 ${httpError.status} ${httpError.code}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      answer = errorAnswer(error, deps.log, {}, undefined);
     }
+    if (answer === RESPONSE_ALREADY_SENT) return;
+    const body = await answer.text();
+    socket.end(`HTTP/1.1 ${answer.status} ${answer.statusText || 'Refused'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
   }
 
   const server = createServer((request, response) => {
-    // handle() answers its own failures; this is the last guard, so no request can end the process.
-    handle(request, response).catch((error: unknown) => {
+    // The app answers its own failures; this is the last guard, so no request can end the process.
+    listener(request, response).catch((error: unknown) => {
       deps.log(error);
       response.destroy();
     });
   });
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    try {
-      upgrade(request, socket, head);
-    } catch (error) {
+    upgrade(request, socket, head).catch((error: unknown) => {
       deps.log(error);
       socket.destroy();
-    }
+    });
   });
   server.on('clientError', answerClientError);
   // Slow or idle clients must not hold the desk's sockets forever.
@@ -179,6 +129,157 @@ export function createHttpHost(deps: HttpHostDeps): HttpHost {
       });
     },
   };
+}
+
+/** The Hono app: the security middleware, then the contract's routes, the events socket, 404/405 and the error answer. */
+function createApp(deps: HttpHostDeps): Hono<Env> {
+  const app = new Hono<Env>();
+  app.use('*', securityMiddleware(deps));
+  app.get(apiRoutes.events.path, (c) => {
+    const upgrade = c.env.upgrade;
+    if (!upgrade) throw new HttpError(404, 'not_found', `${apiRoutes.events.path} is a WebSocket: connect with "Upgrade: websocket".`);
+    deps.eventsSocket.accept(c.env.incoming, upgrade.socket, upgrade.head);
+    return RESPONSE_ALREADY_SENT;
+  });
+  for (const registered of deps.router.routes) app.on(registered.route.method, registered.route.path, routeHandler(registered, deps.checkAnswers ?? false));
+  app.notFound((c) => errorAnswer(notFound(deps.router.routes, c.env.incoming), deps.log, c.get('cors') ?? {}, c.env.outgoing));
+  app.onError((error, c) => {
+    const outgoing = c.env.outgoing;
+    // A handler that failed after starting its own answer leaves nothing to say: cut the connection so the client sees it.
+    if (outgoing?.headersSent) {
+      deps.log(error);
+      outgoing.destroy();
+      return RESPONSE_ALREADY_SENT;
+    }
+    const answer = errorAnswer(error, deps.log, c.get('cors') ?? {}, outgoing);
+    // Drain what the client still sends (e.g. after a 413) so it can read the answer before the socket closes.
+    if (outgoing && !c.env.incoming.complete) c.env.incoming.resume();
+    return answer;
+  });
+  return app;
+}
+
+/**
+ * Every request: Host must be ours (DNS rebinding) and a browser Origin allowed; a CORS preflight is answered here;
+ * /ui/ is the public board. Everything else needs a token: the desk's opens every route, an agent's only the
+ * `desk-or-agent` ones (checked by the route), none at all is refused before anyone says whether the path exists.
+ * An upgrade is accepted only at /api/events, with the desk token in a header or (browsers) a subprotocol.
+ */
+function securityMiddleware(deps: HttpHostDeps): MiddlewareHandler<Env> {
+  const { security } = deps;
+  return async (c, next) => {
+    const request = c.env.incoming;
+    const { pathname } = requestUrl(request);
+    c.set('cors', checkHostAndOrigin(request, security));
+    if (c.env.upgrade) {
+      if (pathname !== apiRoutes.events.path) throw new HttpError(404, 'not_found', `No WebSocket at ${pathname}.`);
+      if (!hasValidBearer(request.headers.authorization ?? bearerFromSubprotocol(request), security.token)) throw unauthorized();
+      c.set('principal', { kind: 'desk' });
+      return next();
+    }
+    if (request.method === 'OPTIONS') return preflight(request, c.env.outgoing);
+    if (c.env.outgoing && await deps.staticUi?.handle(request, c.env.outgoing, pathname)) return RESPONSE_ALREADY_SENT;
+    if (isBrowserVisit(request, pathname)) return c.redirect('/ui/', 302);
+    c.set('principal', authenticate(request, deps));
+    try {
+      decodeURIComponent(pathname);
+    } catch {
+      throw new HttpError(400, 'bad_request', `Malformed percent-encoding in "${pathname}".`);
+    }
+    return next();
+  };
+}
+
+function authenticate(request: IncomingMessage, deps: HttpHostDeps): Principal {
+  if (hasValidBearer(request.headers.authorization, deps.security.token)) return { kind: 'desk' };
+  const presented = bearerTokenOf(request.headers.authorization);
+  const agentId = presented === undefined ? undefined : deps.resolveAgentToken?.(presented);
+  if (agentId === undefined) throw unauthorized();
+  return { kind: 'agent', agentId };
+}
+
+/** Host must be ours; a browser Origin must be allowed. The CORS headers an allowed origin's answers carry. */
+function checkHostAndOrigin(request: IncomingMessage, security: SecurityConfig): Record<string, string> {
+  const host = request.headers.host;
+  if (!isAllowedHost(host, security.allowedHosts)) {
+    throw new HttpError(403, 'forbidden', `Host "${host ?? ''}" is not allowed; use 127.0.0.1, localhost or a name configured with --allow-host.`);
+  }
+  const origin = request.headers.origin;
+  if (origin === undefined) return {};
+  if (!isAllowedOrigin(origin, host, security.allowedOrigins)) {
+    throw new HttpError(403, 'forbidden', `Origin "${origin}" is not allowed; add it with --allow-origin.`);
+  }
+  return { 'Access-Control-Allow-Origin': origin, Vary: 'Origin' };
+}
+
+function preflight(request: IncomingMessage, outgoing: ServerResponse | undefined): Response {
+  const origin = request.headers.origin;
+  if (origin === undefined || request.headers['access-control-request-method'] === undefined) {
+    throw new HttpError(400, 'bad_request', 'OPTIONS is answered only as a CORS preflight (Origin and Access-Control-Request-Method).');
+  }
+  if (!outgoing) return new Response(null, { status: 204, headers: preflightHeaders(origin) });
+  outgoing.writeHead(204, preflightHeaders(origin)).end();
+  return RESPONSE_ALREADY_SENT;
+}
+
+/** Runs a contract route's handler with its principal, parameters, query and body, and turns its answer into a Response. */
+function routeHandler({ route, handler }: RegisteredRoute, checkAnswers: boolean) {
+  return async (c: Context<Env>): Promise<Response> => {
+    const principal = c.get('principal');
+    if (principal.kind === 'agent' && route.auth !== 'desk-or-agent') {
+      throw new HttpError(403, 'forbidden', `An agent token opens only the /agent/* routes; ${route.path} needs the desk's token.`);
+    }
+    const request = c.env.incoming;
+    const response = c.env.outgoing as ServerResponse;
+    const url = requestUrl(request);
+    const answer = await handler({
+      request, response, url, principal, params: c.req.param(),
+      query: () => readQuery(route, url) as never,
+      body: () => readBody(route, request) as Promise<never>,
+    });
+    if (!answer) return RESPONSE_ALREADY_SENT;
+    const [status, body] = answer;
+    if (checkAnswers && !(body instanceof PreparedAnswer)) checkAnswer(route, status, body);
+    return body instanceof PreparedAnswer ? sendPrepared(response, body, c.get('cors')) : sendJson(status, body, c.get('cors'), response);
+  };
+}
+
+/** Throws when an answer is not what the route's contract declares for its status. */
+function checkAnswer(route: RouteDef, status: number, body: unknown): void {
+  const spec = route.responses[status];
+  if (spec === undefined) throw new Error(`${route.method} ${route.path} answered ${status}, which its contract does not declare.`);
+  if (typeof spec === 'string') return;
+  const result = spec.safeParse(body);
+  if (!result.success) throw new Error(`${route.method} ${route.path} answered ${status} off its contract: ${z.prettifyError(result.error)}`);
+}
+
+/** 405 with `Allow` for a path of the contract asked with another method, else 404. */
+function notFound(routes: readonly RegisteredRoute[], request: IncomingMessage): HttpError {
+  const { pathname } = requestUrl(request);
+  const allowed = new Set(routes.filter(({ route }) => patternOf(route).test(pathname)).map(({ route }) => route.method));
+  if (allowed.size > 0) {
+    const allow = [...allowed, 'OPTIONS'].join(', ');
+    return new HttpError(405, 'method_not_allowed', `${request.method ?? ''} is not allowed on ${pathname}; use ${allow}.`, undefined, { Allow: allow });
+  }
+  return new HttpError(404, 'not_found', `Nothing at ${pathname}.`);
+}
+
+const patterns = new WeakMap<RouteDef, RegExp>();
+function patternOf(route: RouteDef): RegExp {
+  let pattern = patterns.get(route);
+  if (!pattern) {
+    const source = route.path.split('/').map((segment) => (segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/');
+    pattern = new RegExp(`^${source}$`);
+    patterns.set(route, pattern);
+  }
+  return pattern;
+}
+
+/** The JSON error answer of anything thrown; faults of the desk (5xx) are logged, never shown. */
+function errorAnswer(error: unknown, log: (error: unknown) => void, corsHeaders: Record<string, string>, outgoing: ServerResponse | undefined): Response {
+  const httpError = toHttpError(error);
+  if (httpError.status >= 500) log(error);
+  return sendJson(httpError.status, httpError.body(), { ...corsHeaders, ...httpError.headers }, outgoing);
 }
 
 function unauthorized(): HttpError {
@@ -230,20 +331,26 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   else answer();
 }
 
-function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string>): void {
+/**
+ * A JSON answer. Written straight to Node's response when there is one (the adapter then leaves it alone: far less
+ * work per request than a fetch Response); an upgrade, which has none, gets a Response to write to its socket.
+ */
+function sendJson(status: number, body: unknown, headers: Record<string, string>, outgoing: ServerResponse | undefined): Response {
   const text = JSON.stringify(body);
-  response.writeHead(status, {
+  const all = {
     'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': Buffer.byteLength(text),
+    'Content-Length': String(Buffer.byteLength(text)),
     'Cache-Control': 'no-store',
     'X-Content-Type-Options': 'nosniff',
     ...headers,
-  });
-  response.end(text);
+  };
+  if (!outgoing) return new Response(text, { status, headers: all });
+  outgoing.writeHead(status, all).end(text);
+  return RESPONSE_ALREADY_SENT;
 }
 
 /** A body serialized (and maybe compressed) ahead, e.g. a cached list; a 304 carries its headers and nothing else. */
-function sendPrepared(response: ServerResponse, answer: PreparedAnswer, headers: Record<string, string>): void {
+function sendPrepared(response: ServerResponse, answer: PreparedAnswer, headers: Record<string, string>): Response {
   response.writeHead(answer.status, {
     ...(answer.status !== 304 && { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(answer.body) }),
     'X-Content-Type-Options': 'nosniff',
@@ -251,4 +358,5 @@ function sendPrepared(response: ServerResponse, answer: PreparedAnswer, headers:
     ...answer.headers,
   });
   response.end(answer.status === 304 ? undefined : answer.body);
+  return RESPONSE_ALREADY_SENT;
 }

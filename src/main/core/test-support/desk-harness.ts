@@ -171,7 +171,7 @@ export async function startDesk(options: DeskOptions = {}): Promise<Desk & { roo
       env: process.env,
     },
     allowedHosts: [], allowedOrigins: ['https://prompt-pad.danmercer.net'],
-    serverName: 'Test desk', appVersion: '0.0.0-test', log: () => {},
+    serverName: 'Test desk', appVersion: '0.0.0-test', log: process.env.DESK_TEST_LOG ? (line) => console.log(line) : () => {}, checkAnswers: true,
     ...(options.uiDir !== undefined && { uiDir: options.uiDir }),
     ...(options.sandbox !== undefined && { sandbox: options.sandbox }),
     ...(options.output !== undefined && { output: options.output }),

@@ -59,6 +59,7 @@ export async function startGovernanceDesk(root: string, options: { worktreeOf?: 
     eventsSocket: createEventsSocket({ bus: createEventBus(), events }),
     log: () => {},
     resolveAgentToken: (token) => governance.agentForToken(token),
+    checkAnswers: true,
   });
   const address = await http.listen(0, '127.0.0.1');
   const url = `http://127.0.0.1:${address.port}`;

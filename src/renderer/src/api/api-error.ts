@@ -1,6 +1,6 @@
 // The one error the desk client throws: a DeskError carrying the HTTP status and the server's
 // `{error, code, message, details}`. A subclass only for `status` and the protocol word, which callers read.
-import type { ApiErrorBody, ApiErrorCode } from '../../../shared/api-error';
+import { ApiErrorBody, type ApiErrorCode } from '../../../shared/api-error';
 import { DeskError, type DeskErrorDetails, type DeskErrorKind } from '../../../shared/desk-error';
 
 const KIND_OF_WORD: Record<ApiErrorCode | 'network_error', DeskErrorKind> = {
@@ -25,9 +25,10 @@ export class ApiError extends DeskError {
 
   /** Builds the error from a failed response's body, which may not be JSON (a proxy, a crash). */
   static fromBody(status: number, body: unknown): ApiError {
-    const parsed = body as Partial<ApiErrorBody> | undefined;
-    if (parsed && typeof parsed.message === 'string' && typeof parsed.error === 'string') {
-      return new ApiError(status, parsed.error, parsed.message, parsed.details as DeskErrorDetails | undefined, parsed.code ?? parsed.error);
+    const parsed = ApiErrorBody.safeParse(body);
+    if (parsed.success) {
+      const { error, message, details, code } = parsed.data;
+      return new ApiError(status, error, message, details as DeskErrorDetails | undefined, code ?? error);
     }
     return new ApiError(status, 'internal_error', `The desk answered ${status} without an explanation.`);
   }

@@ -1,81 +1,83 @@
-// Typed client of the desk's HTTP API: one function per route, typed by the src/shared contract.
-// Only types are imported from src/shared, so zod stays out of the renderer bundle.
-import type { AgentsResponse } from '../../../shared/agents';
-import type { EventPage } from '../../../shared/events';
-import type { PolicyView } from '../../../shared/governance';
-import type { DeskSettings, TaskDiff, UpdateSettings } from '../../../shared/review';
-import type { AnswerInput, TaskDetail, TaskSummary } from '../../../shared/task';
-import type { TaskListQuery, TaskPage } from '../../../shared/task-list';
+// Client of the desk's HTTP API: every call names a route of the contract (src/shared/routes), which gives its
+// method, path, parameters, body and answer type; nothing here restates a path or a shape.
+import { aaRoutes, agentRoutes, apiRoutes } from '../../../shared/routes';
+import { pathOf, type BodyInputOf, type QueryOf, type ResponseOf, type RouteDef } from '../../../shared/routes/route';
 import { ApiError } from './api-error';
 
 export interface Connection { endpoint: string; token: string }
 
 /** What the board asks `/api/tasks` for; every field may be left out. */
-export type TaskListRequest = Partial<TaskListQuery>;
-export interface NewTask { id: string; prompt: string; dependencies: string[]; agent?: string }
+export type TaskListRequest = Partial<QueryOf<typeof apiRoutes.listTasks>>;
+/** A task the way the board submits it. */
+export type NewTask = BodyInputOf<typeof aaRoutes.submit>;
+
+/** What a call sends besides the route: path parameters, a query and a body, each the way the route declares it. */
+interface CallInput<R extends RouteDef> {
+  params?: Record<string, string>;
+  query?: Record<string, unknown>;
+  body?: BodyInputOf<R>;
+}
 
 export type DeskApi = ReturnType<typeof createDeskApi>;
 
 export function createDeskApi(connection: Connection, fetchImpl: typeof fetch = (...args) => fetch(...args)) {
   const base = connection.endpoint.replace(/\/$/, '');
-  const path = (id: string) => encodeURIComponent(id);
 
-  async function call<T>(method: string, route: string, body?: unknown): Promise<T> {
+  /** Calls a route; resolves with its answer, typed by the contract, or throws ApiError with the server's `{error, message}`. */
+  async function call<R extends RouteDef>(route: R, input: CallInput<R> = {}): Promise<ResponseOf<R>> {
+    const url = `${base}${pathOf(route, input.params)}${queryString(input.query ?? {})}`;
     let response: Response;
     try {
-      response = await fetchImpl(`${base}${route}`, {
-        method,
+      response = await fetchImpl(url, {
+        method: route.method,
         headers: {
           Authorization: `Bearer ${connection.token}`,
           Accept: 'application/json',
-          ...(body !== undefined && { 'Content-Type': 'application/json' }),
+          ...(input.body !== undefined && { 'Content-Type': 'application/json' }),
         },
-        ...(body !== undefined && { body: JSON.stringify(body) }),
+        ...(input.body !== undefined && { body: JSON.stringify(input.body) }),
       });
     } catch {
       throw new ApiError(0, 'network_error', `Cannot reach the desk at ${base}. Is it running?`);
     }
-    const text = await response.text();
-    let parsed: unknown;
+    // The server answers from the same route declaration; checking every list again here would cost a large desk's board its speed.
+    let answer: ResponseOf<R>;
     try {
-      parsed = text ? JSON.parse(text) : undefined;
+      answer = JSON.parse(await response.text());
     } catch {
-      parsed = undefined;
+      throw response.ok ? new ApiError(response.status, 'internal_error', 'The desk answered something that is not JSON.') : ApiError.fromBody(response.status, undefined);
     }
-    if (!response.ok) throw ApiError.fromBody(response.status, parsed);
-    return parsed as T;
+    if (!response.ok) throw ApiError.fromBody(response.status, answer);
+    return answer;
   }
 
   return {
     connection,
-    listTasks: (query: TaskListRequest = {}) => call<TaskPage>('GET', `/api/tasks${queryString(query)}`),
-    task: (id: string) => call<TaskDetail>('GET', `/tasks/${path(id)}`),
-    taskEvents: (id: string, after: number, limit = 5000) =>
-      call<EventPage>('GET', `/api/tasks/${path(id)}/events?after=${after}&limit=${limit}`),
-    submit: (task: NewTask) => call<TaskSummary>('POST', '/', task),
-    cancel: (id: string) => call<TaskSummary>('DELETE', `/tasks/${path(id)}`),
-    answer: (id: string, input: AnswerInput) => call<unknown>('POST', `/tasks/${path(id)}/input`, input),
-    followUp: (id: string, prompt: string) => call<unknown>('POST', `/tasks/${path(id)}/prompt`, { prompt }),
-    approve: (id: string) => call<TaskSummary>('POST', `/tasks/${path(id)}/approve`),
-    reject: (id: string) => call<TaskSummary>('POST', `/tasks/${path(id)}/reject`),
-    rerun: (id: string) => call<TaskSummary>('POST', `/tasks/${path(id)}/rerun`),
-    diff: (id: string) => call<TaskDiff>('GET', `/api/tasks/${path(id)}/diff`),
-    setDependencies: (id: string, dependencies: string[]) =>
-      call<TaskDetail>('PUT', `/tasks/${path(id)}/dependencies`, { dependencies }),
-    addDependency: (id: string, dependency: string) =>
-      call<TaskDetail>('POST', `/tasks/${path(id)}/dependencies`, { id: dependency }),
-    removeDependency: (id: string, dependency: string) =>
-      call<TaskDetail>('DELETE', `/tasks/${path(id)}/dependencies/${path(dependency)}`),
-    agents: () => call<AgentsResponse>('GET', '/api/agents'),
-    settings: () => call<DeskSettings>('GET', '/api/settings'),
-    updateSettings: (settings: UpdateSettings) => call<DeskSettings>('PUT', '/api/settings', settings),
-    policy: () => call<PolicyView>('GET', '/api/governance/policy'),
-    savePolicy: (policy: unknown) => call<PolicyView>('PUT', '/api/governance/policy', policy),
+    call,
+    listTasks: (query: TaskListRequest = {}) => call(apiRoutes.listTasks, { query }),
+    task: (id: string) => call(aaRoutes.detail, { params: { id } }),
+    taskEvents: (id: string, after: number, limit = 5000) => call(apiRoutes.taskEvents, { params: { id }, query: { after, limit } }),
+    submit: (task: NewTask) => call(aaRoutes.submit, { body: task }),
+    cancel: (id: string) => call(aaRoutes.cancel, { params: { id } }),
+    answer: (id: string, input: BodyInputOf<typeof aaRoutes.answer>) => call(aaRoutes.answer, { params: { id }, body: input }),
+    followUp: (id: string, prompt: string) => call(aaRoutes.followUp, { params: { id }, body: { prompt } }),
+    approve: (id: string) => call(apiRoutes.approve, { params: { id } }),
+    reject: (id: string) => call(apiRoutes.reject, { params: { id } }),
+    rerun: (id: string) => call(apiRoutes.rerun, { params: { id } }),
+    diff: (id: string) => call(apiRoutes.diff, { params: { id } }),
+    setDependencies: (id: string, dependencies: string[]) => call(apiRoutes.setDependencies, { params: { id }, body: { dependencies } }),
+    addDependency: (id: string, dependency: string) => call(apiRoutes.addDependency, { params: { id }, body: { id: dependency } }),
+    removeDependency: (id: string, dependency: string) => call(apiRoutes.removeDependency, { params: { id, dependency } }),
+    agents: () => call(apiRoutes.agents),
+    settings: () => call(apiRoutes.settings),
+    updateSettings: (settings: BodyInputOf<typeof apiRoutes.updateSettings>) => call(apiRoutes.updateSettings, { body: settings }),
+    policy: () => call(agentRoutes.policy),
+    savePolicy: (policy: BodyInputOf<typeof agentRoutes.savePolicy>) => call(agentRoutes.savePolicy, { body: policy }),
   };
 }
 
-/** `?status=a,b&limit=200…` from a list query; empty when nothing is asked. */
-export function queryString(query: TaskListRequest): string {
+/** `?status=a,b&limit=200…` from a query; empty when nothing is asked. */
+export function queryString(query: Record<string, unknown>): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {
     if (value === undefined) continue;

@@ -1,5 +1,6 @@
 // The one WebSocket to the core: every new event, replayed from the last seq seen after a reconnect.
 import type { EVENTS_SUBPROTOCOL, EventEnvelope, EventsMessage } from '../../../shared/events';
+import { apiRoutes } from '../../../shared/routes';
 import type { Connection } from './desk-api';
 
 const SUBPROTOCOL: typeof EVENTS_SUBPROTOCOL = 'assignment-desk.v1';
@@ -17,7 +18,7 @@ export interface EventsSocketOptions {
 
 /** Where the socket listens, from the HTTP endpoint (ws:// for http://, wss:// for https://). */
 export function eventsUrl(endpoint: string, after: number): string {
-  const url = new URL('/api/events', endpoint);
+  const url = new URL(apiRoutes.events.path, endpoint);
   url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
   url.searchParams.set('after', String(after));
   return url.toString();
@@ -49,7 +50,7 @@ export function openEventsSocket(options: EventsSocketOptions): { close(): void 
       if (typeof message.data !== 'string') return;
       let parsed: EventsMessage;
       try {
-        parsed = JSON.parse(message.data) as EventsMessage;
+        parsed = JSON.parse(message.data);
       } catch {
         return;
       }

@@ -2,6 +2,7 @@
 import type { AgentsResponse } from '../../../shared/agents';
 import type { PolicyView } from '../../../shared/governance';
 import type { DeskSettings, UpdateSettings } from '../../../shared/review';
+import type { DeskApi } from '../api/desk-api';
 import { messageOf } from '../api/api-error';
 import type { SliceCreator } from './store-types';
 
@@ -56,7 +57,8 @@ export const createSettingsSlice: SliceCreator<SettingsSlice> = (set, get) => ({
   },
 
   async savePolicy(text) {
-    let policy: unknown;
+    // Whatever the person typed; the desk checks it against the policy schema and answers what is wrong.
+    let policy: Parameters<DeskApi['savePolicy']>[0];
     try {
       policy = JSON.parse(text);
     } catch (error) {

@@ -35,8 +35,9 @@ const form: OpenQuestion = {
 };
 
 function seedQuestion(question: OpenQuestion) {
-  const api = seedDesk([summary('deps', { title: 'Add left-pad', status: 'awaiting-input', openQuestions: [question] })]);
-  const answer = vi.spyOn(api, 'answer').mockResolvedValue({});
+  const task = summary('deps', { title: 'Add left-pad', status: 'awaiting-input', openQuestions: [question] });
+  const api = seedDesk([task]);
+  const answer = vi.spyOn(api, 'answer').mockResolvedValue({ answered: question, task: { ...task, status: 'in-progress' } });
   render(<><ChatPanel taskId="deps" /><Notices /></>);
   return answer;
 }

@@ -19,10 +19,11 @@ const diff: TaskDiff = {
 function renderChanges() {
   // happy-dom lays nothing out: give the diff's scroll box a window's height so the virtualizer draws rows.
   vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(600);
-  const api = seedDesk([summary('totals', { title: 'Count quantities in invoice totals', status: 'completed', commit: 'e4f5a6b' })]);
+  const task = summary('totals', { title: 'Count quantities in invoice totals', status: 'completed', commit: 'e4f5a6b' });
+  const api = seedDesk([task]);
   vi.spyOn(api, 'diff').mockResolvedValue(diff);
   render(<ChangesTab taskId="totals" />);
-  return api;
+  return { api, task };
 }
 
 afterEach(resetDesk);
@@ -61,8 +62,8 @@ describe('diff view', () => {
   });
 
   it('gathers line comments and sends them with Refine as one follow-up', async () => {
-    const api = renderChanges();
-    const followUp = vi.spyOn(api, 'followUp').mockResolvedValue({});
+    const { api, task } = renderChanges();
+    const followUp = vi.spyOn(api, 'followUp').mockResolvedValue({ ...task, status: 'queued' });
     await screen.findByRole('group', { name: 'Changes in src/invoice.ts' });
     expect((screen.getByRole('button', { name: 'Refine' }) as HTMLButtonElement).disabled).toBe(true);
 

@@ -1,0 +1,13 @@
+// Every HTTP route of the desk, by family; the server, the board's client and docs/openapi.json all read this.
+import { aaRoutes } from './aa';
+import { agentRoutes } from './agent';
+import { apiRoutes } from './api';
+import { apRoutes } from './ap';
+import type { RouteDef } from './route';
+
+export { aaRoutes, agentRoutes, apiRoutes, apRoutes };
+
+/** Every route in the order the server matches them: the AA short forms (`/:id`) last. */
+export const ALL_ROUTES: readonly RouteDef[] = [
+  ...Object.values(apiRoutes), ...Object.values(agentRoutes), ...Object.values(apRoutes), ...Object.values(aaRoutes),
+];
