@@ -1,6 +1,6 @@
 // How a scripted turn stops early: one AbortSignal per turn, and helpers that make every wait give way to it.
 
-/** Thrown inside a turn once its signal is aborted; the runner turns it into stopReason `cancelled`. */
+/** Thrown inside a turn once its signal is aborted; the runner turns it into stopReason `cancelled` (control flow, never shown: not a DeskError). */
 export class TurnCancelled extends Error {
   constructor() {
     super('The turn was cancelled');

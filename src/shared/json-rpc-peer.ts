@@ -2,14 +2,20 @@
 import { isObject } from './is-object';
 import type { MessageChannel } from './ndjson-channel';
 
-/** An error the other side answered with, or one we answer with. */
+/**
+ * An error the other side answered with, or one we answer with. Not a DeskError: its numeric `code` is the
+ * JSON-RPC wire code both agents and the desk speak, and it never reaches an HTTP client as it is.
+ */
 export class JsonRpcError extends Error {
   constructor(readonly code: number, message: string, readonly data?: unknown) {
     super(message);
   }
 }
 
-/** The other side went away (its process exited or its stream closed) while something was pending. */
+/**
+ * The other side went away (its process exited or its stream closed) while something was pending. A signal
+ * inside the agent connection (the runner turns it into the task's error), never shown to a client as it is.
+ */
 export class PeerClosedError extends Error {}
 
 export const INVALID_REQUEST = -32600;

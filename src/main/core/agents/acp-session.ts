@@ -1,10 +1,11 @@
 // The standard ACP v1 dialect after `initialize`, on the SDK's client app: login, a new or continued session in
 // the task's worktree, and turns.
 import { RequestError, methods, type AnyMessage, type AuthMethod, type InitializeResponse, type NewSessionRequest, type Stream } from '@agentclientprotocol/sdk';
+import type { DeskError } from '../../../shared/desk-error';
 import { JsonRpcError } from '../../../shared/json-rpc-peer';
 import type { MessageChannel } from '../../../shared/ndjson-channel';
 import { deskClientApp } from './acp-client-methods';
-import { AgentLoginRequiredError, AgentProtocolError, type AgentSession, type SessionCallbacks } from './agent-session';
+import { agentLoginRequired, agentProtocolError, type AgentSession, type SessionCallbacks } from './agent-session';
 
 /** ACP's error code for "authenticate first". */
 const AUTH_REQUIRED = -32000;
@@ -63,7 +64,7 @@ export async function startAcpSession(channel: MessageChannel, options: AcpSessi
       continued = true;
     } else {
       const created = await agent.request(methods.agent.session.new, base);
-      if (typeof created?.sessionId !== 'string') throw new AgentProtocolError('The agent did not return a session id for session/new.');
+      if (typeof created?.sessionId !== 'string') throw agentProtocolError('The agent did not return a session id for session/new.');
       sessionId = created.sessionId;
       described = created;
     }
@@ -87,7 +88,7 @@ export async function startAcpSession(channel: MessageChannel, options: AcpSessi
     },
     async prompt(text) {
       const result = await call(() => agent.request(methods.agent.session.prompt, { sessionId: id, prompt: [{ type: 'text', text }] }));
-      if (typeof result?.stopReason !== 'string') throw new AgentProtocolError('The agent ended the turn without a stop reason.');
+      if (typeof result?.stopReason !== 'string') throw agentProtocolError('The agent ended the turn without a stop reason.');
       return { stopReason: result.stopReason };
     },
     cancel() {
@@ -104,10 +105,10 @@ export async function startAcpSession(channel: MessageChannel, options: AcpSessi
   };
 }
 
-function loginRequired(methods: AuthMethod[], agentMessage: string): AgentLoginRequiredError {
+function loginRequired(methods: AuthMethod[], agentMessage: string): DeskError {
   const described = methods.map((m) => ({ id: m.id, name: m.name || m.id, ...(typeof m.description === 'string' && { description: m.description }) }));
   const list = described.map((m) => `"${m.name}"${m.description ? ` (${m.description})` : ''}`).join(', ');
-  return new AgentLoginRequiredError(
+  return agentLoginRequired(
     described.length > 0
       ? `The agent needs a login before it can work: ${list}. Log in once outside the desk (a terminal login also runs with POST /api/agents/<id>/login), or set the agent's authMethod and pass its key through envAllowlist.`
       : `The agent needs a login before it can work (${agentMessage}).`,

@@ -1,5 +1,6 @@
 // What the task runner needs from a connected agent, whatever dialect it speaks.
 import type { AgentUpdate } from '../../../shared/events';
+import { deskError, type DeskError } from '../../../shared/desk-error';
 
 export interface PermissionOption { optionId: string; name: string; kind: string }
 
@@ -71,14 +72,11 @@ export interface SessionCallbacks {
 }
 
 /** The agent answered in a way that makes the task impossible to run (wrong protocol, refused session…). */
-export class AgentProtocolError extends Error {
-  readonly code = 'agent_protocol';
+export function agentProtocolError(message: string): DeskError {
+  return deskError('conflict', 'agent_protocol', message);
 }
 
-/** The agent wants a login the desk cannot do for it; the message says which. */
-export class AgentLoginRequiredError extends Error {
-  readonly code = 'agent_login_required';
-  constructor(message: string, readonly methods: { id: string; name: string; description?: string }[]) {
-    super(message);
-  }
+/** The agent wants a login the desk cannot do for it; the message says which, `details.methods` lists them. */
+export function agentLoginRequired(message: string, methods: { id: string; name: string; description?: string }[]): DeskError {
+  return deskError('unavailable', 'agent_login_required', message, { methods });
 }

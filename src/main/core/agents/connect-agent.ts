@@ -6,7 +6,7 @@ import { JsonRpcError, INTERNAL_ERROR, PeerClosedError } from '../../../shared/j
 import type { MessageChannel } from '../../../shared/ndjson-channel';
 import { startAcpSession } from './acp-session';
 import type { AgentDialect } from './agent-spec';
-import { AgentProtocolError, type AgentSession, type SessionCallbacks } from './agent-session';
+import { agentProtocolError, type AgentSession, type SessionCallbacks } from './agent-session';
 import { KandevInitializeResult } from './kandev-messages';
 import { startKandevSession } from './kandev-session';
 
@@ -36,7 +36,7 @@ export async function connectAgent(channel: MessageChannel, options: ConnectOpti
   const init = await exchangeInitialize(channel, options.dialect === 'kandev'
     ? { protocolVersion: KANDEV_PROTOCOL_VERSION, clientInfo, capabilities: { streaming: true } }
     : { protocolVersion: ACP_PROTOCOL_VERSION, clientCapabilities: DESK_CLIENT_CAPABILITIES, clientInfo });
-  if (!isObject(init)) throw new AgentProtocolError('The agent answered initialize without an object.');
+  if (!isObject(init)) throw agentProtocolError('The agent answered initialize without an object.');
   const version = init.protocolVersion;
   const sessionOptions = {
     cwd: options.cwd,
@@ -46,17 +46,17 @@ export async function connectAgent(channel: MessageChannel, options: ConnectOpti
   // Kandev agents answer with the string "1.0"; standard ACP agents with the integer version they speak.
   if (version === KANDEV_PROTOCOL_VERSION) {
     if (options.dialect === 'acp') {
-      throw new AgentProtocolError('The agent speaks the Kandev dialect (protocol "1.0"); set its dialect to "kandev" or "auto".');
+      throw agentProtocolError('The agent speaks the Kandev dialect (protocol "1.0"); set its dialect to "kandev" or "auto".');
     }
     const kandev = KandevInitializeResult.safeParse(init);
-    if (!kandev.success) throw new AgentProtocolError('The agent answered Kandev\'s initialize with an unexpected shape.');
+    if (!kandev.success) throw agentProtocolError('The agent answered Kandev\'s initialize with an unexpected shape.');
     return startKandevSession(channel, { ...sessionOptions, init: kandev.data }, callbacks);
   }
   if (options.dialect === 'kandev') {
-    throw new AgentProtocolError(`The agent answered protocol version ${JSON.stringify(version)}, not Kandev's "1.0"; set its dialect to "acp" or "auto".`);
+    throw agentProtocolError(`The agent answered protocol version ${JSON.stringify(version)}, not Kandev's "1.0"; set its dialect to "acp" or "auto".`);
   }
   if (version !== ACP_PROTOCOL_VERSION) {
-    throw new AgentProtocolError(`The agent speaks protocol version ${JSON.stringify(version)}; Assignment Desk speaks ACP version ${ACP_PROTOCOL_VERSION}.`);
+    throw agentProtocolError(`The agent speaks protocol version ${JSON.stringify(version)}; Assignment Desk speaks ACP version ${ACP_PROTOCOL_VERSION}.`);
   }
   // The SDK reads the rest of the conversation; the answer's fields it did not check are only read, never trusted.
   return startAcpSession(channel, {

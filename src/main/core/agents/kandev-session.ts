@@ -3,7 +3,7 @@
 import type { z } from 'zod';
 import { createJsonRpcPeer, INTERNAL_ERROR, INVALID_PARAMS, JsonRpcError } from '../../../shared/json-rpc-peer';
 import type { MessageChannel } from '../../../shared/ndjson-channel';
-import { AgentProtocolError, type AgentSession, type SessionCallbacks, type TurnEnd } from './agent-session';
+import { agentProtocolError, type AgentSession, type SessionCallbacks, type TurnEnd } from './agent-session';
 import {
   KandevComplete, KandevElicitationRequest, KandevError, KandevPermissionRequest, KandevPromptAccepted, KandevReadTextFile,
   KandevSessionCreated, KandevUpdate, KandevWriteTextFile, type KandevInitializeResult,
@@ -94,7 +94,7 @@ export async function startKandevSession(channel: MessageChannel, options: Kande
     // Kandev's session/new takes no parameters; the cwd is an extra some agents use.
     sessionId = KandevSessionCreated.safeParse(await peer.request('session/new', { cwd: options.cwd })).data?.sessionId;
   }
-  if (!sessionId) throw new AgentProtocolError('The agent did not return a session id for session/new.');
+  if (!sessionId) throw agentProtocolError('The agent did not return a session id for session/new.');
   const id = sessionId;
 
   return {
@@ -103,11 +103,11 @@ export async function startKandevSession(channel: MessageChannel, options: Kande
     continued,
     features: { canContinue: canResume },
     async prompt(text) {
-      if (turn) throw new AgentProtocolError('A turn is already running.');
+      if (turn) throw agentProtocolError('A turn is already running.');
       const ended = new Promise<TurnEnd>((resolve, reject) => { turn = { resolve, reject, cancelled: false }; });
       try {
         const accepted = KandevPromptAccepted.safeParse(await peer.request('session/prompt', { sessionId: id, message: text }));
-        if (accepted.data?.accepted === false) throw new AgentProtocolError('The agent did not accept the prompt.');
+        if (accepted.data?.accepted === false) throw agentProtocolError('The agent did not accept the prompt.');
       } catch (error) {
         turn = undefined;
         throw error;
@@ -120,10 +120,10 @@ export async function startKandevSession(channel: MessageChannel, options: Kande
       void peer.notify('session/cancel', { sessionId: id, reason: 'Cancelled in Assignment Desk' });
     },
     async setMode() {
-      throw new AgentProtocolError('Kandev agents have no session modes.');
+      throw agentProtocolError('Kandev agents have no session modes.');
     },
     async setConfigOption() {
-      throw new AgentProtocolError('Kandev agents have no session configuration options.');
+      throw agentProtocolError('Kandev agents have no session configuration options.');
     },
   };
 }

@@ -53,7 +53,8 @@ describe('message chunks', () => {
     const storedMessages = stored.filter(isMessage);
     // 64 KiB runs: 200 KiB of text is four stored events, not two hundred.
     expect(storedMessages.length).toBeGreaterThanOrEqual(1);
-    expect(storedMessages.length).toBeLessThanOrEqual(4);
+    // A run also ends after 1 s, so a slow machine stores a few more; never anything like one per chunk.
+    expect(storedMessages.length).toBeLessThanOrEqual(20);
 
     // A board that loads the history shows the text once, in order.
     const fresh = createStream();

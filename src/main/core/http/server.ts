@@ -17,6 +17,7 @@ import { PreparedAnswer } from './list-answer';
 import { readBody, readQuery, type Principal, type RegisteredRoute, type Router } from './router';
 import type { StaticUi } from './static-ui';
 import { bearerTokenOf, hasValidBearer, isAllowedHost, isAllowedOrigin, preflightHeaders, type SecurityConfig } from './security';
+import { deskError } from '../../../shared/desk-error';
 
 export interface HttpHost {
   readonly server: Server;
@@ -25,9 +26,8 @@ export interface HttpHost {
   close(): Promise<void>;
 }
 
-export class ListenError extends Error {
-  readonly code = 'listen_failed';
-}
+/** The port is taken or not ours to take: the host says so in one line. */
+const listenFailed = (message: string) => deskError('unavailable', 'listen_failed', message);
 
 export interface HttpHostDeps {
   router: Router;
@@ -112,7 +112,7 @@ export function createHttpHost(deps: HttpHostDeps): HttpHost {
             : error.code === 'EACCES' ? `not allowed to listen on port ${port}; choose one above 1024 with --port`
             : error.code === 'EADDRNOTAVAIL' ? `${host} is not an address of this machine`
             : error.message;
-          reject(new ListenError(`Cannot listen on ${host}:${port}: ${reason}`));
+          reject(listenFailed(`Cannot listen on ${host}:${port}: ${reason}`));
         };
         server.once('error', onError);
         server.listen(port, host, () => {

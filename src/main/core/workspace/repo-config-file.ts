@@ -1,11 +1,10 @@
 // Reads a repository's `.desk/config.json` from the person's checkout; a broken file is an error the task shows.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { deskError } from '../../../shared/desk-error';
 import { REPO_CONFIG_FILE, RepoConfig } from '../../../shared/repo-config';
 
-export class RepoConfigError extends Error {
-  readonly code = 'repo_config_invalid';
-}
+const repoConfigInvalid = (message: string) => deskError('invalid', 'repo_config_invalid', message);
 
 /** The repository's setup, or an empty one when it has no file. Read per task, so edits apply to the next task. */
 export async function readRepoConfig(repoRoot: string): Promise<RepoConfig> {
@@ -15,18 +14,18 @@ export async function readRepoConfig(repoRoot: string): Promise<RepoConfig> {
     text = await readFile(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { copy: [] };
-    throw new RepoConfigError(`Cannot read ${file}: ${(error as Error).message}`);
+    throw repoConfigInvalid(`Cannot read ${file}: ${(error as Error).message}`);
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new RepoConfigError(`${file} is not valid JSON: ${(error as Error).message}`);
+    throw repoConfigInvalid(`${file} is not valid JSON: ${(error as Error).message}`);
   }
   const parsed = RepoConfig.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new RepoConfigError(`${file}: ${issue?.path.join('.') || '(the file)'}: ${issue?.message ?? 'is invalid'}`);
+    throw repoConfigInvalid(`${file}: ${issue?.path.join('.') || '(the file)'}: ${issue?.message ?? 'is invalid'}`);
   }
   return parsed.data;
 }
