@@ -28,7 +28,7 @@ export class ApiError extends DeskError {
     const parsed = ApiErrorBody.safeParse(body);
     if (parsed.success) {
       const { error, message, details, code } = parsed.data;
-      return new ApiError(status, error, message, details as DeskErrorDetails | undefined, code ?? error);
+      return new ApiError(status, error, message, details, code ?? error);
     }
     return new ApiError(status, 'internal_error', `The desk answered ${status} without an explanation.`);
   }
