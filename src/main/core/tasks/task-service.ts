@@ -9,17 +9,16 @@ import type { TaskPatch, TaskRecord, TasksRepo } from '../store/tasks-repo';
 import type { TurnsRepo } from '../store/turns-repo';
 import { createAgentRequests, type PermissionGate } from './agent-requests';
 import { createTaskReview, type TaskReview } from './task-review';
-import { createOpenQuestions, type OpenQuestions } from './open-questions';
 import { reapOrphan } from './orphans';
 import { pickTasksToStart } from './scheduler';
-import { createTaskGraph, type GraphNode, type TaskGraph } from './task-graph';
-import { createTaskListing, type TaskListing } from './task-listing';
+import type { GraphNode, TaskGraph } from './task-graph';
+import type { TaskListing } from './task-listing';
 import { isDeskError } from '../../../shared/desk-error';
 import { agentRefused, dependencyCycle, taskBusy, taskNotFound, unknownAgent } from './task-errors';
 import type { RunContext, RunOutcome } from './task-runner';
 import { canTransition, isActive } from './task-state';
-import { blockedReason, unmetDependencies } from './dependency-graph';
-import { toDetail, toSummary } from './task-view';
+import { toDetail } from './task-view';
+import { createTaskMemory } from './task-memory';
 import type { TaskSandbox } from '../sandbox/task-sandbox';
 import type { WorkspaceSetup } from '../workspace/workspace-setup';
 import { cleanUpWorktree } from './worktree-cleanup';
@@ -93,55 +92,10 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
   let recheck: NodeJS.Timeout | undefined;
 
   const now = () => deps.now().toISOString();
-  const openQuestions = createOpenQuestions();
-  const summaryOf = (task: TaskRecord) => toSummary(task, openQuestions.forTask(task.id), !deps.sandbox.confines(task.agent), blockedByOf(task));
-  /** Why a queued task will not start by itself (a dependency failed, was cancelled or rejected); read from the graph. */
-  const blockedByOf = (task: TaskRecord) => (task.status === 'queued' ? blockedReason(unmetDependencies(task.dependencies, graph.stateOf, task.after)) : undefined);
-
-  // The graph and the list live in memory, loaded once; the database stays the durable record. Every write
-  // below goes to the database first and, once it succeeded, to both (same tick, so nothing sees them differ).
-  const stored = deps.tasks.list();
-  const graph = createTaskGraph(stored);
-  const listing = createTaskListing(stored, {
-    summarize: summaryOf, load: (id) => deps.tasks.get(id), unsandboxed: (agent) => !deps.sandbox.confines(agent),
-  });
-  const written = (record: TaskRecord): TaskRecord => {
-    const before = graph.get(record.id);
-    graph.put(record);
-    listing.put(record);
-    // A dependency that failed, was rejected or came back changes what its waiting tasks' summaries say.
-    if (before && (before.status !== record.status || before.review !== record.review)) {
-      for (const id of graph.dependentsOf(record.id)) if (graph.statusOf(id) === 'queued') listing.refresh(id);
-    }
-    return record;
-  };
-  const tasks: TasksRepo = {
-    ...deps.tasks,
-    putSubmission: (task) => written(deps.tasks.putSubmission(task)),
-    update: (id, patch) => written(deps.tasks.update(id, patch)),
-  };
+  // The graph, the list and open questions live in memory; every write goes through them after the database.
+  const { graph, listing, tasks, questions, summaryOf } = createTaskMemory({ tasks: deps.tasks, unsandboxed: (agent) => !deps.sandbox.confines(agent) });
   const { turns } = deps;
   const atomically = deps.transaction ?? (<T>(work: () => T): T => work());
-  // A question opened or answered changes the task's summary without a write to the task.
-  const questions: OpenQuestions = {
-    ...openQuestions,
-    open(question, askedAt) {
-      const opened = openQuestions.open(question, askedAt);
-      listing.refresh(question.taskId);
-      return opened;
-    },
-    answer(taskId, questionId, answer) {
-      const answered = openQuestions.answer(taskId, questionId, answer);
-      listing.refresh(taskId);
-      return answered;
-    },
-    cancelAll(taskId) {
-      const cancelled = openQuestions.cancelAll(taskId);
-      if (cancelled.length > 0) listing.refresh(taskId);
-      return cancelled;
-    },
-  };
-
   const requests = createAgentRequests({
     gate: deps.gate,
     questions,
