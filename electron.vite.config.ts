@@ -10,7 +10,7 @@ export default defineConfig({
       // zod (every schema in src/shared) and simple-git (the start-up checks) are read at start: bundled, each
       // loads as part of one file instead of dozens (about 70 ms of the headless host's cold start together).
       // Native modules and what loads later stay in node_modules.
-      externalizeDeps: { exclude: ['zod', 'simple-git'] },
+      externalizeDeps: { exclude: ['zod', 'simple-git', '@agentclientprotocol/sdk'] },
       rollupOptions: {
         input: {
           index: resolve('src/main/index.ts'),

@@ -1,7 +1,7 @@
 // The handshake against fake agents over in-memory streams: dialects, versions, logins and continued sessions.
 import { describe, expect, it } from 'vitest';
 import type { SessionCallbacks } from './agent-session';
-import { connectAgent } from './connect-agent';
+import { ACP_PROTOCOL_VERSION, connectAgent } from './connect-agent';
 import { createJsonRpcPeer, JsonRpcError, type JsonRpcPeer } from '../../../shared/json-rpc-peer';
 import { ndjsonChannel, type MessageChannel } from '../../../shared/ndjson-channel';
 
@@ -103,5 +103,12 @@ describe('connectAgent', () => {
     agent.handle('session/new', () => ({ sessionId: 's' }));
     await connectAgent(desk, options, callbacks());
     await expect(agent.request('_vendor/ping', {})).rejects.toMatchObject({ code: -32601 });
+  });
+});
+
+describe('the protocol version the desk speaks', () => {
+  it('is the one the SDK speaks (written out so the SDK loads only with an agent)', async () => {
+    const { PROTOCOL_VERSION } = await import('@agentclientprotocol/sdk');
+    expect(ACP_PROTOCOL_VERSION).toBe(PROTOCOL_VERSION);
   });
 });

@@ -1,16 +1,16 @@
 // Opens a conversation with an agent: `initialize` with the desk's capabilities, the dialect from the answer, then a
 // session — standard ACP on the SDK's client app, Kandev on our JSON-RPC peer, both behind AgentSession.
-import { PROTOCOL_VERSION, type ClientCapabilities, type InitializeResponse } from '@agentclientprotocol/sdk';
+import type { ClientCapabilities, InitializeResponse } from '@agentclientprotocol/sdk';
 import { isObject } from '../../../shared/is-object';
 import { JsonRpcError, INTERNAL_ERROR, PeerClosedError } from '../../../shared/json-rpc-peer';
 import type { MessageChannel } from '../../../shared/ndjson-channel';
-import { startAcpSession } from './acp-session';
 import type { AgentDialect } from './agent-spec';
 import { agentProtocolError, type AgentSession, type SessionCallbacks } from './agent-session';
 import { KandevInitializeResult } from './kandev-messages';
 import { startKandevSession } from './kandev-session';
 
-export const ACP_PROTOCOL_VERSION = PROTOCOL_VERSION;
+/** ACP's protocol version (the SDK's PROTOCOL_VERSION; written out so the SDK loads only when an agent starts). */
+export const ACP_PROTOCOL_VERSION = 1;
 
 /** What the desk offers every standard agent: file access and terminals in the worktree, forms, terminal logins. */
 export const DESK_CLIENT_CAPABILITIES = {
@@ -59,6 +59,8 @@ export async function connectAgent(channel: MessageChannel, options: ConnectOpti
     throw agentProtocolError(`The agent speaks protocol version ${JSON.stringify(version)}; Assignment Desk speaks ACP version ${ACP_PROTOCOL_VERSION}.`);
   }
   // The SDK reads the rest of the conversation; the answer's fields it did not check are only read, never trusted.
+  // The SDK (and its schemas) load with the first standard agent, not with the desk: start-up stays quick.
+  const { startAcpSession } = await import('./acp-session');
   return startAcpSession(channel, {
     ...sessionOptions,
     init: init as InitializeResponse,
