@@ -28,6 +28,7 @@ import { createEventsSocket } from './http/events-socket';
 import { createRouter } from './http/router';
 import { createHttpHost, type HttpHost } from './http/server';
 import { openDatabase } from './store/database';
+import { createGroupCommit } from './store/group-commit';
 import { createEventsRepo, type EventsRepo } from './store/events-repo';
 import { createTasksRepo } from './store/tasks-repo';
 import { createTurnsRepo } from './store/turns-repo';
@@ -92,6 +93,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   if (!sandboxStatus.available) log(`Agents run unsandboxed: ${sandboxStatus.reason} ${sandboxStatus.fix ?? ''}`.trim());
 
   const db = openDatabase(join(config.dataDir, 'desk.sqlite'), undefined, { nativeBinding: config.nativeBinding });
+  const groupCommit = createGroupCommit(db, { onFailedCommit: (error) => log(`A database commit failed; the submissions in it were refused: ${error instanceof Error ? error.message : String(error)}`) });
   const events = createEventsRepo(db, repoRoot, { ...(config.output?.capBytes !== undefined && { outputCapBytes: config.output.capBytes }) });
   const bus = createEventBus();
   const record = (taskId: string, attempt: number, event: TaskEvent) => bus.publish(events.append(taskId, attempt, event, now().toISOString()));
@@ -110,7 +112,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   });
   const tasks = createTaskService({
     tasks: tasksRepo,
-    transaction: (work) => db.transaction(work)(),
+    transaction: (work) => groupCommit.write(work),
     workspace: createWorkspaceSetup({ repoRoot }),
     turns: createTurnsRepo(db, repoRoot),
     git,
@@ -169,6 +171,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
       await logins.disposeAll();
       await http.close();
       events.close();
+      groupCommit.flush();
       db.close();
     },
   };

@@ -8,6 +8,8 @@ import type { KnownAgent } from './known-agents';
 export interface AgentRegistry {
   /** The spec to launch, with the program's absolute path when it was found; undefined for an unknown id. */
   get(id: string): AgentSpec | undefined;
+  /** Whether the id names an agent, without looking for its program (a submission asks this, not where it is). */
+  has(id: string): boolean;
   list(): AgentSpec[];
   /** Every agent with whether its program can be found, for `GET /api/agents` and the board. */
   describe(defaultAgent: string): AgentInfo[];
@@ -56,6 +58,7 @@ export function createAgentRegistry(catalog: AgentCatalog, probe: RegistryProbe 
       const entry = entries.get(id);
       return entry && launchable(entry, findCommand(entry.spec.command, context));
     },
+    has: (id) => entries.has(id),
     list: () => [...entries.values()].map((entry) => launchable(entry, findCommand(entry.spec.command, context))),
     describe: (defaultAgent) => [...entries.values()].map((entry) => describeEntry(entry, findCommand(entry.spec.command, context), defaultAgent)),
   };

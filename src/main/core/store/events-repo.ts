@@ -156,8 +156,9 @@ export function createEventsRepo(db: Db, repo: string, options: EventsRepoOption
       if (deleted > 0) {
         cap.forget();
         db.exec('PRAGMA incremental_vacuum');
-        // The freed pages leave the file when the WAL is checkpointed; do it now rather than at some later write.
-        db.pragma('wal_checkpoint(TRUNCATE)');
+        // The freed pages leave the file when the WAL is checkpointed; do it now rather than at some later write
+        // (unless a group commit is open: a checkpoint cannot finish inside a transaction, the next prune does it).
+        if (!db.inTransaction) db.pragma('wal_checkpoint(TRUNCATE)');
       }
       return deleted;
     },

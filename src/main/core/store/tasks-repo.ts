@@ -62,8 +62,8 @@ export function createTasksRepo(db: Db, repo: string): TasksRepo {
   const selectOne = db.prepare<[string, string], TaskRow>('SELECT * FROM tasks WHERE repo = ? AND id = ?');
   const selectAll = db.prepare<[string], TaskRow>('SELECT * FROM tasks WHERE repo = ? ORDER BY seq');
   const nextSeq = db.prepare<[], { next: number }>('SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM tasks');
-  const remove = db.prepare<[string, string]>('DELETE FROM tasks WHERE repo = ? AND id = ?');
-  const insert = db.prepare(`INSERT INTO tasks (repo, id, seq, prompt, dependencies, agent, status, review, submitted_at,
+  // REPLACE: a resubmission's row takes the earlier one's place in one statement (no transaction of its own).
+  const insert = db.prepare(`INSERT OR REPLACE INTO tasks (repo, id, seq, prompt, dependencies, agent, status, review, submitted_at,
       updated_at, started_at, finished_at, base_branch, base_commit, branch, worktree_path, commit_sha, error_message, attempt, agent_pid, session_id, wait_until)
     VALUES (@repo, @id, @seq, @prompt, @dependencies, @agent, @status, @review, @submitted_at, @updated_at, @started_at,
       @finished_at, @base_branch, @base_commit, @branch, @worktree_path, @commit_sha, @error_message, @attempt, @agent_pid, @session_id, @wait_until)`);
@@ -77,14 +77,13 @@ export function createTasksRepo(db: Db, repo: string): TasksRepo {
   // MAX(seq) over every repository cannot use the (repo, seq) index: asked per submission, it made intake
   // slow down as tasks piled up. One desk owns the data dir (desk.lock), so the count is read once.
   let lastSeq: number | undefined;
-  const putSubmission = db.transaction((task: Omit<TaskRecord, 'seq'>): TaskRecord => {
+  const putSubmission = (task: Omit<TaskRecord, 'seq'>): TaskRecord => {
     lastSeq ??= (nextSeq.get() as { next: number }).next - 1;
     const seq = lastSeq + 1;
-    remove.run(repo, task.id);
     insert.run({ repo, ...toRow({ ...task, seq }) });
     lastSeq = seq;
     return { ...task, seq };
-  });
+  };
 
   return {
     get,

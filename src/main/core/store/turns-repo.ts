@@ -60,9 +60,10 @@ export function createTurnsRepo(db: Db, repo: string): TurnsRepo {
   };
 
   return {
-    startOver: db.transaction((taskId: string, prompt: string, agent: string, at: string) => {
+    startOver: db.transaction((taskId: string, prompt: string, agent: string, at: string): TurnRecord => {
       removeAll.run(repo, taskId);
-      return add(taskId, prompt, agent, at);
+      insert.run(repo, taskId, 1, prompt, agent, at);
+      return { taskId, turn: 1, prompt, agent, status: 'pending', requestedAt: at };
     }),
     add,
     latest,

@@ -37,7 +37,10 @@ export interface TaskListingDeps {
   unsandboxed(agent: string): boolean;
 }
 
-interface Entry { seq: number; summary: TaskSummary; json: string; change: number }
+/** `json` is made when first listed: a burst of submissions should not serialize what nobody has asked for yet. */
+interface Entry { seq: number; summary: TaskSummary; json: string | undefined; change: number }
+
+const jsonOf = (entry: Entry): string => (entry.json ??= JSON.stringify(entry.summary));
 
 export function createTaskListing(initial: readonly TaskRecord[], deps: TaskListingDeps): TaskListingWriter {
   // A restart starts counting again: cursors and versions of another run must never match this one's.
@@ -51,15 +54,14 @@ export function createTaskListing(initial: readonly TaskRecord[], deps: TaskList
   function set(id: string, seq: number, summary: TaskSummary): void {
     change += 1;
     cachedJson = undefined;
-    const json = JSON.stringify(summary);
     const previous = entries.get(id);
     if (previous && previous.seq === seq) {
       // Changed in place: the order (and the ordered array) stays as it is.
-      Object.assign(previous, { summary, json, change });
+      Object.assign(previous, { summary, json: undefined, change });
     } else {
       // A resubmission moves the task to the end, as its new seq says.
       entries.delete(id);
-      const entry = { seq, summary, json, change };
+      const entry: Entry = { seq, summary, json: undefined, change };
       entries.set(id, entry);
       if (previous) ordered = undefined;
       else ordered?.push(entry);
@@ -101,7 +103,7 @@ export function createTaskListing(initial: readonly TaskRecord[], deps: TaskList
     get: (id) => entries.get(id)?.summary,
     json() {
       followSandbox();
-      cachedJson ??= { version: cursor(), json: `[${inOrder().map((entry) => entry.json).join(',')}]` };
+      cachedJson ??= { version: cursor(), json: `[${inOrder().map(jsonOf).join(',')}]` };
       return cachedJson;
     },
     page(query) {
@@ -127,7 +129,7 @@ export function createTaskListing(initial: readonly TaskRecord[], deps: TaskList
       }
       const last = picked.at(-1);
       return {
-        json: `[${picked.map((entry) => entry.json).join(',')}]`,
+        json: `[${picked.map(jsonOf).join(',')}]`,
         count: picked.length,
         total,
         cursor: cursor(),

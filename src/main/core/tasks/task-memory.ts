@@ -24,12 +24,15 @@ export function createTaskMemory(deps: { tasks: TasksRepo; unsandboxed(agent: st
   const blockedByOf = (task: TaskRecord) => (task.status === 'queued' ? blockedReason(unmetDependencies(task.dependencies, graph.stateOf, task.after)) : undefined);
 
   const stored = deps.tasks.list();
+  // Every record as last written: reads never go back to the database (a submission asked it twice).
+  const records = new Map(stored.map((task) => [task.id, task]));
   const graph = createTaskGraph(stored);
   const listing = createTaskListing(stored, {
-    summarize: summaryOf, load: (id) => deps.tasks.get(id), unsandboxed: deps.unsandboxed,
+    summarize: summaryOf, load: (id) => records.get(id), unsandboxed: deps.unsandboxed,
   });
   const written = (record: TaskRecord): TaskRecord => {
     const before = graph.get(record.id);
+    records.set(record.id, record);
     graph.put(record);
     listing.put(record);
     // A dependency that failed, was rejected or came back changes what its waiting tasks' summaries say.
@@ -40,6 +43,8 @@ export function createTaskMemory(deps: { tasks: TasksRepo; unsandboxed(agent: st
   };
   const tasks: TasksRepo = {
     ...deps.tasks,
+    get: (id) => records.get(id),
+    list: () => [...records.values()].sort((a, b) => a.seq - b.seq),
     putSubmission: (task) => written(deps.tasks.putSubmission(task)),
     update: (id, patch) => written(deps.tasks.update(id, patch)),
   };

@@ -69,8 +69,8 @@ export interface TaskServiceDeps {
   run(context: RunContext): Promise<RunOutcome>;
   /** Sets up each new worktree as its repository asks (`.desk/config.json`). */
   workspace: WorkspaceSetup;
-  /** Runs `work` as one database transaction (all of it written, or none). */
-  transaction?<T>(work: () => T): T;
+  /** Runs `work` as one database transaction (all of it written, or none); settles once it is durable. */
+  transaction?<T>(work: () => T): Promise<T>;
   /** Starts each run's processes confined to the task, where the machine allows it. */
   sandbox: Pick<TaskSandbox, 'isolate' | 'confines'>;
   now(): Date;
@@ -95,7 +95,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
   // The graph, the list and open questions live in memory; every write goes through them after the database.
   const { graph, listing, tasks, questions, summaryOf } = createTaskMemory({ tasks: deps.tasks, unsandboxed: (agent) => !deps.sandbox.confines(agent) });
   const { turns } = deps;
-  const atomically = deps.transaction ?? (<T>(work: () => T): T => work());
+  const atomically = deps.transaction ?? (async <T>(work: () => T): Promise<T> => work());
   const requests = createAgentRequests({
     gate: deps.gate,
     questions,
@@ -247,7 +247,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
 
   async function submit(input: SubmitTask): Promise<TaskRecord> {
     const agent = input.agent ?? deps.config.defaultAgent;
-    if (!deps.agents.get(agent)) throw unknownAgent(agent, deps.agents.list().map((a) => a.id));
+    if (!deps.agents.has(agent)) throw unknownAgent(agent, deps.agents.list().map((a) => a.id));
     assertNoCycle(input.id, input.dependencies);
     return withTaskLock(input.id, async () => {
       const previous = tasks.get(input.id);
@@ -257,8 +257,9 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
         assertNoCycle(input.id, input.dependencies);
       }
       const at = now();
-      // The task and its first turn are one write: a commit per submission is most of what intake costs.
-      const record = atomically(() => {
+      // The task and its first turn are one write, committed with whatever else arrived in this turn of the
+      // event loop: a commit per submission is most of what intake costs. The answer waits for the commit.
+      const record = await atomically(() => {
         const written = tasks.putSubmission({
           id: input.id, prompt: input.prompt, dependencies: input.dependencies, agent, status: 'queued', review: 'pending',
           submittedAt: at, updatedAt: at, baseBranch: deps.config.baseBranch, attempt: previous?.attempt ?? 0,
