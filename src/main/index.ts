@@ -17,6 +17,7 @@ import { createDeskHost, type DeskHost, type RunningDesk } from './shell/desk-ho
 import { createSettingsStore, type SettingsStore } from './shell/desktop-settings';
 import { desktopAgentCatalog, desktopNativeBinding } from './shell/desktop-runtime';
 import { mergePathLists, needsLoginPath, readLoginShellPath } from './shell/login-path';
+import { keepYoungGenerationSmall } from './shell/heap-tuning';
 
 const APP_ID = 'io.github.assignment-desk';
 const here = dirname(fileURLToPath(import.meta.url));
@@ -50,6 +51,7 @@ if (!app.requestSingleInstanceLock()) {
 }
 
 async function start(): Promise<void> {
+  keepYoungGenerationSmall();
   installWebSecurity(() => host?.current()?.origin, log);
   await app.whenReady();
   if (process.platform === 'win32') app.setAppUserModelId(APP_ID);

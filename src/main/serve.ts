@@ -6,11 +6,13 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseServeOptions, USAGE } from './serve-options';
 import { isDeskError } from '../shared/desk-error';
+import { keepYoungGenerationSmall } from './shell/heap-tuning';
 
 const APP_VERSION = '0.1.0';
 const EXIT_USAGE = 2;
 
 async function main(argv: string[]): Promise<void> {
+  keepYoungGenerationSmall();
   const options = parseServeOptions(argv);
   if (options === 'help') {
     process.stdout.write(`${USAGE}\n`);

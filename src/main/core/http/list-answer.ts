@@ -22,15 +22,19 @@ export class PreparedAnswer {
 export interface EncodedList {
   readonly text: string;
   readonly etag: string;
+  /** The text as UTF-8 bytes, made once: converting a list of 10,000 tasks per request left megabytes of garbage behind. */
+  bytes(): Buffer;
   encoded(encoding: Encoding): Promise<Buffer>;
 }
 
 export function encodeList(text: string): EncodedList {
   const etag = `"${createHash('sha1').update(text).digest('base64url')}"`;
   const made = new Map<Encoding, Promise<Buffer>>();
+  let bytes: Buffer | undefined;
   return {
     text,
     etag,
+    bytes: () => (bytes ??= Buffer.from(text, 'utf8')),
     encoded(encoding) {
       let pending = made.get(encoding);
       if (!pending) {
@@ -61,7 +65,7 @@ export async function answerList(request: IncomingMessage, list: EncodedList): P
   const headers: Record<string, string> = { ETag: list.etag, 'Cache-Control': 'private, no-cache', Vary: 'Accept-Encoding' };
   if (matchesEtag(request.headers['if-none-match'], list.etag)) return new PreparedAnswer(304, '', headers);
   const encoding = Buffer.byteLength(list.text) >= MIN_COMPRESSED_BYTES ? acceptedEncoding(request.headers['accept-encoding']) : undefined;
-  if (!encoding) return new PreparedAnswer(200, list.text, headers);
+  if (!encoding) return new PreparedAnswer(200, list.bytes(), headers);
   return new PreparedAnswer(200, await list.encoded(encoding), { ...headers, 'Content-Encoding': encoding });
 }
 
