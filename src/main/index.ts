@@ -1,6 +1,6 @@
 // Electron entry: hosts the core with the user's data dir and shows the board in a window. Lifecycle only:
 // the decisions are pure functions in ./shell (tested in plain Node), the Electron calls sit in ./electron.
-import { loadOrCreateToken, lockDataDir } from './core/index';
+import { keepYoungGenerationSmall, loadOrCreateToken, lockDataDir } from './core/index';
 import { app, clipboard, dialog, type BrowserWindow } from 'electron';
 import { mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
@@ -17,7 +17,6 @@ import { createDeskHost, type DeskHost, type RunningDesk } from './shell/desk-ho
 import { createSettingsStore, type SettingsStore } from './shell/desktop-settings';
 import { desktopAgentCatalog, desktopNativeBinding } from './shell/desktop-runtime';
 import { mergePathLists, needsLoginPath, readLoginShellPath } from './shell/login-path';
-import { keepYoungGenerationSmall } from './shell/heap-tuning';
 
 const APP_ID = 'io.github.assignment-desk';
 const here = dirname(fileURLToPath(import.meta.url));

@@ -1,12 +1,11 @@
 // Headless host: the core plus its HTTP endpoint in plain Node, for servers, scripts, tests and browsers.
-import { adHocAgentSpec, type Core, createCore, defaultDataDir, hostAgentCatalog, KNOWN_AGENTS, loadOrCreateToken, lockDataDir, scriptedAgentSpec } from './core/index';
+import { adHocAgentSpec, type Core, createCore, defaultDataDir, hostAgentCatalog, keepYoungGenerationSmall, KNOWN_AGENTS, loadOrCreateToken, lockDataDir, scriptedAgentSpec } from './core/index';
 import { existsSync, mkdirSync } from 'node:fs';
 import { homedir, hostname } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseServeOptions, USAGE } from './serve-options';
 import { isDeskError } from '../shared/desk-error';
-import { keepYoungGenerationSmall } from './shell/heap-tuning';
 
 const APP_VERSION = '0.1.0';
 const EXIT_USAGE = 2;

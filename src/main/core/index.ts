@@ -8,6 +8,7 @@ export { DeskError, deskError, isDeskError, type DeskErrorKind } from '../../sha
 export { defaultDataDir } from './host/data-dir';
 export { loadOrCreateToken } from './host/token-file';
 export { lockDataDir } from './host/instance-lock';
+export { keepYoungGenerationSmall } from './host/heap-tuning';
 
 // Which agents a host offers: the known ones, the scripted one shipped with the app, one given on the command line.
 export { KNOWN_AGENTS } from './agents/known-agents';
