@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { TaskEvent } from '../../shared/events';
+import type { TaskStatus } from '../../shared/task';
 import { binDir } from './agents/agent-catalog';
 import { createAgentLogins } from './agents/agent-logins';
 import { createAgentRegistry, type AgentRegistry } from './agents/agent-registry';
@@ -97,6 +98,10 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   const events = createEventsRepo(db, repoRoot, { ...(config.output?.capBytes !== undefined && { outputCapBytes: config.output.capBytes }) });
   const bus = createEventBus();
   const record = (taskId: string, attempt: number, event: TaskEvent) => bus.publish(events.append(taskId, attempt, event, now().toISOString()));
+  // A task that ended has written all its output: its burst need not stay on disk as write-ahead log.
+  bus.subscribe(({ event }) => {
+    if (event.type === 'task' && ENDED.has(event.task.status)) events.settle();
+  });
 
   const governance = createGovernanceService({ repo: createGovernanceRepo(db, repoRoot), policyStore, now });
   const tasksRepo = createTasksRepo(db, repoRoot);
@@ -176,6 +181,8 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     },
   };
 }
+
+const ENDED: ReadonlySet<TaskStatus> = new Set(['completed', 'error', 'cancelled']);
 
 /** Worktrees of different repositories sharing a data dir must not collide. */
 function shortHash(text: string): string {

@@ -108,11 +108,12 @@ describe('a task whose agent writes past the output cap', () => {
     db.close();
     // The events table holds the cap and little more; pages the cap freed were reused, not added.
     expect(eventsBytes).toBeLessThanOrEqual(cap * 1.1);
-    // The file: the cap + 10%, plus the turn's record (the runner keeps the last 1,000,000 characters of what the
-    // agent said) and a few pages of schema. The WAL is reused after checkpoints and trimmed to 16 MiB.
-    expect(turnsBytes).toBeLessThanOrEqual(1_000_000 + 64 * 1024);
-    expect(statSync(join(desk.dataDir, 'desk.sqlite')).size - before).toBeLessThanOrEqual(cap * 1.1 + 1_000_000 + 128 * 1024);
-    expect(dbBytes(desk.dataDir) - before).toBeLessThanOrEqual(cap * 1.1 + 1_000_000 + 16 * MiB + 128 * 1024);
+    // The file: the cap + 10%, plus the turn's record (the runner keeps the last 100,000 characters of what the
+    // agent said) and a few pages of schema. The task's end gave the write-ahead log back.
+    expect(turnsBytes).toBeLessThanOrEqual(100_000 + 64 * 1024);
+    expect(statSync(join(desk.dataDir, 'desk.sqlite')).size - before).toBeLessThanOrEqual(cap * 1.1 + 100_000 + 128 * 1024);
+    expect(statSync(join(desk.dataDir, 'desk.sqlite-wal')).size).toBeLessThan(64 * 1024);
+    expect(dbBytes(desk.dataDir) - before).toBeLessThanOrEqual(cap * 1.1 + 100_000 + 192 * 1024);
   }, 180_000);
 });
 

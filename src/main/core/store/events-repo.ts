@@ -25,6 +25,11 @@ export interface EventsRepo {
    * back to the file system. Returns how many events went.
    */
   prune(cutoff: string): number;
+  /**
+   * Writes what is queued and gives the write-ahead log's space back. The log keeps the size of its largest
+   * burst until a truncating checkpoint: after an agent's flood that was megabytes beyond the output cap.
+   */
+  settle(): void;
   /** Flushes and stops the timers. */
   close(): void;
 }
@@ -150,6 +155,11 @@ export function createEventsRepo(db: Db, repo: string, options: EventsRepoOption
       return selectAfter.all(repo, after, limit).map(fromRow);
     },
     lastSeq: () => lastSeq,
+    settle() {
+      flush();
+      // Inside a group commit the checkpoint cannot finish; the next task to end does it.
+      if (!db.inTransaction) db.pragma('wal_checkpoint(TRUNCATE)');
+    },
     prune(cutoff) {
       flush();
       const deleted = deleteRetired.run({ repo, cutoff }).changes;

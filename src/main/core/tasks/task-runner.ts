@@ -60,7 +60,7 @@ export interface RunContext {
  * What a turn keeps of the agent's messages for its record: the end, where agents sum up. The whole stream
  * is in the task's events; holding all of it here would let an agent that writes without end kill the desk.
  */
-const KEPT_OUTPUT_CHARS = 1_000_000;
+const KEPT_OUTPUT_CHARS = 100_000;
 
 /** How long a cancelled agent may take to end its turn by itself before its process tree is killed. */
 const CANCEL_GRACE_MS = 400;
