@@ -167,5 +167,35 @@ describe('npm run serve', () => {
     second.child.kill('SIGINT');
     expect(await exited(second.child)).toBe(0);
     expect(processGroupAlive(rerun.agentPid)).toBe(false);
-  });
+    // Two starts of the host through tsx, two agent runs and a process hunt: on a busy two-core machine that passes 30 s.
+  }, 90_000);
+
+  it('answers 202 only for what is stored: every answered task of a burst cut short by kill -9 is there after a restart', async () => {
+    root = mkdtempSync(join(tmpdir(), 'desk-serve-'));
+    const repo = makeRepo(root);
+    const token = 'burst-token-0123456789ab';
+    const args = ['--repo', repo, '--port', '0', '--data-dir', join(root, 'data'), '--token', token];
+    const first = await startHost(args);
+    const gone = exited(first.child);
+    // Sixteen clients submitting at once (so submissions share commits); the desk is killed mid-burst.
+    const answered: string[] = [];
+    let next = 0;
+    const client = async (): Promise<void> => {
+      while (next < 1000 && !first.child.killed) {
+        const id = `burst-${next++}`;
+        const answer = await call(first, token, 'POST', '/', { id, prompt: 'say waiting', dependencies: ['never-sent'] }).catch(() => undefined);
+        if (answer?.status === 202) answered.push(id);
+        if (answered.length === 100) first.child.kill('SIGKILL');
+      }
+    };
+    await Promise.all(Array.from({ length: 16 }, client));
+    await gone;
+    expect(answered.length).toBeGreaterThanOrEqual(100);
+
+    const second = await startHost(args);
+    const listed = new Set(((await call(second, token, 'GET', '/')).json.tasks as { id: string }[]).map((task) => task.id));
+    expect(answered.filter((id) => !listed.has(id))).toEqual([]);
+    second.child.kill('SIGINT');
+    expect(await exited(second.child)).toBe(0);
+  }, 90_000);
 });
