@@ -274,12 +274,25 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
     });
   }
 
+  function followUp(id: string, prompt: string): Promise<TaskRecord> {
+    return withTaskLock(id, async () => {
+      const task = mustGet(id);
+      if (!FINISHED_STATUSES.includes(task.status)) throw taskBusy(`Task ${id} is ${task.status}; send a follow-up once its agent has finished.`);
+      if (!task.worktreePath) throw taskBusy(`Task ${id} never started, so there is no session to follow up; resubmit it instead.`);
+      turns.add(id, prompt, task.agent, now());
+      const queued = save(id, { status: 'queued', errorMessage: null, finishedAt: null });
+      log(queued, 'Follow-up queued.');
+      schedule();
+      return tasks.get(id) as TaskRecord;
+    });
+  }
+
   const cleanUp = (task: TaskRecord) => cleanUpWorktree(task, {
     agents: deps.agents, sandbox: deps.sandbox, workspace: deps.workspace,
     record: (event) => deps.record(task.id, task.attempt, event), log: (text, level) => log(task, text, level),
   });
 
-  const review = createTaskReview({ git: deps.git, mustGet, save, log, withTaskLock, submit, cleanUp });
+  const review = createTaskReview({ git: deps.git, mustGet, save, log, withTaskLock, submit, followUp, cleanUp });
 
   return {
     ...review,
@@ -319,20 +332,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
       dependenciesAfter: deps.config.dependenciesAfter ?? 'completed',
     }),
 
-    followUp(id, prompt) {
-      return withTaskLock(id, async () => {
-        const task = mustGet(id);
-        if (!FINISHED_STATUSES.includes(task.status)) {
-          throw taskBusy(`Task ${id} is ${task.status}; send a follow-up once its agent has finished.`);
-        }
-        if (!task.worktreePath) throw taskBusy(`Task ${id} never started, so there is no session to follow up; resubmit it instead.`);
-        turns.add(id, prompt, task.agent, now());
-        const queued = save(id, { status: 'queued', errorMessage: null, finishedAt: null });
-        log(queued, 'Follow-up queued.');
-        schedule();
-        return tasks.get(id) as TaskRecord;
-      });
-    },
+    followUp,
 
     answer(id, input) {
       mustGet(id);
