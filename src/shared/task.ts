@@ -81,6 +81,18 @@ export const TaskConflict = z.object({
 });
 export type TaskConflict = z.infer<typeof TaskConflict>;
 
+/** The push after this task's approval (see the `pushAfterApprove` setting): what went where, and how it ended. */
+export const PushOutcome = z.object({
+  remote: z.string(),
+  /** The branch pushed, e.g. `main` or the task's branch. */
+  branch: z.string(),
+  ok: z.boolean(),
+  /** What happened, in words; for a refusal, git's reason (e.g. `rejected: fetch first (the remote has commits this branch lacks)`). */
+  message: z.string(),
+  at: z.string(),
+});
+export type PushOutcome = z.infer<typeof PushOutcome>;
+
 /** One task as listed by `GET /` (the AA fields, then ours). */
 export const TaskSummary = z.object({
   id: z.string(),
@@ -102,6 +114,8 @@ export const TaskSummary = z.object({
   unsandboxed: z.literal(true).optional(),
   /** Present while an update from the base branch waits for its conflicts to be resolved. */
   conflict: TaskConflict.optional(),
+  /** Present once a push after approval was tried. */
+  push: PushOutcome.optional(),
 });
 export type TaskSummary = z.infer<typeof TaskSummary>;
 

@@ -32,6 +32,8 @@ export interface GitCallOptions {
   input?: string;
   /** Extra `name=value` settings for this command only (fixed names chosen by the desk). */
   config?: readonly string[];
+  /** Ends git (and fails the call) after this many ms, output or not: for commands that reach the network. */
+  timeoutMs?: number;
 }
 
 export interface GitRunner {
@@ -104,6 +106,10 @@ const UNSAFE_UNLOCKED = {
   allowUnsafeEditor: true,
   allowUnsafeConfigPaths: true,
   allowUnsafeConfigEnvCount: true,
+  allowUnsafeProtocolOverride: true,
+  allowUnsafeCredentialHelper: true,
+  allowUnsafeAskPass: true,
+  allowUnsafePack: true,
 } as const;
 
 export function createGitRunner(options: GitRunnerOptions = {}): GitRunner {
@@ -125,6 +131,7 @@ export function createGitRunner(options: GitRunnerOptions = {}): GitRunner {
       unsafe: UNSAFE_UNLOCKED,
       allowEnvironment: Object.keys(env).filter((key) => key.toUpperCase().startsWith('GIT_')),
       input: call.input === undefined ? undefined : () => call.input,
+      ...(call.timeoutMs !== undefined && { timeout: { block: call.timeoutMs, stdErr: false, stdOut: false } }),
       // Keep the outcome and report success, so a non-zero exit reaches the caller as data. A
       // refusal by one of simple-git's own guards is still an error.
       errors: (error, result) => {

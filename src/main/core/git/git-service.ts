@@ -11,6 +11,7 @@ import { readIdentity } from './commit-identity';
 import { branchTaken, emptyRepository, gitFailed, unknownBranch } from './git-errors';
 import { createGitRunner, type GitRepo } from './git-runner';
 import { mergeDependencies } from './merge-dependencies';
+import { pushBranch, type PushResult } from './push-branch';
 import { abortMerge, compareWithBase, updateFromBase, type BaseUpdateOutcome, type UpdateStrategy } from './base-update';
 import { createMutex } from './repo-mutex';
 import { isAncestorCommit, resolveCommit } from './refs';
@@ -66,6 +67,8 @@ export interface GitService {
   updateFromBase(request: { worktreePath: string; branch: string; baseBranch: string; strategy: UpdateStrategy }): Promise<BaseUpdateOutcome>;
   /** Gives up a merge from the base waiting in the task's worktree. */
   abortUpdate(worktreePath: string): Promise<void>;
+  /** Pushes `branch` to the configured `remote`, never forced, no prompts, bounded in time; a refusal is a result, not a throw. */
+  push(remote: string, branch: string): Promise<PushResult>;
 }
 
 export interface GitServiceOptions {
@@ -255,6 +258,8 @@ export function createGitService(options: GitServiceOptions): GitService {
       const worktree = await intactWorktree(context.repository, resolve(worktreePath));
       return updateFromBase(git, worktree, { branch, baseBranch, strategy, identity: context.identity });
     },
+
+    push: async (remote, branch) => pushBranch(git, await checkout(), remote, branch),
 
     async abortUpdate(worktreePath) {
       const context = await ready();

@@ -121,4 +121,8 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE tasks ADD COLUMN conflict TEXT;
   `,
+  // The push after a task's approval (JSON: remote, branch, ok, message, time), shown on the task.
+  `
+  ALTER TABLE tasks ADD COLUMN push_result TEXT;
+  `,
 ];

@@ -5,6 +5,8 @@ import { FINISHED_STATUSES, firstLineOf, type SubmitTask } from '../../../shared
 import type { GitService } from '../git/git-service';
 import type { TaskPatch, TaskRecord } from '../store/tasks-repo';
 import { taskBusy } from './task-errors';
+import { pushAfterApprove } from './push-after-approve';
+import type { PushAfterApprove } from '../../../shared/review';
 import { conflictUnresolved, createTaskBaseUpdates, type TaskBaseUpdates } from './task-base-updates';
 
 export interface TaskReview extends TaskBaseUpdates {
@@ -18,10 +20,13 @@ export interface TaskReviewDeps {
   git: GitService;
   mustGet(id: string): TaskRecord;
   save(id: string, patch: TaskPatch): TaskRecord;
-  log(task: TaskRecord, text: string): void;
+  log(task: TaskRecord, text: string, level?: 'info' | 'warn' | 'error'): void;
   withTaskLock<T>(id: string, work: () => Promise<T>): Promise<T>;
   submit(input: SubmitTask): Promise<TaskRecord>;
   followUp(id: string, prompt: string): Promise<TaskRecord>;
+  /** What to push after an approval (the desk's `pushAfterApprove` setting), if anything. */
+  pushAfterApprove?(): PushAfterApprove | null;
+  now(): Date;
   /** The repository's cleanup command in the task's worktree, before it is retired. */
   cleanUp(task: TaskRecord): Promise<void>;
 }
@@ -48,7 +53,8 @@ export function createTaskReview(deps: TaskReviewDeps): TaskReview {
         const merged = await git.mergeIntoBase({ taskId: id, ...(task.branch !== undefined && { branch: task.branch }), baseBranch: task.baseBranch, message: `Merge task ${id}: ${firstLineOf(task.prompt)}\n\nTask-Id: ${id}` });
         const approved = deps.save(id, { review: 'approved' });
         deps.log(approved, merged.alreadyMerged ? `Approved; ${task.baseBranch} already held its work.` : `Approved and merged into ${task.baseBranch} as ${merged.commit.slice(0, 12)}.`);
-        return approved;
+        const push = deps.pushAfterApprove?.();
+        return push ? pushAfterApprove(approved, push, deps) : approved;
       });
     },
 

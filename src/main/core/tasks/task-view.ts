@@ -23,6 +23,7 @@ export function toSummary(task: TaskRecord, openQuestions: readonly OpenQuestion
     ...(task.after === 'approved' && { after: 'approved' as const }),
     ...(unsandboxed && { unsandboxed: true as const }),
     ...(task.conflict !== undefined && { conflict: task.conflict }),
+    ...(task.push !== undefined && { push: task.push }),
   };
 }
 
