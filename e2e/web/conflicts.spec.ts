@@ -3,7 +3,10 @@
 // approval merges both changes into the base branch.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { git, isolateGitConfig } from '../../src/main/core/git/git-test-fixture';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { commitFiles, git, isolateGitConfig } from '../../src/main/core/git/git-test-fixture';
 import { browserUnavailable, keepScreenshot, launchBrowser } from './support/browser';
 import { serveDesk, type ServedDesk } from './support/desk-server';
 
@@ -98,5 +101,48 @@ describe.skipIf(unavailable !== undefined)(`conflicts with a way out${unavailabl
     expect(merged).toContain('export type B = 2;');
     expect(merged).not.toMatch(/^(<{7}|={7}|>{7})/m);
     await page.close();
+  }, 120_000);
+
+  it('pushes after approval as Settings says, and shows a refused push on the card without forcing it', async () => {
+    await desk?.stop();
+    desk = await serveDesk();
+    const remoteDir = mkdtempSync(join(tmpdir(), 'desk-e2e-remote-'));
+    const bare = join(remoteDir, 'remote.git');
+    git(remoteDir, 'init', '--quiet', '--bare', '--initial-branch=main', bare);
+    git(desk.repo, 'remote', 'add', 'origin', bare);
+    git(desk.repo, 'push', '--quiet', 'origin', 'main');
+
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    page.setDefaultTimeout(15_000);
+    await page.goto(desk.boardUrl);
+    const column = (name: string) => page.getByRole('region', { name, exact: true });
+    const card = (id: string) => page.getByRole('article', { name: `Task ${id}`, exact: true });
+
+    await page.getByRole('button', { name: 'Settings' }).click();
+    const settings = page.getByRole('dialog', { name: 'Settings' });
+    await settings.getByLabel('Push').selectOption('base');
+    await settings.getByRole('button', { name: 'Save push setting' }).click();
+    await expect.poll(async () => (await desk?.api('GET', '/api/settings'))?.json.pushAfterApprove).toEqual({ remote: 'origin', branch: 'base' });
+    await settings.getByRole('button', { name: 'Close' }).last().click();
+
+    await desk.api('POST', '/', { id: 'shipped', prompt: 'Ship it\nwrite shipped.txt yes' });
+    await column('Review').getByRole('article', { name: 'Task shipped', exact: true }).waitFor();
+    expect((await desk.api('POST', '/tasks/shipped/approve')).status).toBe(200);
+    await expect.poll(() => card('shipped').textContent()).toContain('Pushed main to origin');
+    expect(git(bare, 'rev-parse', 'main')).toBe(git(desk.repo, 'rev-parse', 'main'));
+
+    // Someone else pushes first: the next push is refused, and the remote keeps their commit.
+    git(remoteDir, 'clone', '--quiet', bare, 'clone');
+    commitFiles(join(remoteDir, 'clone'), { 'theirs.txt': 'theirs\n' }, 'Their commit');
+    git(join(remoteDir, 'clone'), 'push', '--quiet', 'origin', 'main');
+    const theirs = git(bare, 'rev-parse', 'main');
+    await desk.api('POST', '/', { id: 'refused', prompt: 'Ship more\nwrite more.txt yes' });
+    await column('Review').getByRole('article', { name: 'Task refused', exact: true }).waitFor();
+    expect((await desk.api('POST', '/tasks/refused/approve')).status).toBe(200);
+    await expect.poll(() => card('refused').textContent()).toContain('Push of main to origin failed: rejected');
+    expect(git(bare, 'rev-parse', 'main')).toBe(theirs);
+    await screenshots(page, 'push-cards');
+    await page.close();
+    rmSync(remoteDir, { recursive: true, force: true });
   }, 120_000);
 });
