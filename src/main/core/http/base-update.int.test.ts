@@ -160,9 +160,14 @@ describe('an update without conflicts', () => {
     expect(git(d.repo, 'show', 'main:two.txt')).toBe('2');
   });
 
-  it('refuses a strategy it does not know', async () => {
+  it('refuses a strategy it does not know, and a rejected task whose branch is archived', async () => {
     const d = await openDesk({ files: FILES });
     await completed(d, 'x', 'write x.txt 1');
     expect((await d.api('POST', '/tasks/x/update', { strategy: 'squash' })).status).toBe(400);
+    await d.api('POST', '/tasks/x/reject');
+    const rejected = await d.api('GET', '/tasks/x/base');
+    expect(rejected.status).toBe(409);
+    expect(rejected.json.message).toMatch(/rejected; its branch is archived/);
+    expect((await d.api('POST', '/tasks/x/update', {})).json.code).toBe('task_busy');
   });
 });

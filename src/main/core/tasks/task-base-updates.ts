@@ -71,6 +71,7 @@ export function createTaskBaseUpdates(deps: TaskBaseUpdatesDeps): TaskBaseUpdate
     async baseStatus(id) {
       const task = deps.mustGet(id);
       if (!task.branch) throw taskBusy(`Task ${id} has not started, so it has no branch to compare with ${task.baseBranch}.`);
+      if (task.review === 'rejected') throw taskBusy(`Task ${id} was rejected; its branch is archived, so there is nothing to compare with ${task.baseBranch}.`);
       const { behind, ahead } = await git.compareWithBase(task.branch, task.baseBranch);
       return { baseBranch: task.baseBranch, behind, ahead, ...(task.conflict && { conflict: task.conflict }) };
     },
