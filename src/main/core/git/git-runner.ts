@@ -93,7 +93,9 @@ const GUARDED_AMBIENT = new Set(['editor', 'pager', 'visual', 'prefix', 'ssh_ask
 // simple-git blocks settings that can name programs. Every setting and variable this runner passes
 // is built here from fixed names and values (the only names taken from git are driver names read
 // back from the repository's config, and their values are always empty or fixed), and what they do
-// is switch those programs off; so exactly these categories are unlocked.
+// is switch those programs off; so exactly these categories are unlocked. (The protocol, credential
+// helper, askpass and pack settings are the push's: see push-branch.ts; the remote's name in them is
+// checked to be a plain name first.)
 const UNSAFE_UNLOCKED = {
   allowUnsafeHooksPath: true,
   allowUnsafeFsMonitor: true,
