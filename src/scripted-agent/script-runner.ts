@@ -53,6 +53,7 @@ async function runStep(command: ScriptCommand, options: TurnOptions): Promise<St
     case 'append':
     case 'delete':
     case 'read':
+    case 'resolve':
       await runFileStep(command, options);
       return 'next';
     case 'move':

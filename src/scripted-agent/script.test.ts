@@ -1,6 +1,6 @@
 // How the scripted agent reads a prompt: one command per line, anything else is said as it is.
 import { describe, it, expect } from 'vitest';
-import { parseScript } from './script';
+import { parseScript, resolveConflictMarkers } from './script';
 
 describe('parseScript', () => {
   it('reads one command per line, trimming lines and skipping blank ones', () => {
@@ -126,5 +126,28 @@ describe('parseScript', () => {
 
   it('reads an empty prompt as no commands', () => {
     expect(parseScript('')).toEqual([]);
+  });
+});
+
+describe('resolve', () => {
+  const conflicted = 'top\n<<<<<<< HEAD\nmine\n=======\ntheirs\n>>>>>>> abc123\nbottom\n';
+
+  it('reads a path and the side to keep, both by default', () => {
+    expect(parseScript('resolve index.d.ts\nresolve a.txt ours\nresolve b.txt theirs\nresolve c.txt sideways')).toEqual([
+      { kind: 'resolve', path: 'index.d.ts', keep: 'both' },
+      { kind: 'resolve', path: 'a.txt', keep: 'ours' },
+      { kind: 'resolve', path: 'b.txt', keep: 'theirs' },
+      { kind: 'say', text: 'resolve c.txt sideways' },
+    ]);
+  });
+
+  it('removes every marker line, keeping the side(s) asked for and the text around the conflict', () => {
+    expect(resolveConflictMarkers(conflicted, 'both')).toBe('top\nmine\ntheirs\nbottom\n');
+    expect(resolveConflictMarkers(conflicted, 'ours')).toBe('top\nmine\nbottom\n');
+    expect(resolveConflictMarkers(conflicted, 'theirs')).toBe('top\ntheirs\nbottom\n');
+  });
+
+  it('drops the base section of a diff3-style conflict', () => {
+    expect(resolveConflictMarkers('<<<<<<< ours\na\n||||||| base\no\n=======\nb\n>>>>>>> theirs\n', 'both')).toBe('a\nb\n');
   });
 });

@@ -8,6 +8,7 @@ export type ScriptCommand =
   | { kind: 'write'; path: string; text: string }
   | { kind: 'append'; path: string; text: string }
   | { kind: 'delete'; path: string }
+  | { kind: 'resolve'; path: string; keep: ConflictSide }
   | { kind: 'move'; from: string; to: string }
   | { kind: 'read'; path: string }
   | { kind: 'run'; command: string; askFirst?: true }
@@ -20,6 +21,9 @@ export type ScriptCommand =
   | { kind: 'spew'; bytes: number; chunkBytes: number };
 
 export type ScriptCommandKind = ScriptCommand['kind'];
+
+/** Which side of each conflict `resolve` keeps: the branch's own (`ours`), the merged-in one (`theirs`), or both in order. */
+export type ConflictSide = 'ours' | 'theirs' | 'both';
 
 const DEFAULT_FAIL_MESSAGE = 'Scripted failure';
 const DEFAULT_CRASH_CODE = 1;
@@ -61,6 +65,12 @@ function parseCommand(keyword: string, rest: string): ScriptCommand | undefined 
     case 'append': {
       const [path, text] = splitFirstWord(rest);
       return path === '' ? undefined : { kind: keyword, path, text: unescapeText(text) };
+    }
+    case 'resolve': {
+      const [path, keep] = splitFirstWord(rest);
+      if (path === '') return undefined;
+      if (keep === '') return { kind: 'resolve', path, keep: 'both' };
+      return keep === 'ours' || keep === 'theirs' || keep === 'both' ? { kind: 'resolve', path, keep } : undefined;
     }
     case 'delete':
     case 'read':
@@ -132,4 +142,29 @@ function parseSize(text: string): number | undefined {
 /** A prompt line cannot hold a newline, so scripts spell one as a literal backslash-n. */
 export function unescapeText(text: string): string {
   return text.replaceAll('\\n', '\n');
+}
+
+/**
+ * The text with every conflict (`<<<<<<<` … `=======` … `>>>>>>>`, with an optional `|||||||` base section) replaced by
+ * the side(s) `keep` names; text outside conflicts is kept as it is.
+ */
+export function resolveConflictMarkers(text: string, keep: ConflictSide): string {
+  const out: string[] = [];
+  let section: 'outside' | 'ours' | 'base' | 'theirs' = 'outside';
+  let ours: string[] = [];
+  let theirs: string[] = [];
+  for (const line of text.split(/(?<=\n)/)) {
+    if (section === 'outside' && line.startsWith('<<<<<<<')) { section = 'ours'; ours = []; theirs = []; continue; }
+    if (section === 'ours' && line.startsWith('|||||||')) { section = 'base'; continue; }
+    if ((section === 'ours' || section === 'base') && /^=======\r?\n?$/.test(line)) { section = 'theirs'; continue; }
+    if (section === 'theirs' && line.startsWith('>>>>>>>')) {
+      out.push(...(keep === 'theirs' ? [] : ours), ...(keep === 'ours' ? [] : theirs));
+      section = 'outside';
+      continue;
+    }
+    if (section === 'ours') ours.push(line);
+    else if (section === 'theirs') theirs.push(line);
+    else if (section === 'outside') out.push(line);
+  }
+  return out.join('');
 }

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { deleteFile, moveFile, pathExists, readTextIfExists } from './disk-files';
-import type { ScriptCommand } from './script';
+import { resolveConflictMarkers, type ScriptCommand } from './script';
 import type { ScriptSink, ToolCallEnd, ToolCallStart } from './script-sink';
 import { TurnCancelled, isCancellation, reasonOf, untilCancelled } from './turn-cancellation';
 
@@ -14,17 +14,18 @@ export interface StepContext {
   signal: AbortSignal;
 }
 
-type FileCommand = Extract<ScriptCommand, { kind: 'write' | 'append' | 'delete' | 'read' }>;
+type FileCommand = Extract<ScriptCommand, { kind: 'write' | 'append' | 'delete' | 'read' | 'resolve' }>;
 type MoveCommand = Extract<ScriptCommand, { kind: 'move' }>;
 type RunCommand = Extract<ScriptCommand, { kind: 'run' }>;
 
-const VERBS: Record<FileCommand['kind'], string> = { write: 'Write', append: 'Append', delete: 'Delete', read: 'Read' };
+const VERBS: Record<FileCommand['kind'], string> = { write: 'Write', append: 'Append', delete: 'Delete', read: 'Read', resolve: 'Resolve conflicts in' };
 
 export async function runFileStep(command: FileCommand, context: StepContext): Promise<void> {
   const absolutePath = resolve(context.cwd, command.path);
   const call: ToolCallStart = {
     id: randomUUID(),
-    tool: command.kind,
+    // Resolving is an edit of the file, reported as a write with its diff.
+    tool: command.kind === 'resolve' ? 'write' : command.kind,
     title: `${VERBS[command.kind]} ${command.path}`,
     scriptPath: command.path,
     absolutePath,
@@ -98,6 +99,13 @@ async function fileWork(command: FileCommand, absolutePath: string, sink: Script
       if (oldText === null) throw new Error(`${command.path} does not exist`);
       await deleteFile(absolutePath);
       return { status: 'completed', diff: { path: absolutePath, oldText, newText: '' } };
+    }
+    case 'resolve': {
+      const oldText = await sink.files.read(absolutePath);
+      if (oldText === null) throw new Error(`${command.path} does not exist`);
+      const newText = resolveConflictMarkers(oldText, command.keep);
+      await sink.files.write(absolutePath, newText);
+      return { status: 'completed', diff: { path: absolutePath, oldText, newText } };
     }
     case 'read': {
       const text = await sink.files.read(absolutePath);

@@ -33,6 +33,16 @@ export type TaskDiff = z.infer<typeof TaskDiff>;
 export const SetDependencies = z.object({ dependencies: z.array(z.string().min(1).max(200)).max(100) });
 export const AddDependency = z.object({ id: z.string().min(1).max(200) });
 
+/**
+ * `pushAfterApprove`: after a task is approved, push the base branch (`base`) or the task's branch (`task`) to this
+ * configured remote. Never forced; the outcome is shown on the task (`push`).
+ */
+export const PushAfterApprove = z.object({
+  remote: z.string().min(1).max(100).regex(/^[A-Za-z0-9_][A-Za-z0-9._/-]*$/, 'must be the name of a configured remote, e.g. origin'),
+  branch: z.enum(['base', 'task']),
+}).strict();
+export type PushAfterApprove = z.infer<typeof PushAfterApprove>;
+
 /** `GET /api/settings`: what the board's settings show; `PUT` takes the editable part. */
 export const DeskSettings = z.object({
   serverName: z.string(),
@@ -42,6 +52,8 @@ export const DeskSettings = z.object({
   concurrency: z.number().int().min(1).max(64),
   /** When dependencies count as done for tasks that do not say (`after` in the submission). */
   dependenciesAfter: DependencyGate,
+  /** What to push after an approval, or null (nothing; the default). */
+  pushAfterApprove: PushAfterApprove.nullable(),
   dataDir: z.string(),
   /** Whether agents run in the OS sandbox on this machine, and how to fix it when not. */
   sandbox: SandboxStatus,
@@ -51,5 +63,6 @@ export const UpdateSettings = z.object({
   defaultAgent: z.string().min(1).optional(),
   concurrency: z.number().int().min(1).max(64).optional(),
   dependenciesAfter: DependencyGate.optional(),
+  pushAfterApprove: PushAfterApprove.nullable().optional(),
 }).strict();
 export type UpdateSettings = z.infer<typeof UpdateSettings>;

@@ -69,6 +69,30 @@ export const UnmetDependency = z.object({
 });
 export type UnmetDependency = z.infer<typeof UnmetDependency>;
 
+/**
+ * An update from the base branch that stopped on conflicts: the merge is in progress in the task's worktree and
+ * these files hold conflict markers. Approval is refused until it is resolved (by the agent, in an editor) or undone.
+ */
+export const TaskConflict = z.object({
+  baseBranch: z.string(),
+  /** The base branch's commit being merged in; the task's diff starts from it once the merge is committed. */
+  baseCommit: z.string(),
+  files: z.array(z.string()),
+});
+export type TaskConflict = z.infer<typeof TaskConflict>;
+
+/** The push after this task's approval (see the `pushAfterApprove` setting): what went where, and how it ended. */
+export const PushOutcome = z.object({
+  remote: z.string(),
+  /** The branch pushed, e.g. `main` or the task's branch. */
+  branch: z.string(),
+  ok: z.boolean(),
+  /** What happened, in words; for a refusal, git's reason (e.g. `rejected: fetch first (the remote has commits this branch lacks)`). */
+  message: z.string(),
+  at: z.string(),
+});
+export type PushOutcome = z.infer<typeof PushOutcome>;
+
 /** One task as listed by `GET /` (the AA fields, then ours). */
 export const TaskSummary = z.object({
   id: z.string(),
@@ -88,6 +112,10 @@ export const TaskSummary = z.object({
   after: z.literal('approved').optional(),
   /** Present when the task's agent runs without the OS sandbox (none on this machine, or the policy turns it off). */
   unsandboxed: z.literal(true).optional(),
+  /** Present while an update from the base branch waits for its conflicts to be resolved. */
+  conflict: TaskConflict.optional(),
+  /** Present once a push after approval was tried. */
+  push: PushOutcome.optional(),
 });
 export type TaskSummary = z.infer<typeof TaskSummary>;
 

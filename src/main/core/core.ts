@@ -20,6 +20,7 @@ import { createGovernanceService, type GovernanceService } from './governance/go
 import { createPolicyFileStore } from './governance/policy-file';
 import { addAgentRoutes } from './http/agents-routes';
 import { addBoardRoutes } from './http/board-routes';
+import { addBaseUpdateRoutes } from './http/base-update-routes';
 import { createStaticUi } from './http/static-ui';
 import { addGovernanceRoutes } from './http/governance-routes';
 import { addAgentAssignmentRoutes } from './http/aa-routes';
@@ -143,6 +144,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   addAgentRoutes(router, { agents, defaultAgent: config.defaultAgent, logins });
   addGovernanceRoutes(router, { governance, repoRoot, worktreeOf: (id) => tasksRepo.get(id)?.worktreePath });
   addBoardRoutes(router, { tasks, lastSeq: () => events.lastSeq(), fixedSettings: { serverName: config.serverName, repository: repoRoot, dataDir: config.dataDir, sandbox: sandboxStatus } });
+  addBaseUpdateRoutes(router, { tasks });
   addAgentAssignmentRoutes(router, { tasks, serverName: config.serverName });
   addAgentProtocolRoutes(router, { tasks, bus, db, repoRoot, now });
   const http = createHttpHost({

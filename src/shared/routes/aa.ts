@@ -19,16 +19,16 @@ export const aaRoutes = {
     responses: { 200: ServerInfo, 304: 'empty' }, error,
   }),
   cancelByBody: defineRoute({
-    method: 'DELETE', path: '/', family, summary: 'Cancel the task named in the body.',
-    body: CancelTask, bodyKind: 'json', responses: { 200: TaskSummary }, error, errors: [400, 404, 415],
+    method: 'DELETE', path: '/', family, summary: 'Cancel the task named in the body (409 for a finished task, saying what to do instead).',
+    body: CancelTask, bodyKind: 'json', responses: { 200: TaskSummary }, error, errors: [400, 404, 409, 415],
   }),
   detail: defineRoute({
     method: 'GET', path: '/tasks/:id', family, summary: 'One task with its turns and open question.',
     params: task, responses: { 200: TaskDetail }, error, errors: [404],
   }),
   cancel: defineRoute({
-    method: 'DELETE', path: '/tasks/:id', family, summary: 'Cancel a task.',
-    params: task, responses: { 200: TaskSummary }, error, errors: [404],
+    method: 'DELETE', path: '/tasks/:id', family, summary: 'Cancel a task (409 for a finished task, saying what to do instead).',
+    params: task, responses: { 200: TaskSummary }, error, errors: [404, 409],
   }),
   answer: defineRoute({
     method: 'POST', path: '/tasks/:id/input', family, summary: 'Answer the open question of a task that awaits input.',
@@ -55,6 +55,6 @@ export const aaRoutes = {
   }),
   cancelShort: defineRoute({
     method: 'DELETE', path: '/:id', family, summary: 'Cancel a task (short form of DELETE /tasks/{id}).',
-    params: task, responses: { 200: TaskSummary }, error, errors: [404],
+    params: task, responses: { 200: TaskSummary }, error, errors: [404, 409],
   }),
 } as const;

@@ -28,3 +28,13 @@ export const worktreeTampered = (file: string, detail: string) =>
 /** A branch with the name the desk would give a task exists, and this desk did not make it. */
 export const branchTaken = (branch: string) =>
   new DeskError('conflict', 'branch_taken', `A branch named ${branch} exists and was not made by this desk; rename or delete it, then run the task again`, { branch });
+
+/**
+ * Approval found that the base branch moved on since the task started and now conflicts with the task's branch in
+ * `paths`: the way on is to update the task from the base, not to run it again.
+ */
+export const baseConflict = (baseBranch: string, branch: string, paths: readonly string[]) =>
+  new DeskError('conflict', 'base_conflict', `The base moved on: ${branch} conflicts with ${baseBranch} in ${paths.join(', ')}. Update the task from ${baseBranch} (Update from base), resolve the conflicts, then approve again.`, { baseBranch, branch, paths });
+
+/** An update from the base branch that cannot start now (uncommitted changes, an update already waiting). */
+export const updateRefused = (message: string) => new DeskError('conflict', 'update_refused', message);

@@ -32,6 +32,8 @@ export interface GitCallOptions {
   input?: string;
   /** Extra `name=value` settings for this command only (fixed names chosen by the desk). */
   config?: readonly string[];
+  /** Ends git (and fails the call) after this many ms, output or not: for commands that reach the network. */
+  timeoutMs?: number;
 }
 
 export interface GitRunner {
@@ -91,7 +93,9 @@ const GUARDED_AMBIENT = new Set(['editor', 'pager', 'visual', 'prefix', 'ssh_ask
 // simple-git blocks settings that can name programs. Every setting and variable this runner passes
 // is built here from fixed names and values (the only names taken from git are driver names read
 // back from the repository's config, and their values are always empty or fixed), and what they do
-// is switch those programs off; so exactly these categories are unlocked.
+// is switch those programs off; so exactly these categories are unlocked. (The protocol, credential
+// helper, askpass and pack settings are the push's: see push-branch.ts; the remote's name in them is
+// checked to be a plain name first.)
 const UNSAFE_UNLOCKED = {
   allowUnsafeHooksPath: true,
   allowUnsafeFsMonitor: true,
@@ -104,6 +108,10 @@ const UNSAFE_UNLOCKED = {
   allowUnsafeEditor: true,
   allowUnsafeConfigPaths: true,
   allowUnsafeConfigEnvCount: true,
+  allowUnsafeProtocolOverride: true,
+  allowUnsafeCredentialHelper: true,
+  allowUnsafeAskPass: true,
+  allowUnsafePack: true,
 } as const;
 
 export function createGitRunner(options: GitRunnerOptions = {}): GitRunner {
@@ -125,6 +133,7 @@ export function createGitRunner(options: GitRunnerOptions = {}): GitRunner {
       unsafe: UNSAFE_UNLOCKED,
       allowEnvironment: Object.keys(env).filter((key) => key.toUpperCase().startsWith('GIT_')),
       input: call.input === undefined ? undefined : () => call.input,
+      ...(call.timeoutMs !== undefined && { timeout: { block: call.timeoutMs, stdErr: false, stdOut: false } }),
       // Keep the outcome and report success, so a non-zero exit reaches the caller as data. A
       // refusal by one of simple-git's own guards is still an error.
       errors: (error, result) => {

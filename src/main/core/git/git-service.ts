@@ -11,6 +11,8 @@ import { readIdentity } from './commit-identity';
 import { branchTaken, emptyRepository, gitFailed, unknownBranch } from './git-errors';
 import { createGitRunner, type GitRepo } from './git-runner';
 import { mergeDependencies } from './merge-dependencies';
+import { pushBranch, type PushResult } from './push-branch';
+import { abortMerge, compareWithBase, updateFromBase, type BaseUpdateOutcome, type UpdateStrategy } from './base-update';
 import { createMutex } from './repo-mutex';
 import { isAncestorCommit, resolveCommit } from './refs';
 import { mergeIntoBase, type MergeResult } from './merge-into-base';
@@ -56,9 +58,17 @@ export interface GitService {
   diff(base: string, head: string): Promise<TaskDiff>;
   /**
    * Merges the task's branch (`branch` as recorded on the task, else `branchFor(taskId)`) into
-   * `baseBranch` (approval); throws `dirty_checkout` or `merge_conflict`.
+   * `baseBranch` (approval); throws `dirty_checkout`, or `base_conflict` naming the files when the base moved on.
    */
   mergeIntoBase(request: { taskId: string; branch?: string; baseBranch: string; message: string }): Promise<MergeResult>;
+  /** Commits on `baseBranch` that `branch` lacks (`behind`) and its own (`ahead`). */
+  compareWithBase(branch: string, baseBranch: string): Promise<{ behind: number; ahead: number }>;
+  /** Merges or rebases `baseBranch` into the task's worktree (see base-update.ts); throws `update_refused`, `worktree_tampered`. */
+  updateFromBase(request: { worktreePath: string; branch: string; baseBranch: string; strategy: UpdateStrategy }): Promise<BaseUpdateOutcome>;
+  /** Gives up a merge from the base waiting in the task's worktree. */
+  abortUpdate(worktreePath: string): Promise<void>;
+  /** Pushes `branch` to the configured `remote`, never forced, no prompts, bounded in time; a refusal is a result, not a throw. */
+  push(remote: string, branch: string): Promise<PushResult>;
 }
 
 export interface GitServiceOptions {
@@ -239,6 +249,21 @@ export function createGitService(options: GitServiceOptions): GitService {
         repository: context.repository, scratchDir: context.worktreesDir, baseBranch,
         taskBranch: branch ?? branchFor(taskId), message, identity: context.identity,
       }));
+    },
+
+    compareWithBase: async (branch, baseBranch) => compareWithBase(git, await checkout(), branch, baseBranch),
+
+    async updateFromBase({ worktreePath, branch, baseBranch, strategy }) {
+      const context = await ready();
+      const worktree = await intactWorktree(context.repository, resolve(worktreePath));
+      return updateFromBase(git, worktree, { branch, baseBranch, strategy, identity: context.identity });
+    },
+
+    push: async (remote, branch) => pushBranch(git, await checkout(), remote, branch),
+
+    async abortUpdate(worktreePath) {
+      const context = await ready();
+      await abortMerge(git, await intactWorktree(context.repository, resolve(worktreePath)));
     },
   };
 }

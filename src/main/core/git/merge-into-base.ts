@@ -2,7 +2,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { identityConfig, type Identity } from './commit-identity';
-import { dirtyCheckout, gitFailed, mergeConflict } from './git-errors';
+import { baseConflict, dirtyCheckout, gitFailed } from './git-errors';
 import type { GitRepo, GitRunner } from './git-runner';
 import { isAncestorCommit, resolveCommit } from './refs';
 import { checkoutOf, type Repository } from './repository';
@@ -37,7 +37,7 @@ export async function mergeIntoBase(
     if (status.trim() !== '') {
       throw dirtyCheckout(`${baseBranch} is checked out in ${checkout.path} with uncommitted changes; commit or stash them, then approve again.`);
     }
-    await merge(git, target, taskBranch, options.message, options.identity);
+    await merge(git, target, baseBranch, taskBranch, options.message, options.identity);
     return { commit: await git.run(target, ['rev-parse', 'HEAD']), alreadyMerged: false };
   }
 
@@ -45,7 +45,7 @@ export async function mergeIntoBase(
   try {
     await git.run(repoRoot, ['worktree', 'add', '--detach', scratch, baseTip]);
     const target = await checkoutNamed(repository, scratch);
-    await merge(git, target, taskBranch, options.message, options.identity);
+    await merge(git, target, baseBranch, taskBranch, options.message, options.identity);
     const merged = await git.run(target, ['rev-parse', 'HEAD']);
     // Moves the branch only if nobody moved it meanwhile.
     await git.run(repoRoot, ['update-ref', `refs/heads/${baseBranch}`, merged, baseTip]);
@@ -64,7 +64,7 @@ async function checkoutNamed(repository: Repository, path: string): Promise<GitR
   return { gitDir, workTree: path, commonDir: repository.commonDir };
 }
 
-async function merge(git: GitRunner, checkout: GitRepo, taskBranch: string, message: string, identity: Identity): Promise<void> {
+async function merge(git: GitRunner, checkout: GitRepo, baseBranch: string, taskBranch: string, message: string, identity: Identity): Promise<void> {
   const config = [...await identityConfig(git, checkout, identity), 'rerere.enabled=false'];
   const args = ['merge', '--no-ff', '--no-edit', '--no-verify', '-m', message, `refs/heads/${taskBranch}`];
   const result = await git.exec(checkout, args, { config });
@@ -72,6 +72,6 @@ async function merge(git: GitRunner, checkout: GitRepo, taskBranch: string, mess
   const conflicted = (await git.run(checkout, ['diff', '--no-ext-diff', '--no-textconv', '--name-only', '--diff-filter=U', '-z'])).split('\0').filter(Boolean);
   const mergeHead = await git.exec(checkout, ['rev-parse', '--quiet', '--verify', 'MERGE_HEAD']);
   if (mergeHead.exitCode === 0) await git.run(checkout, ['merge', '--abort']);
-  if (conflicted.length > 0) throw mergeConflict(taskBranch, conflicted);
+  if (conflicted.length > 0) throw baseConflict(baseBranch, taskBranch, conflicted);
   throw gitFailed(args, result.exitCode, result.stderr || result.stdout);
 }

@@ -1,6 +1,7 @@
 // The Agent Assignment protocol: submit, list, inspect and cancel tasks; plus answering, follow-ups and session settings.
 import { aaRoutes } from '../../../shared/routes';
 import type { TaskDetail, TaskSummary } from '../../../shared/task';
+import { refuseDeleteOfFinished } from '../tasks/delete-refusal';
 import type { TaskService } from '../tasks/task-service';
 import { answerList, createListCache } from './list-answer';
 import type { Router } from './router';
@@ -12,6 +13,7 @@ export function addAgentAssignmentRoutes(router: Router, deps: { tasks: TaskServ
   const serverName = JSON.stringify(deps.serverName);
   const detail = async ({ params }: { params: { id: string } }) => [200, tasks.detail(params.id)] as [number, TaskDetail];
   const cancel = async ({ params }: { params: { id: string } }) => {
+    refuseDeleteOfFinished(tasks.summary(params.id));
     await tasks.cancel(params.id);
     return [200, tasks.summary(params.id)] as [number, TaskSummary];
   };
@@ -30,6 +32,7 @@ export function addAgentAssignmentRoutes(router: Router, deps: { tasks: TaskServ
     })
     .on(aaRoutes.cancelByBody, async ({ body }) => {
       const { id } = await body();
+      refuseDeleteOfFinished(tasks.summary(id));
       await tasks.cancel(id);
       return [200, tasks.summary(id)];
     })

@@ -117,4 +117,12 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE tasks ADD COLUMN wait_until TEXT NOT NULL DEFAULT 'completed';
   `,
+  // An update from the base branch that stopped on conflicts (JSON: base branch, base commit, files), until resolved or undone.
+  `
+  ALTER TABLE tasks ADD COLUMN conflict TEXT;
+  `,
+  // The push after a task's approval (JSON: remote, branch, ok, message, time), shown on the task.
+  `
+  ALTER TABLE tasks ADD COLUMN push_result TEXT;
+  `,
 ];

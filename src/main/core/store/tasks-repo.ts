@@ -1,5 +1,5 @@
 // Typed reads and writes of the tasks table for one repository; callers never see SQL.
-import type { DependencyGate, ReviewState, TaskStatus } from '../../../shared/task';
+import type { DependencyGate, PushOutcome, ReviewState, TaskConflict, TaskStatus } from '../../../shared/task';
 import type { Db } from './database';
 
 /** A task as the core keeps it. */
@@ -28,6 +28,10 @@ export interface TaskRecord {
   sessionId?: string;
   /** `approved`: the task starts only once every dependency is approved, not merely completed. */
   after?: DependencyGate;
+  /** An update from the base branch waiting in the worktree for its conflicts to be resolved. */
+  conflict?: TaskConflict;
+  /** The push after approval, once tried. */
+  push?: PushOutcome;
 }
 
 /** Fields a run may change; `null` clears a field. */
@@ -48,14 +52,14 @@ interface TaskRow {
   id: string; seq: number; prompt: string; dependencies: string; agent: string; status: string; review: string;
   submitted_at: string; updated_at: string; started_at: string | null; finished_at: string | null;
   base_branch: string; base_commit: string | null; branch: string | null; worktree_path: string | null; commit_sha: string | null;
-  error_message: string | null; attempt: number; agent_pid: number | null; session_id: string | null; wait_until: string;
+  error_message: string | null; attempt: number; agent_pid: number | null; session_id: string | null; wait_until: string; conflict: string | null; push_result: string | null;
 }
 
 const COLUMNS: Record<keyof TaskPatch, keyof TaskRow> = {
   prompt: 'prompt', dependencies: 'dependencies', agent: 'agent', status: 'status', review: 'review',
   updatedAt: 'updated_at', startedAt: 'started_at', finishedAt: 'finished_at', baseBranch: 'base_branch',
   baseCommit: 'base_commit', branch: 'branch', worktreePath: 'worktree_path', commit: 'commit_sha', errorMessage: 'error_message',
-  attempt: 'attempt', agentPid: 'agent_pid', sessionId: 'session_id', after: 'wait_until',
+  attempt: 'attempt', agentPid: 'agent_pid', sessionId: 'session_id', after: 'wait_until', conflict: 'conflict', push: 'push_result',
 };
 
 export function createTasksRepo(db: Db, repo: string): TasksRepo {
@@ -64,9 +68,9 @@ export function createTasksRepo(db: Db, repo: string): TasksRepo {
   const nextSeq = db.prepare<[], { next: number }>('SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM tasks');
   // REPLACE: a resubmission's row takes the earlier one's place in one statement (no transaction of its own).
   const insert = db.prepare(`INSERT OR REPLACE INTO tasks (repo, id, seq, prompt, dependencies, agent, status, review, submitted_at,
-      updated_at, started_at, finished_at, base_branch, base_commit, branch, worktree_path, commit_sha, error_message, attempt, agent_pid, session_id, wait_until)
+      updated_at, started_at, finished_at, base_branch, base_commit, branch, worktree_path, commit_sha, error_message, attempt, agent_pid, session_id, wait_until, conflict, push_result)
     VALUES (@repo, @id, @seq, @prompt, @dependencies, @agent, @status, @review, @submitted_at, @updated_at, @started_at,
-      @finished_at, @base_branch, @base_commit, @branch, @worktree_path, @commit_sha, @error_message, @attempt, @agent_pid, @session_id, @wait_until)`);
+      @finished_at, @base_branch, @base_commit, @branch, @worktree_path, @commit_sha, @error_message, @attempt, @agent_pid, @session_id, @wait_until, @conflict, @push_result)`);
   const updateStatements = new Map<string, ReturnType<Db['prepare']>>();
 
   function get(id: string): TaskRecord | undefined {
@@ -102,7 +106,7 @@ export function createTasksRepo(db: Db, repo: string): TasksRepo {
         const values: Record<string, unknown> = { repo, id };
         for (const key of keys) {
           const value = patch[key];
-          values[key] = key === 'dependencies' && Array.isArray(value) ? JSON.stringify(value) : value;
+          values[key] = (key === 'dependencies' && Array.isArray(value)) || ((key === 'conflict' || key === 'push') && value !== null) ? JSON.stringify(value) : value;
         }
         statement.run(values);
       }
@@ -136,6 +140,8 @@ function fromRow(row: TaskRow): TaskRecord {
     agentPid: row.agent_pid ?? undefined,
     sessionId: row.session_id ?? undefined,
     ...(row.wait_until === 'approved' && { after: 'approved' as const }),
+    ...(row.conflict !== null && { conflict: JSON.parse(row.conflict) as TaskConflict }),
+    ...(row.push_result !== null && { push: JSON.parse(row.push_result) as PushOutcome }),
   };
 }
 
@@ -146,6 +152,7 @@ function toRow(task: TaskRecord): Omit<TaskRow, never> {
     started_at: task.startedAt ?? null, finished_at: task.finishedAt ?? null, base_branch: task.baseBranch,
     base_commit: task.baseCommit ?? null, branch: task.branch ?? null, worktree_path: task.worktreePath ?? null, commit_sha: task.commit ?? null,
     error_message: task.errorMessage ?? null, attempt: task.attempt, agent_pid: task.agentPid ?? null,
-    session_id: task.sessionId ?? null, wait_until: task.after ?? 'completed',
+    session_id: task.sessionId ?? null, wait_until: task.after ?? 'completed', conflict: task.conflict ? JSON.stringify(task.conflict) : null,
+    push_result: task.push ? JSON.stringify(task.push) : null,
   };
 }

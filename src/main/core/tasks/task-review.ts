@@ -5,8 +5,11 @@ import { FINISHED_STATUSES, firstLineOf, type SubmitTask } from '../../../shared
 import type { GitService } from '../git/git-service';
 import type { TaskPatch, TaskRecord } from '../store/tasks-repo';
 import { taskBusy } from './task-errors';
+import { pushAfterApprove } from './push-after-approve';
+import type { PushAfterApprove } from '../../../shared/review';
+import { conflictUnresolved, createTaskBaseUpdates, type TaskBaseUpdates } from './task-base-updates';
 
-export interface TaskReview {
+export interface TaskReview extends TaskBaseUpdates {
   diff(id: string): Promise<TaskDiff>;
   approve(id: string): Promise<TaskRecord>;
   reject(id: string): Promise<TaskRecord>;
@@ -17,9 +20,13 @@ export interface TaskReviewDeps {
   git: GitService;
   mustGet(id: string): TaskRecord;
   save(id: string, patch: TaskPatch): TaskRecord;
-  log(task: TaskRecord, text: string): void;
+  log(task: TaskRecord, text: string, level?: 'info' | 'warn' | 'error'): void;
   withTaskLock<T>(id: string, work: () => Promise<T>): Promise<T>;
   submit(input: SubmitTask): Promise<TaskRecord>;
+  followUp(id: string, prompt: string): Promise<TaskRecord>;
+  /** What to push after an approval (the desk's `pushAfterApprove` setting), if anything. */
+  pushAfterApprove?(): PushAfterApprove | null;
+  now(): Date;
   /** The repository's cleanup command in the task's worktree, before it is retired. */
   cleanUp(task: TaskRecord): Promise<void>;
 }
@@ -28,6 +35,7 @@ export function createTaskReview(deps: TaskReviewDeps): TaskReview {
   const { git } = deps;
 
   return {
+    ...createTaskBaseUpdates(deps),
     async diff(id) {
       const task = deps.mustGet(id);
       if (!task.baseCommit || !task.branch) throw taskBusy(`Task ${id} has not started, so it has no changes yet.`);
@@ -41,10 +49,12 @@ export function createTaskReview(deps: TaskReviewDeps): TaskReview {
         if (task.status !== 'completed' || task.review !== 'pending') {
           throw taskBusy(`Only a completed task waiting for review can be approved; ${id} is ${task.status}${task.review === 'pending' ? '' : ` and ${task.review}`}.`);
         }
+        if (task.conflict) throw conflictUnresolved(task, task.conflict);
         const merged = await git.mergeIntoBase({ taskId: id, ...(task.branch !== undefined && { branch: task.branch }), baseBranch: task.baseBranch, message: `Merge task ${id}: ${firstLineOf(task.prompt)}\n\nTask-Id: ${id}` });
         const approved = deps.save(id, { review: 'approved' });
         deps.log(approved, merged.alreadyMerged ? `Approved; ${task.baseBranch} already held its work.` : `Approved and merged into ${task.baseBranch} as ${merged.commit.slice(0, 12)}.`);
-        return approved;
+        const push = deps.pushAfterApprove?.();
+        return push ? pushAfterApprove(approved, push, deps) : approved;
       });
     },
 

@@ -146,6 +146,9 @@ export async function runTask(context: RunContext): Promise<RunOutcome> {
     if (isDeskError(error, 'worktree_tampered')) return { status: 'error', message: error.message, output: said.text() };
     throw error;
   }
+  // A turn that ran while an update from the base waited on conflicts (the agent was asked to resolve them) has just
+  // committed that merge: the task's diff starts from the merged base commit from now on.
+  if (task.conflict) context.update({ conflict: null, baseCommit: task.conflict.baseCommit });
   log(`Committed ${commit.slice(0, 12)} on ${context.branchOf(task.id)}`);
   return { status: 'completed', commit, output: said.text() };
 }

@@ -14,6 +14,7 @@ import { pickTasksToStart } from './scheduler';
 import type { GraphNode, TaskGraph } from './task-graph';
 import type { TaskListing } from './task-listing';
 import { isDeskError } from '../../../shared/desk-error';
+import type { PushAfterApprove } from '../../../shared/review';
 import { agentRefused, dependencyCycle, taskBusy, taskNotFound, unknownAgent } from './task-errors';
 import type { RunContext, RunOutcome } from './task-runner';
 import { canTransition, isActive } from './task-state';
@@ -27,8 +28,8 @@ export interface TaskService extends TaskReview {
   /** Replaces the tasks a queued task waits for; refuses a cycle (`dependency_cycle`) or a task that already started. */
   setDependencies(id: string, dependencies: string[]): Promise<TaskRecord>;
   /** Changes how many agents run at once and the agent a submission gets by default. */
-  configure(settings: { concurrency?: number; defaultAgent?: string; dependenciesAfter?: DependencyGate }): void;
-  settings(): { concurrency: number; defaultAgent: string; baseBranch: string; dependenciesAfter: DependencyGate };
+  configure(settings: { concurrency?: number; defaultAgent?: string; dependenciesAfter?: DependencyGate; pushAfterApprove?: PushAfterApprove | null }): void;
+  settings(): { concurrency: number; defaultAgent: string; baseBranch: string; dependenciesAfter: DependencyGate; pushAfterApprove: PushAfterApprove | null };
   /** Queues a task; a task with the same id is cancelled and replaced. Throws `dependency_cycle`, `unknown_agent`. */
   submit(input: SubmitTask): Promise<TaskRecord>;
   /** Queues another turn for a task whose run is over; it ends in one more commit. Throws `task_busy` while it runs. */
@@ -74,8 +75,8 @@ export interface TaskServiceDeps {
   /** Starts each run's processes confined to the task, where the machine allows it. */
   sandbox: Pick<TaskSandbox, 'isolate' | 'confines'>;
   now(): Date;
-  /** `dependenciesAfter`: what dependencies must reach for tasks that do not say (default `completed`). */
-  config: { concurrency: number; defaultAgent: string; baseBranch: string; clientVersion: string; dependenciesAfter?: DependencyGate };
+  /** `dependenciesAfter`: what dependencies must reach for tasks that do not say (default `completed`); `pushAfterApprove`: what an approval pushes. */
+  config: { concurrency: number; defaultAgent: string; baseBranch: string; clientVersion: string; dependenciesAfter?: DependencyGate; pushAfterApprove?: PushAfterApprove | null };
 }
 
 interface ActiveRun { attempt: number; agent: string; controller: AbortController; done: Promise<void>; session?: AgentSession }
@@ -257,8 +258,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
         assertNoCycle(input.id, input.dependencies);
       }
       const at = now();
-      // The task and its first turn are one write, committed with whatever else arrived in this turn of the
-      // event loop: a commit per submission is most of what intake costs. The answer waits for the commit.
+      // The task and its first turn: one write, committed with this event-loop turn's others; answered once durable.
       const record = await atomically(() => {
         const written = tasks.putSubmission({
           id: input.id, prompt: input.prompt, dependencies: input.dependencies, agent, status: 'queued', review: 'pending',
@@ -275,12 +275,25 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
     });
   }
 
+  function followUp(id: string, prompt: string): Promise<TaskRecord> {
+    return withTaskLock(id, async () => {
+      const task = mustGet(id);
+      if (!FINISHED_STATUSES.includes(task.status)) throw taskBusy(`Task ${id} is ${task.status}; send a follow-up once its agent has finished.`);
+      if (!task.worktreePath) throw taskBusy(`Task ${id} never started, so there is no session to follow up; resubmit it instead.`);
+      turns.add(id, prompt, task.agent, now());
+      const queued = save(id, { status: 'queued', errorMessage: null, finishedAt: null });
+      log(queued, 'Follow-up queued.');
+      schedule();
+      return tasks.get(id) as TaskRecord;
+    });
+  }
+
   const cleanUp = (task: TaskRecord) => cleanUpWorktree(task, {
     agents: deps.agents, sandbox: deps.sandbox, workspace: deps.workspace,
     record: (event) => deps.record(task.id, task.attempt, event), log: (text, level) => log(task, text, level),
   });
 
-  const review = createTaskReview({ git: deps.git, mustGet, save, log, withTaskLock, submit, cleanUp });
+  const review = createTaskReview({ git: deps.git, mustGet, save, log, withTaskLock, submit, followUp, cleanUp, now: deps.now, pushAfterApprove: () => deps.config.pushAfterApprove ?? null });
 
   return {
     ...review,
@@ -291,6 +304,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
       return approved;
     },
     submit,
+    followUp,
 
     setDependencies(id, dependencies) {
       return withTaskLock(id, async () => {
@@ -305,8 +319,9 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
       });
     },
 
-    configure({ concurrency, defaultAgent, dependenciesAfter }) {
+    configure({ concurrency, defaultAgent, dependenciesAfter, pushAfterApprove }) {
       if (dependenciesAfter !== undefined) deps.config.dependenciesAfter = dependenciesAfter;
+      if (pushAfterApprove !== undefined) deps.config.pushAfterApprove = pushAfterApprove;
       if (defaultAgent !== undefined) {
         if (!deps.agents.get(defaultAgent)) throw unknownAgent(defaultAgent, deps.agents.list().map((a) => a.id));
         deps.config.defaultAgent = defaultAgent;
@@ -317,23 +332,8 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
 
     settings: () => ({
       concurrency: deps.config.concurrency, defaultAgent: deps.config.defaultAgent, baseBranch: deps.config.baseBranch,
-      dependenciesAfter: deps.config.dependenciesAfter ?? 'completed',
+      dependenciesAfter: deps.config.dependenciesAfter ?? 'completed', pushAfterApprove: deps.config.pushAfterApprove ?? null,
     }),
-
-    followUp(id, prompt) {
-      return withTaskLock(id, async () => {
-        const task = mustGet(id);
-        if (!FINISHED_STATUSES.includes(task.status)) {
-          throw taskBusy(`Task ${id} is ${task.status}; send a follow-up once its agent has finished.`);
-        }
-        if (!task.worktreePath) throw taskBusy(`Task ${id} never started, so there is no session to follow up; resubmit it instead.`);
-        turns.add(id, prompt, task.agent, now());
-        const queued = save(id, { status: 'queued', errorMessage: null, finishedAt: null });
-        log(queued, 'Follow-up queued.');
-        schedule();
-        return tasks.get(id) as TaskRecord;
-      });
-    },
 
     answer(id, input) {
       mustGet(id);

@@ -22,6 +22,8 @@ export function toSummary(task: TaskRecord, openQuestions: readonly OpenQuestion
     ...(blockedBy !== undefined && { blockedBy }),
     ...(task.after === 'approved' && { after: 'approved' as const }),
     ...(unsandboxed && { unsandboxed: true as const }),
+    ...(task.conflict !== undefined && { conflict: task.conflict }),
+    ...(task.push !== undefined && { push: task.push }),
   };
 }
 

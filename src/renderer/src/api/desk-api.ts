@@ -1,6 +1,6 @@
 // Client of the desk's HTTP API: every call names a route of the contract (src/shared/routes), which gives its
 // method, path, parameters, body and answer type; nothing here restates a path or a shape.
-import { aaRoutes, agentRoutes, apiRoutes } from '../../../shared/routes';
+import { aaRoutes, agentRoutes, apiRoutes, baseRoutes } from '../../../shared/routes';
 import { pathOf, type BodyInputOf, type QueryOf, type ResponseOf, type RouteDef } from '../../../shared/routes/route';
 import { ApiError } from './api-error';
 
@@ -65,6 +65,9 @@ export function createDeskApi(connection: Connection, fetchImpl: typeof fetch = 
     reject: (id: string) => call(apiRoutes.reject, { params: { id } }),
     rerun: (id: string) => call(apiRoutes.rerun, { params: { id } }),
     diff: (id: string) => call(apiRoutes.diff, { params: { id } }),
+    baseStatus: (id: string) => call(baseRoutes.baseStatus, { params: { id } }),
+    updateFromBase: (id: string, strategy: 'merge' | 'rebase') => call(baseRoutes.update, { params: { id }, body: { strategy } }),
+    resolveConflict: (id: string, how: BodyInputOf<typeof baseRoutes.resolve>) => call(baseRoutes.resolve, { params: { id }, body: how }),
     setDependencies: (id: string, dependencies: string[]) => call(apiRoutes.setDependencies, { params: { id }, body: { dependencies } }),
     addDependency: (id: string, dependency: string) => call(apiRoutes.addDependency, { params: { id }, body: { id: dependency } }),
     removeDependency: (id: string, dependency: string) => call(apiRoutes.removeDependency, { params: { id, dependency } }),

@@ -66,6 +66,12 @@ export const TaskCard = memo(function TaskCard({ id }: { id: string }) {
       </div>
       <h3 className="card-title">{card.title}</h3>
       {card.needsAnswer && <p className="card-needs">Needs your answer</p>}
+      {task?.conflict && <p className="card-conflict">Conflicts with {task.conflict.baseBranch}: {task.conflict.files.join(', ')}</p>}
+      {task?.push && (
+        <p className={`card-push ${task.push.ok ? 'card-push-ok' : 'card-push-failed'}`} title={task.push.message}>
+          {task.push.ok ? `Pushed ${task.push.branch} to ${task.push.remote}` : task.push.message}
+        </p>
+      )}
       {card.activity && <p className="card-activity">{card.activity}</p>}
       {(card.dependencies.length > 0 || card.canLink) && (
         <div className="card-links">

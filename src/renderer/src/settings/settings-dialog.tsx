@@ -4,6 +4,7 @@ import { desk, useDesk } from '../state/store';
 import { Dialog } from '../ui/dialog';
 import { ConnectionSection } from './connection-section';
 import { PolicyEditor } from './policy-editor';
+import { PushSection } from './push-section';
 import { SandboxSection } from './sandbox-section';
 import '../styles/settings.css';
 
@@ -65,6 +66,7 @@ export function SettingsDialog() {
         {error && <p className="form-error">{error}</p>}
         <ConnectionSection />
         <DeskSection />
+        <PushSection />
         <SandboxSection />
         <PolicyEditor />
         <p className="hint">Light and dark follow your system’s appearance.</p>

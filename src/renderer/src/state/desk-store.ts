@@ -1,6 +1,7 @@
 // The one store, built from its slices; `createDeskStore` takes its collaborators so tests can pass fakes.
 import { createStore } from 'zustand/vanilla';
 import { openEventsSocket } from '../api/events-socket';
+import { createBaseSlice } from './base-slice';
 import { createEventsSlice } from './events-slice';
 import { createSettingsSlice } from './settings-slice';
 import type { DeskState, StoreDeps } from './store-types';
@@ -20,6 +21,7 @@ export function createDeskStore(overrides: Partial<StoreDeps> = {}) {
     ...createEventsSlice(set, get, deps),
     ...createUiSlice(set, get, deps),
     ...createSettingsSlice(set, get, deps),
+    ...createBaseSlice(set, get, deps),
   }));
 }
 

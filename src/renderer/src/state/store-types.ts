@@ -1,6 +1,7 @@
 // The store's shape: one state made of slices, each with its data and the actions beside it.
 import type { StoreApi } from 'zustand/vanilla';
 import type { openEventsSocket } from '../api/events-socket';
+import type { BaseSlice } from './base-slice';
 import type { EventsSlice } from './events-slice';
 import type { SettingsSlice } from './settings-slice';
 import type { TasksSlice } from './tasks-slice';
@@ -13,7 +14,7 @@ export interface StoreDeps {
   openSocket: typeof openEventsSocket;
 }
 
-export type DeskState = TasksSlice & EventsSlice & UiSlice & SettingsSlice;
+export type DeskState = TasksSlice & EventsSlice & UiSlice & SettingsSlice & BaseSlice;
 
 export type SliceCreator<Slice> = (
   set: StoreApi<DeskState>['setState'],

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { desk, useDesk } from '../../state/store';
 import { DiffView } from './diff-view';
 import { FileList } from './file-list';
+import { BasePanel } from './base-panel';
 import { ReviewActions } from './review-actions';
 import '../../styles/diff.css';
 
@@ -26,6 +27,7 @@ export function ChangesTab({ taskId }: { taskId: string }) {
   return (
     <div className="changes">
       <ReviewActions taskId={taskId} />
+      <BasePanel taskId={taskId} />
       <div className="diff-toolbar">
         <span className="diff-summary">
           {diff?.data ? `${files.length} ${files.length === 1 ? 'file' : 'files'} changed, +${added} −${removed}` : diff?.loading ? 'Loading the changes…' : ''}
