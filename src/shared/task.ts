@@ -34,6 +34,8 @@ export const SubmitTask = z.object({
   agent: z.string().min(1).max(100).optional(),
   /** Default: the desk's setting (`completed` unless changed). */
   after: DependencyGate.optional(),
+  /** The repository the task runs in (its name, as `GET /api/repos` lists it); default: the desk's first. `/r/<name>/` sets it. */
+  repo: z.string().min(1).max(64).optional(),
 });
 export type SubmitTask = z.infer<typeof SubmitTask>;
 
@@ -88,6 +90,8 @@ export const TaskSummary = z.object({
   after: z.literal('approved').optional(),
   /** Present when the task's agent runs without the OS sandbox (none on this machine, or the policy turns it off). */
   unsandboxed: z.literal(true).optional(),
+  /** The repository the task runs in (by name). */
+  repo: z.string().optional(),
 });
 export type TaskSummary = z.infer<typeof TaskSummary>;
 

@@ -28,11 +28,13 @@ export interface TaskRecord {
   sessionId?: string;
   /** `approved`: the task starts only once every dependency is approved, not merely completed. */
   after?: DependencyGate;
+  /** The repository the task runs in, by name; absent in a desk that was not told its repositories' names. */
+  repo?: string;
 }
 
 /** Fields a run may change; `null` clears a field. */
 export type TaskPatch = {
-  [K in Exclude<keyof TaskRecord, 'id' | 'seq' | 'submittedAt'>]?: TaskRecord[K] | null;
+  [K in Exclude<keyof TaskRecord, 'id' | 'seq' | 'submittedAt' | 'repo'>]?: TaskRecord[K] | null;
 };
 
 export interface TasksRepo {
@@ -48,7 +50,7 @@ interface TaskRow {
   id: string; seq: number; prompt: string; dependencies: string; agent: string; status: string; review: string;
   submitted_at: string; updated_at: string; started_at: string | null; finished_at: string | null;
   base_branch: string; base_commit: string | null; branch: string | null; worktree_path: string | null; commit_sha: string | null;
-  error_message: string | null; attempt: number; agent_pid: number | null; session_id: string | null; wait_until: string;
+  error_message: string | null; attempt: number; agent_pid: number | null; session_id: string | null; wait_until: string; repo_name: string | null;
 }
 
 const COLUMNS: Record<keyof TaskPatch, keyof TaskRow> = {
@@ -58,20 +60,25 @@ const COLUMNS: Record<keyof TaskPatch, keyof TaskRow> = {
   attempt: 'attempt', agentPid: 'agent_pid', sessionId: 'session_id', after: 'wait_until',
 };
 
-export function createTasksRepo(db: Db, repo: string): TasksRepo {
+/**
+ * `defaultRepo`: the name of the desk's default repository, whose tasks are stored without one (so rows from
+ * before several repositories read as its tasks, and it may be renamed).
+ */
+export function createTasksRepo(db: Db, repo: string, options: { defaultRepo?: string } = {}): TasksRepo {
+  const { defaultRepo } = options;
   const selectOne = db.prepare<[string, string], TaskRow>('SELECT * FROM tasks WHERE repo = ? AND id = ?');
   const selectAll = db.prepare<[string], TaskRow>('SELECT * FROM tasks WHERE repo = ? ORDER BY seq');
   const nextSeq = db.prepare<[], { next: number }>('SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM tasks');
   const remove = db.prepare<[string, string]>('DELETE FROM tasks WHERE repo = ? AND id = ?');
   const insert = db.prepare(`INSERT INTO tasks (repo, id, seq, prompt, dependencies, agent, status, review, submitted_at,
-      updated_at, started_at, finished_at, base_branch, base_commit, branch, worktree_path, commit_sha, error_message, attempt, agent_pid, session_id, wait_until)
+      updated_at, started_at, finished_at, base_branch, base_commit, branch, worktree_path, commit_sha, error_message, attempt, agent_pid, session_id, wait_until, repo_name)
     VALUES (@repo, @id, @seq, @prompt, @dependencies, @agent, @status, @review, @submitted_at, @updated_at, @started_at,
-      @finished_at, @base_branch, @base_commit, @branch, @worktree_path, @commit_sha, @error_message, @attempt, @agent_pid, @session_id, @wait_until)`);
+      @finished_at, @base_branch, @base_commit, @branch, @worktree_path, @commit_sha, @error_message, @attempt, @agent_pid, @session_id, @wait_until, @repo_name)`);
   const updateStatements = new Map<string, ReturnType<Db['prepare']>>();
 
   function get(id: string): TaskRecord | undefined {
     const row = selectOne.get(repo, id);
-    return row ? fromRow(row) : undefined;
+    return row ? fromRow(row, defaultRepo) : undefined;
   }
 
   // MAX(seq) over every repository cannot use the (repo, seq) index: asked per submission, it made intake
@@ -81,14 +88,14 @@ export function createTasksRepo(db: Db, repo: string): TasksRepo {
     lastSeq ??= (nextSeq.get() as { next: number }).next - 1;
     const seq = lastSeq + 1;
     remove.run(repo, task.id);
-    insert.run({ repo, ...toRow({ ...task, seq }) });
+    insert.run({ repo, ...toRow({ ...task, seq }), repo_name: task.repo === defaultRepo ? null : task.repo ?? null });
     lastSeq = seq;
     return { ...task, seq };
   });
 
   return {
     get,
-    list: () => selectAll.all(repo).map(fromRow),
+    list: () => selectAll.all(repo).map((row) => fromRow(row, defaultRepo)),
     putSubmission,
     update(id, patch) {
       const keys = (Object.keys(patch) as (keyof TaskPatch)[]).filter((key) => patch[key] !== undefined).sort();
@@ -114,7 +121,8 @@ export function createTasksRepo(db: Db, repo: string): TasksRepo {
   };
 }
 
-function fromRow(row: TaskRow): TaskRecord {
+function fromRow(row: TaskRow, defaultRepo: string | undefined): TaskRecord {
+  const taskRepo = row.repo_name ?? defaultRepo;
   return {
     id: row.id,
     seq: row.seq,
@@ -137,10 +145,11 @@ function fromRow(row: TaskRow): TaskRecord {
     agentPid: row.agent_pid ?? undefined,
     sessionId: row.session_id ?? undefined,
     ...(row.wait_until === 'approved' && { after: 'approved' as const }),
+    ...(taskRepo !== undefined && { repo: taskRepo }),
   };
 }
 
-function toRow(task: TaskRecord): Omit<TaskRow, never> {
+function toRow(task: TaskRecord): Omit<TaskRow, 'repo_name'> {
   return {
     id: task.id, seq: task.seq, prompt: task.prompt, dependencies: JSON.stringify(task.dependencies), agent: task.agent,
     status: task.status, review: task.review, submitted_at: task.submittedAt, updated_at: task.updatedAt,

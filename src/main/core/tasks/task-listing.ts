@@ -20,6 +20,8 @@ export interface TaskListing {
   get(id: string): TaskSummary | undefined;
   /** Every summary as one JSON array; `version` changes whenever the array does. */
   json(): { version: string; json: string };
+  /** The summaries of one repository's tasks as one JSON array, made once per change. */
+  jsonOf(repo: string): { version: string; json: string };
   page(query: TaskListQuery): TaskListPage;
 }
 
@@ -46,6 +48,7 @@ export function createTaskListing(initial: readonly TaskRecord[], deps: TaskList
   let change = 0;
   let ordered: Entry[] | undefined;
   let cachedJson: { version: string; json: string } | undefined;
+  const cachedOfRepo = new Map<string, { version: string; json: string }>();
   const sandboxOf = new Map<string, boolean>();
 
   function set(id: string, seq: number, summary: TaskSummary): void {
@@ -104,6 +107,16 @@ export function createTaskListing(initial: readonly TaskRecord[], deps: TaskList
       cachedJson ??= { version: cursor(), json: `[${inOrder().map((entry) => entry.json).join(',')}]` };
       return cachedJson;
     },
+    jsonOf(repo) {
+      followSandbox();
+      const version = cursor();
+      let cached = cachedOfRepo.get(repo);
+      if (cached?.version !== version) {
+        cached = { version, json: `[${inOrder().filter((entry) => entry.summary.repo === repo).map((entry) => entry.json).join(',')}]` };
+        cachedOfRepo.set(repo, cached);
+      }
+      return cached;
+    },
     page(query) {
       followSandbox();
       const since = query.since === undefined ? 0 : sinceChange(query.since, epoch);
@@ -120,6 +133,7 @@ export function createTaskListing(initial: readonly TaskRecord[], deps: TaskList
         if (entry.change <= since) continue;
         if (statuses && !statuses.has(entry.summary.status)) continue;
         if (reviews && !reviews.has(entry.summary.review)) continue;
+        if (query.repo !== undefined && entry.summary.repo !== query.repo) continue;
         total += 1;
         if (query.after !== undefined && (descending ? entry.seq >= query.after : entry.seq <= query.after)) continue;
         if (picked.length < limit) picked.push(entry);

@@ -22,6 +22,8 @@ import { createTaskMemory } from './task-memory';
 import type { TaskSandbox } from '../sandbox/task-sandbox';
 import type { WorkspaceSetup } from '../workspace/workspace-setup';
 import { cleanUpWorktree } from './worktree-cleanup';
+import { createAgentHold, type AgentLimits } from './agent-hold';
+import { dependenciesToMerge, sandboxFor, singleRepo, type TaskRepos } from './task-repos';
 
 export interface TaskService extends TaskReview {
   /** Replaces the tasks a queued task waits for; refuses a cycle (`dependency_cycle`) or a task that already started. */
@@ -55,8 +57,7 @@ export interface TaskService extends TaskReview {
   shutdown(): Promise<void>;
 }
 
-/** Per-agent limits from the governance policy. */
-export interface AgentLimits { promptsPerHour?: number; concurrentTasks?: number }
+export type { AgentLimits };
 
 export interface TaskServiceDeps {
   tasks: TasksRepo;
@@ -69,6 +70,8 @@ export interface TaskServiceDeps {
   run(context: RunContext): Promise<RunOutcome>;
   /** Sets up each new worktree as its repository asks (`.desk/config.json`). */
   workspace: WorkspaceSetup;
+  /** A desk of several repositories: each task's git, setup and base branch by its `repo` (default: `git`, `workspace`). */
+  repos?: TaskRepos;
   /** Runs `work` as one database transaction (all of it written, or none). */
   transaction?<T>(work: () => T): T;
   /** Starts each run's processes confined to the task, where the machine allows it. */
@@ -80,7 +83,6 @@ export interface TaskServiceDeps {
 
 interface ActiveRun { attempt: number; agent: string; controller: AbortController; done: Promise<void>; session?: AgentSession }
 
-const HOUR_MS = 3_600_000;
 /** Rate limits free up with time, not with events: look again this often while anything is held back. */
 const RATE_LIMIT_RECHECK_MS = 30_000;
 
@@ -96,6 +98,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
   const { graph, listing, tasks, questions, summaryOf } = createTaskMemory({ tasks: deps.tasks, unsandboxed: (agent) => !deps.sandbox.confines(agent) });
   const { turns } = deps;
   const atomically = deps.transaction ?? (<T>(work: () => T): T => work());
+  const repos = deps.repos ?? singleRepo({ git: deps.git, workspace: deps.workspace, baseBranch: deps.config.baseBranch });
   const requests = createAgentRequests({
     gate: deps.gate,
     questions,
@@ -138,21 +141,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
     return task;
   }
 
-  /** Why a ready task of `agent` may not start now, or undefined when it may. */
-  function heldBy(agent: string, alsoStarting = 0): string | undefined {
-    const limits = deps.limits?.(agent) ?? {};
-    const runningOfAgent = [...running.values()].filter((r) => r.agent === agent).length + alsoStarting;
-    if (limits.concurrentTasks !== undefined && runningOfAgent >= limits.concurrentTasks) {
-      return `Waiting: agent ${agent} may run ${limits.concurrentTasks} task${limits.concurrentTasks === 1 ? '' : 's'} at once.`;
-    }
-    if (limits.promptsPerHour !== undefined) {
-      const since = new Date(deps.now().getTime() - HOUR_MS).toISOString();
-      if (turns.countStartedSince(agent, since) + alsoStarting >= limits.promptsPerHour) {
-        return `Waiting: agent ${agent} reached its limit of ${limits.promptsPerHour} prompts per hour.`;
-      }
-    }
-    return undefined;
-  }
+  const heldBy = createAgentHold({ limits: (agent) => deps.limits?.(agent) ?? {}, turns, now: deps.now, runningOf: (agent) => [...running.values()].filter((r) => r.agent === agent).length });
 
   function schedule(): void {
     if (!started || stopping) return;
@@ -177,12 +166,14 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
     const controller = new AbortController();
     const run: ActiveRun = { attempt, agent: task.agent, controller, done: Promise.resolve() };
     const requestsOfRun = requests.forRun(record);
+    const repo = repos.of(task.repo);
     const context: RunContext = {
       task: record,
       turn: { number: turn.turn, prompt: turn.prompt },
       signal: controller.signal,
-      git: deps.git,
-      branchOf: (id) => tasks.get(id)?.branch ?? deps.git.branchFor(id),
+      git: repo.git,
+      branchOf: (id) => tasks.get(id)?.branch ?? repo.git.branchFor(id),
+      dependenciesToMerge: dependenciesToMerge(record, (id) => tasks.get(id)),
       agents: deps.agents,
       clientVersion: deps.config.clientVersion,
       update: (patch) => { if (isCurrent(task.id, attempt)) tasks.update(task.id, patch); },
@@ -192,8 +183,8 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
       elicit: (request) => requestsOfRun.elicitation(request, tasks.get(task.id)?.worktreePath ?? ''),
       authorizeFile: (access, worktree) => requestsOfRun.fileAccess(access, worktree),
       authorizeCommand: (commandLine, worktree) => requestsOfRun.terminalCommand(commandLine, worktree),
-      isolate: (request) => deps.sandbox.isolate(request),
-      workspace: deps.workspace,
+      isolate: (request) => sandboxFor(deps.sandbox, repo).isolate(request),
+      workspace: repo.workspace,
       cleanUpPrevious: () => cleanUp(record),
     };
     run.done = deps.run(context)
@@ -247,6 +238,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
 
   async function submit(input: SubmitTask): Promise<TaskRecord> {
     const agent = input.agent ?? deps.config.defaultAgent;
+    const repo = repos.of(input.repo);
     if (!deps.agents.get(agent)) throw unknownAgent(agent, deps.agents.list().map((a) => a.id));
     assertNoCycle(input.id, input.dependencies);
     return withTaskLock(input.id, async () => {
@@ -261,7 +253,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
       const record = atomically(() => {
         const written = tasks.putSubmission({
           id: input.id, prompt: input.prompt, dependencies: input.dependencies, agent, status: 'queued', review: 'pending',
-          submittedAt: at, updatedAt: at, baseBranch: deps.config.baseBranch, attempt: previous?.attempt ?? 0,
+          submittedAt: at, updatedAt: at, baseBranch: repo.baseBranch, attempt: previous?.attempt ?? 0, ...(repo.name !== undefined && { repo: repo.name }),
           ...((input.after ?? deps.config.dependenciesAfter) === 'approved' && { after: 'approved' as const }),
         });
         turns.startOver(written.id, written.prompt, agent, at);
@@ -275,11 +267,11 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
   }
 
   const cleanUp = (task: TaskRecord) => cleanUpWorktree(task, {
-    agents: deps.agents, sandbox: deps.sandbox, workspace: deps.workspace,
+    agents: deps.agents, sandbox: sandboxFor(deps.sandbox, repos.of(task.repo)), workspace: repos.of(task.repo).workspace,
     record: (event) => deps.record(task.id, task.attempt, event), log: (text, level) => log(task, text, level),
   });
 
-  const review = createTaskReview({ git: deps.git, mustGet, save, log, withTaskLock, submit, cleanUp });
+  const review = createTaskReview({ gitOf: (task) => repos.of(task.repo).git, mustGet, save, log, withTaskLock, submit, cleanUp });
 
   return {
     ...review,
@@ -326,6 +318,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
           throw taskBusy(`Task ${id} is ${task.status}; send a follow-up once its agent has finished.`);
         }
         if (!task.worktreePath) throw taskBusy(`Task ${id} never started, so there is no session to follow up; resubmit it instead.`);
+        repos.of(task.repo); // its repository must still be open
         turns.add(id, prompt, task.agent, now());
         const queued = save(id, { status: 'queued', errorMessage: null, finishedAt: null });
         log(queued, 'Follow-up queued.');
