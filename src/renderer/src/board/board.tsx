@@ -3,6 +3,7 @@ import { desk, useDesk } from '../state/store';
 import { COLUMNS } from '../state/selectors';
 import { Column } from './column';
 import { Filters } from './filters';
+import { RepoPicker } from './repo-picker';
 
 const SOCKET_LABEL = { idle: 'Connecting…', connecting: 'Connecting…', live: 'Live', reconnecting: 'Reconnecting…', closed: 'Offline' } as const;
 
@@ -26,6 +27,7 @@ export function TopBar() {
     <header className="topbar">
       <DeskName />
       <ConnectionState />
+      <RepoPicker />
       <Filters />
       <div className="topbar-actions">
         <button type="button" className="primary" onClick={() => desk().openDialog({ kind: 'new-task' })}>New task</button>
