@@ -125,4 +125,31 @@ describe.skipIf(unavailable !== undefined)(`the repository picker${unavailable ?
     expect(git(api, 'log', '--format=%s')).toBe('Initial commit');
     await keepScreenshot(p, 'repos-picker-removed-light');
   });
+  it('sets a repository\'s worktree setup in Settings, and shows a repository\'s own .desk/config.json read-only', async () => {
+    const { page: p, desk: d, api } = await openBoard();
+    commitFiles(api, { '.desk/config.json': JSON.stringify({ setup: 'npm ci', copy: ['.env'] }) }, 'Desk setup');
+    expect((await d.api('POST', '/api/repos', { path: api })).status).toBe(201);
+    await p.getByRole('button', { name: 'Settings' }).click();
+    const settings = p.getByRole('dialog', { name: 'Settings' });
+
+    const own = settings.getByRole('region', { name: 'Repository repo' });
+    await own.getByLabel('Setup command').fill('echo ready');
+    await own.getByLabel('Copy into each worktree (one glob a line)').fill('.env');
+    await own.getByRole('button', { name: 'Save setup of repo' }).click();
+    await expect.poll(async () => (await d.api('GET', '/api/repos')).json.repos[0].setup).toEqual({
+      source: 'settings', config: { setup: 'echo ready', copy: ['.env'] }, settings: { setup: 'echo ready', copy: ['.env'] },
+    });
+    await expect.poll(() => own.textContent()).toContain('from these settings');
+
+    const other = settings.getByRole('region', { name: 'Repository api' });
+    expect(await other.getByRole('textbox').count()).toBe(0);
+    expect(JSON.parse(await other.getByLabel('The .desk/config.json of api').textContent() ?? '')).toEqual({ setup: 'npm ci', copy: ['.env'] });
+    expect(await other.textContent()).toContain('it wins over these settings');
+
+    await other.scrollIntoViewIfNeeded();
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await p.emulateMedia({ colorScheme });
+      await keepScreenshot(p, `repos-settings-${colorScheme}`);
+    }
+  });
 });

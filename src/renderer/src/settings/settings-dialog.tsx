@@ -1,9 +1,11 @@
-// "Settings": how to connect other programs, the repository (read-only), default agent, concurrency, the sandbox, policy.
+// "Settings": how to connect other programs, the repository (read-only), default agent, concurrency, each repository's
+// worktree setup, the sandbox, policy.
 import { useEffect, useId, useState } from 'react';
 import { desk, useDesk } from '../state/store';
 import { Dialog } from '../ui/dialog';
 import { ConnectionSection } from './connection-section';
 import { PolicyEditor } from './policy-editor';
+import { ReposSection } from './repos-section';
 import { SandboxSection } from './sandbox-section';
 import '../styles/settings.css';
 
@@ -65,6 +67,7 @@ export function SettingsDialog() {
         {error && <p className="form-error">{error}</p>}
         <ConnectionSection />
         <DeskSection />
+        <ReposSection />
         <SandboxSection />
         <PolicyEditor />
         <p className="hint">Light and dark follow your system’s appearance.</p>
