@@ -94,6 +94,20 @@ describe('several repositories in one desk', () => {
     expect(() => fileAt(beta, later.commit, 'first.txt')).toThrow();
   });
 
+  it('retires a task\'s worktree in its first repository when the same id is submitted into another', async () => {
+    const { desk, beta } = await twoRepoDesk();
+    await desk.api('POST', '/r/beta/', { id: 'moving', prompt: 'write moved.txt in beta' });
+    await desk.waitForStatus('moving', 'completed');
+    const before = (await desk.api('GET', '/tasks/moving')).json;
+    expect(existsSync(before.worktreePath)).toBe(true);
+    await desk.api('POST', '/r/repo/', { id: 'moving', prompt: 'write moved.txt in alpha' });
+    await desk.waitForStatus('moving', 'completed');
+    expect((await desk.api('GET', '/tasks/moving')).json.repo).toBe('repo');
+    expect(existsSync(before.worktreePath)).toBe(false);
+    // Nothing is lost: the beta run's commit is kept under an archive ref there.
+    expect(git(beta, 'for-each-ref', '--format=%(objectname)', 'refs/desk/archive/')).toContain(before.commit);
+  });
+
   it('refuses a folder that is not a git repository, and a repository whose tasks have not finished; removing leaves the folder', async () => {
     const { desk, beta } = await twoRepoDesk();
     const plain = join(desk.root, 'plain-folder');

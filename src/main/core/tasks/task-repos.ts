@@ -39,3 +39,12 @@ export function sandboxFor<S extends Pick<TaskSandbox, 'isolate' | 'confines'>>(
   if (gitCommonDir === undefined) return sandbox;
   return { confines: (agent) => sandbox.confines(agent), isolate: (request) => sandbox.isolate({ ...request, gitCommonDir }) };
 }
+
+/**
+ * A task submitted again into another repository: its earlier worktree and branch there are retired (archived,
+ * never lost), since the new repository's git knows nothing of them. A repository closed since keeps them as they are.
+ */
+export async function retireInOtherRepo(previous: TaskRecord | undefined, repo: string | undefined, repos: TaskRepos): Promise<void> {
+  if (!previous?.worktreePath || previous.repo === repo) return;
+  await Promise.resolve().then(() => repos.of(previous.repo).git.retire(previous.id)).catch(() => undefined);
+}

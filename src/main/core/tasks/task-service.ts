@@ -23,7 +23,7 @@ import type { TaskSandbox } from '../sandbox/task-sandbox';
 import type { WorkspaceSetup } from '../workspace/workspace-setup';
 import { cleanUpWorktree } from './worktree-cleanup';
 import { createAgentHold, type AgentLimits } from './agent-hold';
-import { dependenciesToMerge, sandboxFor, singleRepo, type TaskRepos } from './task-repos';
+import { dependenciesToMerge, retireInOtherRepo, sandboxFor, singleRepo, type TaskRepos } from './task-repos';
 
 export interface TaskService extends TaskReview {
   /** Replaces the tasks a queued task waits for; refuses a cycle (`dependency_cycle`) or a task that already started. */
@@ -245,6 +245,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
       const previous = tasks.get(input.id);
       if (previous) {
         await stopRun(input.id);
+        await retireInOtherRepo(previous, repo.name, repos);
         // The graph may have changed while the old run was stopping.
         assertNoCycle(input.id, input.dependencies);
       }
