@@ -14,10 +14,13 @@ function ConnectionState() {
 
 function DeskName() {
   const settings = useDesk((state) => state.settings);
+  // The repository the picker shows, when one is picked; else the desk's default.
+  const picked = useDesk((state) => state.repos?.find((repo) => repo.name === state.filters.repo));
   return (
     <div className="desk-name">
       <h1>Assignment Desk</h1>
-      {settings && <span className="desk-repo" title={settings.repository}>{settings.repository.split(/[\\/]/).pop()} · {settings.baseBranch}</span>}
+      {picked && <span className="desk-repo" title={picked.path}>{picked.name} · {picked.baseBranch}</span>}
+      {settings && !picked && <span className="desk-repo" title={settings.repository}>{settings.repository.split(/[\\/]/).pop()} · {settings.baseBranch}</span>}
     </div>
   );
 }
