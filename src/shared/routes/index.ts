@@ -3,13 +3,13 @@ import { aaRoutes } from './aa';
 import { agentRoutes } from './agent';
 import { apiRoutes } from './api';
 import { apRoutes } from './ap';
-import { repoAaRoutes, reposRoutes } from './repos';
+import { repoAaRoutes, repoBareRoutes, reposRoutes } from './repos';
 import type { RouteDef } from './route';
 
-export { aaRoutes, agentRoutes, apiRoutes, apRoutes, repoAaRoutes, reposRoutes };
+export { aaRoutes, agentRoutes, apiRoutes, apRoutes, repoAaRoutes, repoBareRoutes, reposRoutes };
 
 /** Every route in the order the server matches them: the AA short forms (`/:id`) last. */
 export const ALL_ROUTES: readonly RouteDef[] = [
   ...Object.values(apiRoutes), ...Object.values(reposRoutes), ...Object.values(agentRoutes), ...Object.values(apRoutes),
-  ...Object.values(repoAaRoutes), ...Object.values(aaRoutes),
+  ...Object.values(repoAaRoutes), ...Object.values(repoBareRoutes), ...Object.values(aaRoutes),
 ];

@@ -25,6 +25,12 @@ export const repoAaRoutes = Object.fromEntries(
   Object.entries(aaRoutes).map(([key, route]) => [key, underRepo(route)]),
 ) as RepoAaRoutes;
 
+/** `/r/<name>` without the trailing slash: a client pointed at it submits and lists all the same. */
+export const repoBareRoutes = {
+  submit: underRepo({ ...aaRoutes.submit, path: '' }),
+  list: underRepo({ ...aaRoutes.list, path: '' }),
+} as const;
+
 const family = 'Board API';
 const repo = z.object({ name: Segment });
 const error = ApiErrorBody;

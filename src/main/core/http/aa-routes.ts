@@ -1,13 +1,13 @@
 // The Agent Assignment protocol: submit, list, inspect and cancel tasks; plus answering, follow-ups and session settings.
 // Served twice: at `/` for the default repository (whose id routes reach any task of the desk, as the board needs),
 // and at `/r/<name>/` bound to one repository (its list, its submissions, only its tasks).
-import { aaRoutes, repoAaRoutes } from '../../../shared/routes';
+import { aaRoutes, repoAaRoutes, repoBareRoutes } from '../../../shared/routes';
 import type { TaskDetail, TaskSummary } from '../../../shared/task';
 import type { RepoSet } from '../repos/repo-set';
 import { taskNotFound } from '../tasks/task-errors';
 import type { TaskService } from '../tasks/task-service';
 import { answerList, createListCache } from './list-answer';
-import type { Router } from './router';
+import type { RouteHandler, Router } from './router';
 
 export interface AaRoutesDeps {
   tasks: TaskService;
@@ -29,10 +29,13 @@ export function addAgentAssignmentRoutes(router: Router, deps: AaRoutesDeps): vo
   addRoutes(router, aaRoutes, deps, { repo: () => repos?.default.name, ownTasksOnly: false });
   if (!repos) return;
   // The contract adds `repo` to each route's parameters; the handlers below read it through the scope.
-  addRoutes(router, repoAaRoutes as unknown as typeof aaRoutes, deps, { repo: (params) => repos.get(params.repo ?? '').name, ownTasksOnly: true });
+  const scope: Scope = { repo: (params) => repos.get(params.repo ?? '').name, ownTasksOnly: true };
+  const handlers = addRoutes(router, repoAaRoutes as unknown as typeof aaRoutes, deps, scope);
+  router.on(repoBareRoutes.submit as unknown as typeof aaRoutes.submit, handlers.submit).on(repoBareRoutes.list as unknown as typeof aaRoutes.list, handlers.list);
 }
 
-function addRoutes(router: Router, routes: typeof aaRoutes, deps: AaRoutesDeps, scope: Scope): void {
+/** Registers the protocol's routes for one scope; returns the submit and list handlers, which `/r/<name>` reuses. */
+function addRoutes(router: Router, routes: typeof aaRoutes, deps: AaRoutesDeps, scope: Scope) {
   const { tasks } = deps;
   // The list, as the protocol wants it, serialized once per change of any task.
   const lists = createListCache();
@@ -49,20 +52,23 @@ function addRoutes(router: Router, routes: typeof aaRoutes, deps: AaRoutesDeps, 
     return [200, tasks.summary(params.id)] as [number, TaskSummary];
   };
 
+  const submit: RouteHandler<typeof aaRoutes.submit> = async ({ body, params }) => {
+    const repo = scope.repo(params);
+    const submission = await body();
+    await tasks.submit({ ...submission, ...(scope.ownTasksOnly || submission.repo === undefined ? repo !== undefined && { repo } : {}) });
+    return [202, tasks.summary(submission.id)];
+  };
+  const list: RouteHandler<typeof aaRoutes.list> = async ({ request, params }) => {
+    const repo = scope.repo(params);
+    const { version, json } = repo === undefined ? tasks.listing.json() : tasks.listing.jsonOf(repo);
+    // Assembled from cached JSON; its shape is ServerInfo: { serverName, tasks }.
+    const answer = lists.get(`${repo ?? ''}/${version}`, () => `{"serverName":${serverName},"tasks":${json}}`);
+    return [200, await answerList(request, answer)];
+  };
+
   router
-    .on(routes.submit, async ({ body, params }) => {
-      const repo = scope.repo(params);
-      const submission = await body();
-      await tasks.submit({ ...submission, ...(scope.ownTasksOnly || submission.repo === undefined ? repo !== undefined && { repo } : {}) });
-      return [202, tasks.summary(submission.id)];
-    })
-    .on(routes.list, async ({ request, params }) => {
-      const repo = scope.repo(params);
-      const { version, json } = repo === undefined ? tasks.listing.json() : tasks.listing.jsonOf(repo);
-      // Assembled from cached JSON; its shape is ServerInfo: { serverName, tasks }.
-      const list = lists.get(`${repo ?? ''}/${version}`, () => `{"serverName":${serverName},"tasks":${json}}`);
-      return [200, await answerList(request, list)];
-    })
+    .on(routes.submit, submit)
+    .on(routes.list, list)
     .on(routes.cancelByBody, async ({ body, params }) => {
       const { id } = await body();
       await tasks.cancel(reachable(params, id));
@@ -91,4 +97,5 @@ function addRoutes(router: Router, routes: typeof aaRoutes, deps: AaRoutesDeps, 
     })
     .on(routes.detailShort, detail)
     .on(routes.cancelShort, cancel);
+  return { submit, list };
 }

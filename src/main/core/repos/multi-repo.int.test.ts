@@ -61,8 +61,11 @@ describe('several repositories in one desk', () => {
     // Another repository's task is not reachable through this one's endpoint.
     expect((await desk.api('GET', '/r/repo/tasks/in-beta')).status).toBe(404);
     expect((await desk.api('GET', '/r/nowhere/')).json.code).toBe('unknown_repository');
+    // Without the trailing slash, as a client may be configured, it submits and lists the same.
+    expect((await desk.api('POST', '/r/beta', { id: 'bare', prompt: 'say no slash' })).json.repo).toBe('beta');
+    expect((await desk.api('GET', '/r/beta')).json.tasks.map((t: { id: string }) => t.id)).toEqual(['in-beta', 'bare']);
     // The board's list takes a repository filter.
-    expect((await desk.api('GET', '/api/tasks?repo=beta')).json.tasks.map((t: { id: string }) => t.id)).toEqual(['in-beta']);
+    expect((await desk.api('GET', '/api/tasks?repo=beta')).json.tasks.map((t: { id: string }) => t.id)).toEqual(['in-beta', 'bare']);
   });
 
   it('keeps / as the default repository', async () => {
