@@ -138,7 +138,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   addBoardRoutes(router, { tasks, lastSeq: () => events.lastSeq(), fixedSettings: { serverName: config.serverName, repository: repoRoot, dataDir: config.dataDir, sandbox: sandboxStatus } });
   addAgentAssignmentRoutes(router, { tasks, serverName: config.serverName, repos });
   addReposRoutes(router, { repos, tasks });
-  addAgentProtocolRoutes(router, { tasks, bus, db, repoRoot, now });
+  addAgentProtocolRoutes(router, { tasks, bus, db, repoRoot, repoRoots: () => repos.list().map((repo) => repo.root), now });
   const http = createHttpHost({
     router,
     security: { token: config.token, allowedHosts: config.allowedHosts, allowedOrigins: config.allowedOrigins },

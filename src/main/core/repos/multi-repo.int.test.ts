@@ -64,6 +64,9 @@ describe('several repositories in one desk', () => {
     // Without the trailing slash, as a client may be configured, it submits and lists the same.
     expect((await desk.api('POST', '/r/beta', { id: 'bare', prompt: 'say no slash' })).json.repo).toBe('beta');
     expect((await desk.api('GET', '/r/beta')).json.tasks.map((t: { id: string }) => t.id)).toEqual(['in-beta', 'bare']);
+    // Agent Protocol clients see the files of a task in any repository of the desk.
+    const artifacts = (await desk.api('GET', '/ap/v1/agent/tasks/in-beta/artifacts')).json.artifacts;
+    expect(artifacts.map((a: { file_name: string }) => a.file_name)).toEqual(['b.txt']);
     // The board's list takes a repository filter.
     expect((await desk.api('GET', '/api/tasks?repo=beta')).json.tasks.map((t: { id: string }) => t.id)).toEqual(['in-beta', 'bare']);
   });
