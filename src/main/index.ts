@@ -82,7 +82,8 @@ async function start(): Promise<void> {
   }
   registerDeskIpc({
     appOrigin: () => host?.current()?.origin, boardWindow: () => window,
-    allowedRoots: () => [host?.current()?.repoRoot, host?.worktreesRoot].filter((root): root is string => root !== undefined),
+    // Every repository the desk has open (not only the default), and the worktrees of all of them.
+    allowedRoots: () => [...(host?.current()?.core.repos.list().map((repo) => repo.root) ?? []), host?.worktreesRoot].filter((root): root is string => root !== undefined),
     env: process.env, log,
   });
   const notifier = createDeskNotifier({

@@ -4,7 +4,7 @@ import { parseServeOptions } from './serve-options';
 describe('parseServeOptions', () => {
   it('fills in the defaults', () => {
     expect(parseServeOptions(['--repo', '/r'])).toEqual({
-      repo: '/r', port: 1337, host: '127.0.0.1', agent: 'scripted', concurrency: 2,
+      repo: '/r', moreRepos: [], port: 1337, host: '127.0.0.1', agent: 'scripted', concurrency: 2,
       allowedOrigins: ['https://prompt-pad.danmercer.net'], allowedHosts: [],
     });
   });
@@ -12,7 +12,7 @@ describe('parseServeOptions', () => {
   it('takes every flag', () => {
     expect(parseServeOptions(['--repo', '/r', '--port', '0', '--host', '::1', '--token', 'abcdefghijklmnop', '--data-dir', '/d', '--agent', 'x',
       '--concurrency', '3', '--base-branch', 'dev', '--allow-origin', 'https://a.example', '--allow-host', 'Desk.Lan', '--server-name', 'Mine'])).toEqual({
-      repo: '/r', port: 0, host: '::1', token: 'abcdefghijklmnop', dataDir: '/d', agent: 'x', concurrency: 3, baseBranch: 'dev',
+      repo: '/r', moreRepos: [], port: 0, host: '::1', token: 'abcdefghijklmnop', dataDir: '/d', agent: 'x', concurrency: 3, baseBranch: 'dev',
       allowedOrigins: ['https://prompt-pad.danmercer.net', 'https://a.example'], allowedHosts: ['desk.lan'], serverName: 'Mine',
     });
   });
@@ -28,6 +28,10 @@ describe('parseServeOptions', () => {
     expect(parseServeOptions(['--repo', '/r', '--agent-command', 'kandev-agent', '--agent-dialect', 'kandev', '--agent', 'scripted'])).toMatchObject({
       agent: 'scripted', agentCommand: ['kandev-agent'], agentDialect: 'kandev',
     });
+  });
+
+  it('opens several repositories, the first as the default', () => {
+    expect(parseServeOptions(['--repo', '/a', '--repo', '/b', '--repo', '/c'])).toMatchObject({ repo: '/a', moreRepos: ['/b', '/c'] });
   });
 
   it('asks for --repo', () => {

@@ -6,7 +6,10 @@ import { PROMPT_PAD_ORIGIN } from './core/http/security';
 import { DeskError, isDeskError } from '../shared/desk-error';
 
 export interface ServeOptions {
+  /** The first `--repo`: the default repository, the one `/` speaks for. */
   repo: string;
+  /** Every further `--repo`, each served at `/r/<folder name>/`. */
+  moreRepos: string[];
   port: number;
   host: string;
   token?: string;
@@ -28,7 +31,8 @@ export const usageError = (message: string) => new DeskError('invalid', 'usage',
 
 export const USAGE = `Usage: npm run serve -- --repo PATH [options]
 
-  --repo PATH            git repository the agents work on (required)
+  --repo PATH            git repository the agents work on (required; repeat it to open several: the first
+                         is the default at /, each other one is served at /r/<folder name>/)
   --port N               port to listen on (default 1337; 0 picks a free one)
   --host ADDRESS         address to listen on (default 127.0.0.1)
   --token TOKEN          bearer token clients must send (default: generated once, kept in the data dir)
@@ -53,7 +57,7 @@ export function parseServeOptions(argv: readonly string[]): ServeOptions | 'help
       strict: true,
       allowPositionals: false,
       options: {
-        repo: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, token: { type: 'string' },
+        repo: { type: 'string', multiple: true }, port: { type: 'string' }, host: { type: 'string' }, token: { type: 'string' },
         'data-dir': { type: 'string' }, agent: { type: 'string' },
         'agent-command': { type: 'string' }, 'agent-dialect': { type: 'string' }, concurrency: { type: 'string' },
         'base-branch': { type: 'string' }, 'allow-origin': { type: 'string', multiple: true },
@@ -64,7 +68,8 @@ export function parseServeOptions(argv: readonly string[]): ServeOptions | 'help
     throw usageError(`${(error as Error).message.split('\n')[0]} (see --help)`);
   }
   if (values.help) return 'help';
-  if (!values.repo) throw usageError('--repo PATH is required: the git repository the agents work on (see --help)');
+  const [repo, ...moreRepos] = values.repo ?? [];
+  if (!repo) throw usageError('--repo PATH is required: the git repository the agents work on (see --help)');
   const token = values.token;
   if (token !== undefined && !/^[A-Za-z0-9._~+/=-]{16,}$/.test(token)) {
     throw usageError('--token must be at least 16 characters of letters, digits or ._~+/=-');
@@ -80,7 +85,8 @@ export function parseServeOptions(argv: readonly string[]): ServeOptions | 'help
     throw usageError(`--agent-dialect must be acp or kandev (got "${agentDialect}")`);
   }
   return {
-    repo: values.repo,
+    repo,
+    moreRepos,
     port: integer(values.port ?? '1337', '--port', 0, 65535),
     host: values.host ?? '127.0.0.1',
     ...(token !== undefined && { token }),

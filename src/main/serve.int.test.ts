@@ -103,6 +103,24 @@ describe('npm run serve', () => {
     }
   });
 
+  it('opens every --repo: the first at / and each under /r/<folder name>/, committing in its own repository', async () => {
+    root = mkdtempSync(join(tmpdir(), 'desk-serve-'));
+    const first = makeRepo(root);
+    const second = join(root, 'second');
+    git(root, 'init', '--quiet', '--initial-branch=main', second);
+    git(second, 'commit', '--quiet', '--allow-empty', '-m', 'Initial commit');
+    const token = 'serve-test-token-0123456789';
+    const host = await startHost(['--repo', first, '--repo', second, '--port', '0', '--data-dir', join(root, 'data'), '--token', token]);
+    expect(host.output()).toMatch(/Repository second: .* at http:\/\/\S+\/r\/second\//);
+    expect((await call(host, token, 'POST', '/r/second/', { id: 's', prompt: 'write s.txt second' })).status).toBe(202);
+    expect((await call(host, token, 'POST', '/', { id: 'f', prompt: 'write f.txt first' })).status).toBe(202);
+    const commitOf = (id: string) => until(async () => (await call(host, token, 'GET', `/tasks/${id}`)).json.commit as string | undefined, `${id} to commit`);
+    expect(git(second, 'show', `${await commitOf('s')}:s.txt`)).toBe('second');
+    expect(git(first, 'show', `${await commitOf('f')}:f.txt`)).toBe('first');
+    expect((await call(host, token, 'GET', '/r/second/')).json.tasks.map((t: { id: string }) => t.id)).toEqual(['s']);
+    expect((await call(host, token, 'GET', '/')).json.tasks.map((t: { id: string }) => t.id)).toEqual(['f']);
+  });
+
   it('keeps a generated token in the data dir for the user only, and stops cleanly on SIGTERM', async () => {
     root = mkdtempSync(join(tmpdir(), 'desk-serve-'));
     const repo = makeRepo(root);

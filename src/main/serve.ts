@@ -33,6 +33,7 @@ async function main(argv: string[]): Promise<void> {
     const token = options.token !== undefined ? { token: options.token, path: undefined } : loadOrCreateToken(dataDir);
     core = await createCore({
       repoPath: resolve(options.repo),
+      moreRepos: options.moreRepos.map((path) => resolve(path)),
       dataDir,
       token: token.token,
       ...(options.baseBranch !== undefined && { baseBranch: options.baseBranch }),
@@ -51,6 +52,10 @@ async function main(argv: string[]): Promise<void> {
     print(`Assignment Desk ${APP_VERSION}: ${core.repoRoot} (tasks start from ${core.baseBranch}), agent ${options.agent}, ${options.concurrency} at a time`);
     print(token.path ? `Token kept in ${token.path} (send it as "Authorization: Bearer <token>")` : 'Token given with --token');
     print(`Data in ${dataDir}`);
+    const repos = core.repos.list();
+    if (repos.length > 1) {
+      for (const repo of repos) print(`Repository ${repo.name}: ${repo.root} at http://${shownHost}:${address.port}/r/${repo.name}/${repo.isDefault ? ' and /' : ''}`);
+    }
     print(core.sandbox.available
       ? `Sandbox: agents run confined by ${core.sandbox.version ?? 'bubblewrap'} (see docs/security.md)`
       : `Sandbox: none — agents run unsandboxed. ${core.sandbox.reason ?? ''} ${core.sandbox.fix ?? ''}`.trim());

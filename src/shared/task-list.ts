@@ -28,6 +28,8 @@ export const TaskListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(MAX_TASK_PAGE).optional(),
   /** Submission order (`asc`, the default) or newest first (`desc`). */
   order: z.enum(['asc', 'desc']).default('asc'),
+  /** Only tasks of this repository (by name). */
+  repo: z.string().min(1).optional(),
 });
 export type TaskListQuery = z.infer<typeof TaskListQuery>;
 

@@ -34,6 +34,8 @@ export const SubmitTask = z.object({
   agent: z.string().min(1).max(100).optional(),
   /** Default: the desk's setting (`completed` unless changed). */
   after: DependencyGate.optional(),
+  /** The repository the task runs in (its name, as `GET /api/repos` lists it); default: the desk's first. `/r/<name>/` sets it. */
+  repo: z.string().min(1).max(64).optional(),
 });
 export type SubmitTask = z.infer<typeof SubmitTask>;
 
@@ -116,6 +118,8 @@ export const TaskSummary = z.object({
   conflict: TaskConflict.optional(),
   /** Present once a push after approval was tried. */
   push: PushOutcome.optional(),
+  /** The repository the task runs in (by name). */
+  repo: z.string().optional(),
 });
 export type TaskSummary = z.infer<typeof TaskSummary>;
 

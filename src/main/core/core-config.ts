@@ -5,6 +5,11 @@ import type { AgentCatalog } from './agents/agent-registry';
 export interface CoreConfig {
   /** The git repository tasks run against (any path inside it). */
   repoPath: string;
+  /**
+   * More repositories to open besides `repoPath` (the default, which `/` speaks for); each keeps being opened at
+   * later starts, as do those added while the desk runs.
+   */
+  moreRepos?: string[];
   /** Where the database, worktrees and token live. */
   dataDir: string;
   token: string;

@@ -1,5 +1,4 @@
 // The composition root: builds every service of the core from a config and hands them out. No singletons.
-import { createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +12,7 @@ import { createEventBus, type EventBus } from './events/event-bus';
 import { DEFAULT_RETENTION_DAYS, startEventRetention, type EventRetention } from './events/event-retention';
 import { loadDeskId } from './git/desk-id';
 import { openRepository } from './git/repository';
-import { createGitService, type GitService } from './git/git-service';
+import type { GitService } from './git/git-service';
 import { createGovernanceGate } from './governance/governance-gate';
 import { createGovernanceRepo } from './governance/governance-repo';
 import { createGovernanceService, type GovernanceService } from './governance/governance-service';
@@ -26,6 +25,7 @@ import { addGovernanceRoutes } from './http/governance-routes';
 import { addAgentAssignmentRoutes } from './http/aa-routes';
 import { addAgentProtocolRoutes } from './http/ap-routes';
 import { addApiRoutes } from './http/api-routes';
+import { addReposRoutes } from './http/repos-routes';
 import { createEventsSocket } from './http/events-socket';
 import { createRouter } from './http/router';
 import { createHttpHost, type HttpHost } from './http/server';
@@ -39,7 +39,8 @@ import { runTask } from './tasks/task-runner';
 import { prepareAllowlistNetwork } from './sandbox/network/sandbox-network';
 import { probeSandbox } from './sandbox/sandbox-probe';
 import { createTaskSandbox } from './sandbox/task-sandbox';
-import { createWorkspaceSetup } from './workspace/workspace-setup';
+import { createDeskReposRepo } from './store/desk-repos-repo';
+import { createRepoSet, openRepo, type RepoSet } from './repos/repo-set';
 import type { SandboxStatus } from '../../shared/sandbox';
 import { createTaskService, type TaskService } from './tasks/task-service';
 
@@ -49,7 +50,10 @@ export interface Core {
   readonly tasks: TaskService;
   readonly events: EventsRepo;
   readonly bus: EventBus;
+  /** The default repository's git service (see `repos` for every open repository's). */
   readonly git: GitService;
+  /** The repositories this desk works in, the default first. */
+  readonly repos: RepoSet;
   readonly agents: AgentRegistry;
   readonly governance: GovernanceService;
   /** Whether agents run confined here, and why not when they do not. */
@@ -75,17 +79,11 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   // The repository's node_modules/.bin comes last: it may supply an agent, never shadow one on PATH.
   const agents = createAgentRegistry({ ...config.agents, searchDirs: [...config.agents.searchDirs, binDir(repoRoot)] });
   if (!agents.get(config.defaultAgent)) throw unknownAgent(config.defaultAgent, agents.list().map((a) => a.id));
-  const git = createGitService({
-    repoRoot,
-    repository,
-    worktreesDir: join(config.dataDir, 'worktrees', shortHash(repoRoot)),
-    hooksDir: join(config.dataDir, 'no-hooks'),
-    stateDir: join(config.dataDir, 'git', shortHash(repoRoot)),
-    deskId: await loadDeskId(config.dataDir),
-    now,
-  });
-  const baseBranch = config.baseBranch ?? await git.currentBranch();
-  await git.assertUsableBase(baseBranch);
+  const opener = { dataDir: config.dataDir, deskId: await loadDeskId(config.dataDir), now };
+  const first = await openRepo(opener, { path: repoRoot, repository, isDefault: true, ...(config.baseBranch !== undefined && { baseBranch: config.baseBranch }) });
+  const { git, baseBranch } = first;
+  // Every repository named on the command line must open before anything starts: a typo stops the host here.
+  const moreRepos = await Promise.all((config.moreRepos ?? []).map(async (path) => (await openRepository(path)).root));
 
   // A broken policy file stops the host with one clear line, before anything is opened.
   const policyStore = createPolicyFileStore(config.dataDir);
@@ -104,8 +102,9 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     if (event.type === 'task' && ENDED.has(event.task.status)) events.settle();
   });
 
+  const repos = await createRepoSet({ opener, first, store: createDeskReposRepo(db, repoRoot), log }, moreRepos);
   const governance = createGovernanceService({ repo: createGovernanceRepo(db, repoRoot), policyStore, now });
-  const tasksRepo = createTasksRepo(db, repoRoot);
+  const tasksRepo = createTasksRepo(db, repoRoot, { defaultRepo: repos.default.name });
   const sandbox = createTaskSandbox({
     status: sandboxStatus,
     dataDir: config.dataDir,
@@ -119,7 +118,8 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   const tasks = createTaskService({
     tasks: tasksRepo,
     transaction: (work) => groupCommit.write(work),
-    workspace: createWorkspaceSetup({ repoRoot }),
+    workspace: first.workspace,
+    repos: { of: (name) => { const repo = name === undefined ? repos.default : repos.get(name); return { ...repo, gitCommonDir: repo.repository.commonDir }; } },
     turns: createTurnsRepo(db, repoRoot),
     git,
     agents,
@@ -145,8 +145,9 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   addGovernanceRoutes(router, { governance, repoRoot, worktreeOf: (id) => tasksRepo.get(id)?.worktreePath });
   addBoardRoutes(router, { tasks, lastSeq: () => events.lastSeq(), fixedSettings: { serverName: config.serverName, repository: repoRoot, dataDir: config.dataDir, sandbox: sandboxStatus } });
   addBaseUpdateRoutes(router, { tasks });
-  addAgentAssignmentRoutes(router, { tasks, serverName: config.serverName });
-  addAgentProtocolRoutes(router, { tasks, bus, db, repoRoot, now });
+  addAgentAssignmentRoutes(router, { tasks, serverName: config.serverName, repos });
+  addReposRoutes(router, { repos, tasks });
+  addAgentProtocolRoutes(router, { tasks, bus, db, repoRoot, repoRoots: () => repos.list().map((repo) => repo.root), now });
   const http = createHttpHost({
     router,
     security: { token: config.token, allowedHosts: config.allowedHosts, allowedOrigins: config.allowedOrigins },
@@ -160,7 +161,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   let closed = false;
   let retention: EventRetention | undefined;
   return {
-    repoRoot, baseBranch, tasks, events, bus, git, agents, governance, sandbox: sandboxStatus, http,
+    repoRoot, baseBranch, tasks, events, bus, git, repos, agents, governance, sandbox: sandboxStatus, http,
     async listen(port, host) {
       const address = await http.listen(port, host);
       sandbox.sweep();
@@ -185,8 +186,3 @@ export async function createCore(config: CoreConfig): Promise<Core> {
 }
 
 const ENDED: ReadonlySet<TaskStatus> = new Set(['completed', 'error', 'cancelled']);
-
-/** Worktrees of different repositories sharing a data dir must not collide. */
-function shortHash(text: string): string {
-  return createHash('sha256').update(text).digest('hex').slice(0, 12);
-}

@@ -4,11 +4,13 @@ import { agentRoutes } from './agent';
 import { apiRoutes } from './api';
 import { apRoutes } from './ap';
 import { baseRoutes } from './base';
+import { repoAaRoutes, repoBareRoutes, reposRoutes } from './repos';
 import type { RouteDef } from './route';
 
-export { aaRoutes, agentRoutes, apiRoutes, apRoutes, baseRoutes };
+export { aaRoutes, agentRoutes, apiRoutes, apRoutes, baseRoutes, repoAaRoutes, repoBareRoutes, reposRoutes };
 
 /** Every route in the order the server matches them: the AA short forms (`/:id`) last. */
 export const ALL_ROUTES: readonly RouteDef[] = [
-  ...Object.values(apiRoutes), ...Object.values(baseRoutes), ...Object.values(agentRoutes), ...Object.values(apRoutes), ...Object.values(aaRoutes),
+  ...Object.values(apiRoutes), ...Object.values(baseRoutes), ...Object.values(reposRoutes), ...Object.values(agentRoutes), ...Object.values(apRoutes),
+  ...Object.values(repoAaRoutes), ...Object.values(repoBareRoutes), ...Object.values(aaRoutes),
 ];

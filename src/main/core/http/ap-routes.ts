@@ -7,6 +7,7 @@ import { createAgentProtocol } from '../agent-protocol/ap-service';
 import { createStepQueue } from '../agent-protocol/step-queue';
 import type { EventBus } from '../events/event-bus';
 import { createChangedFiles } from '../git/changed-files';
+import { changedFilesAcross } from '../repos/changed-files-across';
 import { createApRecordsRepo } from '../store/ap-records-repo';
 import type { Db } from '../store/database';
 import { createTurnsRepo } from '../store/turns-repo';
@@ -25,6 +26,8 @@ export interface AgentProtocolRouteDeps {
   bus: EventBus;
   db: Db;
   repoRoot: string;
+  /** The desk's repositories' top levels, the default first, when it has several: artifacts are read where each commit is. */
+  repoRoots?: () => readonly string[];
   now?: () => Date;
   maxUploadBytes?: number;
   /** How long an upload waits for a starting task's worktree. */
@@ -44,7 +47,7 @@ export function addAgentProtocolRoutes(router: Router, deps: AgentProtocolRouteD
     turns: createTurnsRepo(db, repoRoot),
     records,
     artifacts: createApArtifacts({
-      tasks, records, files: createChangedFiles(repoRoot), bus: deps.bus, now,
+      tasks, records, files: deps.repoRoots ? changedFilesAcross(deps.repoRoots) : createChangedFiles(repoRoot), bus: deps.bus, now,
       ...(deps.worktreeWaitMs !== undefined && { worktreeWaitMs: deps.worktreeWaitMs }),
     }),
   });

@@ -49,7 +49,8 @@ function operationOf(route: RouteDef): Json {
   return {
     tags: [route.family],
     summary: route.summary,
-    operationId: `${route.method.toLowerCase()}${openApiPath(route.path).replace(/[^A-Za-z0-9]+(.)?/g, (_, c?: string) => (c ?? '').toUpperCase())}`,
+    // `/r/{repo}/` and `/r/{repo}` are two routes: the trailing slash names the first apart.
+    operationId: `${route.method.toLowerCase()}${openApiPath(route.path).replace(/[^A-Za-z0-9]+(.)?/g, (_, c?: string) => (c ?? '').toUpperCase())}${route.path.length > 1 && route.path.endsWith('/') ? 'Slash' : ''}`,
     ...(route.auth === 'desk-or-agent' && { security: [{ deskToken: [] }, { agentToken: [] }] }),
     ...(parameters.length > 0 && { parameters }),
     ...(route.body && {

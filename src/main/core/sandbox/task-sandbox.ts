@@ -60,7 +60,7 @@ export interface TaskSandbox {
    * The isolation for one run of a task. Throws `sandbox_unavailable` when the policy requires a sandbox
    * this machine lacks, and `worktree_tampered` when the worktree's `.git` no longer leads into the repository.
    */
-  isolate(request: { taskId: string; worktree: string; agent: AgentSpec; log(line: string): void }): Promise<TaskIsolation>;
+  isolate(request: { taskId: string; worktree: string; agent: AgentSpec; log(line: string): void; gitCommonDir?: string }): Promise<TaskIsolation>;
 }
 
 export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
@@ -71,7 +71,9 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
     status,
     confines,
     sweep: () => rmSync(join(deps.dataDir, 'sb'), { recursive: true, force: true }),
-    async isolate({ worktree, agent, log }) {
+    async isolate({ worktree, agent, log, ...request }) {
+      // The repository the task works in, when the desk has several; else the one it was made for.
+      const gitCommonDir = request.gitCommonDir ?? deps.gitCommonDir;
       const policy = deps.policyFor(agent.id);
       if (policy.sandbox === 'off') return unconfined('Unsandboxed: the policy turns the sandbox off for this agent.');
       if (!status.available) {
@@ -81,7 +83,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
         return unconfined(`Unsandboxed: ${status.reason ?? 'no sandbox on this machine'} ${status.fix ?? ''}`.trim());
       }
 
-      const worktreeGitDir = await linkedGitDir(worktree, deps.gitCommonDir);
+      const worktreeGitDir = await linkedGitDir(worktree, gitCommonDir);
       // Short on purpose: the network proxy's socket lives below it, and socket paths are limited to 107 bytes.
       const root = join(deps.dataDir, 'sb', randomBytes(6).toString('hex'));
       const tempDir = join(root, 'tmp');
@@ -91,7 +93,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
       const stateDirs = (agent.stateDirs ?? []).map((dir) => expandHome(dir, agentHome));
       for (const dir of stateDirs) await mkdir(dir, { recursive: true }).catch(() => undefined);
       // Read-only only works on what exists: an `info/attributes` written later would steer every worktree.
-      await mkdir(join(deps.gitCommonDir, 'info'), { recursive: true }).catch(() => undefined);
+      await mkdir(join(gitCommonDir, 'info'), { recursive: true }).catch(() => undefined);
 
       const hosts = policy.network ?? agent.networkHosts ?? [];
       let network: 'none' | 'host' = 'none';
@@ -117,7 +119,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
         mounts: realMounts(sandboxMounts({
           home: deps.home,
           dataDir: deps.dataDir,
-          gitCommonDir: deps.gitCommonDir,
+          gitCommonDir,
           worktreeGitDir,
           worktree,
           tempDir,

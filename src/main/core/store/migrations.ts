@@ -125,4 +125,18 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE tasks ADD COLUMN push_result TEXT;
   `,
+  // Several repositories in one desk. `repo_name`: the repository a task runs in; NULL is the desk's default (its
+  // first, whose path is the rows' `repo`), so rows written before this version stay in it. `desk_repos`: the
+  // repositories a desk keeps open across restarts, in order, with the worktree setup its settings give each.
+  `
+  ALTER TABLE tasks ADD COLUMN repo_name TEXT;
+  CREATE TABLE desk_repos (
+    scope    TEXT    NOT NULL,
+    name     TEXT    NOT NULL,
+    path     TEXT    NOT NULL,
+    position INTEGER NOT NULL,
+    setup    TEXT,
+    PRIMARY KEY (scope, name)
+  );
+  `,
 ];

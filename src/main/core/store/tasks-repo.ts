@@ -32,11 +32,13 @@ export interface TaskRecord {
   conflict?: TaskConflict;
   /** The push after approval, once tried. */
   push?: PushOutcome;
+  /** The repository the task runs in, by name; absent in a desk that was not told its repositories' names. */
+  repo?: string;
 }
 
 /** Fields a run may change; `null` clears a field. */
 export type TaskPatch = {
-  [K in Exclude<keyof TaskRecord, 'id' | 'seq' | 'submittedAt'>]?: TaskRecord[K] | null;
+  [K in Exclude<keyof TaskRecord, 'id' | 'seq' | 'submittedAt' | 'repo'>]?: TaskRecord[K] | null;
 };
 
 export interface TasksRepo {
@@ -53,6 +55,7 @@ interface TaskRow {
   submitted_at: string; updated_at: string; started_at: string | null; finished_at: string | null;
   base_branch: string; base_commit: string | null; branch: string | null; worktree_path: string | null; commit_sha: string | null;
   error_message: string | null; attempt: number; agent_pid: number | null; session_id: string | null; wait_until: string; conflict: string | null; push_result: string | null;
+  repo_name: string | null;
 }
 
 const COLUMNS: Record<keyof TaskPatch, keyof TaskRow> = {
@@ -62,20 +65,25 @@ const COLUMNS: Record<keyof TaskPatch, keyof TaskRow> = {
   attempt: 'attempt', agentPid: 'agent_pid', sessionId: 'session_id', after: 'wait_until', conflict: 'conflict', push: 'push_result',
 };
 
-export function createTasksRepo(db: Db, repo: string): TasksRepo {
+/**
+ * `defaultRepo`: the name of the desk's default repository, whose tasks are stored without one (so rows from
+ * before several repositories read as its tasks, and it may be renamed).
+ */
+export function createTasksRepo(db: Db, repo: string, options: { defaultRepo?: string } = {}): TasksRepo {
+  const { defaultRepo } = options;
   const selectOne = db.prepare<[string, string], TaskRow>('SELECT * FROM tasks WHERE repo = ? AND id = ?');
   const selectAll = db.prepare<[string], TaskRow>('SELECT * FROM tasks WHERE repo = ? ORDER BY seq');
   const nextSeq = db.prepare<[], { next: number }>('SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM tasks');
   // REPLACE: a resubmission's row takes the earlier one's place in one statement (no transaction of its own).
   const insert = db.prepare(`INSERT OR REPLACE INTO tasks (repo, id, seq, prompt, dependencies, agent, status, review, submitted_at,
-      updated_at, started_at, finished_at, base_branch, base_commit, branch, worktree_path, commit_sha, error_message, attempt, agent_pid, session_id, wait_until, conflict, push_result)
+      updated_at, started_at, finished_at, base_branch, base_commit, branch, worktree_path, commit_sha, error_message, attempt, agent_pid, session_id, wait_until, conflict, push_result, repo_name)
     VALUES (@repo, @id, @seq, @prompt, @dependencies, @agent, @status, @review, @submitted_at, @updated_at, @started_at,
-      @finished_at, @base_branch, @base_commit, @branch, @worktree_path, @commit_sha, @error_message, @attempt, @agent_pid, @session_id, @wait_until, @conflict, @push_result)`);
+      @finished_at, @base_branch, @base_commit, @branch, @worktree_path, @commit_sha, @error_message, @attempt, @agent_pid, @session_id, @wait_until, @conflict, @push_result, @repo_name)`);
   const updateStatements = new Map<string, ReturnType<Db['prepare']>>();
 
   function get(id: string): TaskRecord | undefined {
     const row = selectOne.get(repo, id);
-    return row ? fromRow(row) : undefined;
+    return row ? fromRow(row, defaultRepo) : undefined;
   }
 
   // MAX(seq) over every repository cannot use the (repo, seq) index: asked per submission, it made intake
@@ -84,14 +92,16 @@ export function createTasksRepo(db: Db, repo: string): TasksRepo {
   const putSubmission = (task: Omit<TaskRecord, 'seq'>): TaskRecord => {
     lastSeq ??= (nextSeq.get() as { next: number }).next - 1;
     const seq = lastSeq + 1;
-    insert.run({ repo, ...toRow({ ...task, seq }) });
+    insert.run({ repo, ...toRow({ ...task, seq }), repo_name: task.repo === defaultRepo ? null : task.repo ?? null });
     lastSeq = seq;
-    return { ...task, seq };
+    // The record as a read gives it back (the task service keeps it instead of reading it): unnamed means the default.
+    const taskRepo = task.repo ?? defaultRepo;
+    return { ...task, seq, ...(taskRepo !== undefined && { repo: taskRepo }) };
   };
 
   return {
     get,
-    list: () => selectAll.all(repo).map(fromRow),
+    list: () => selectAll.all(repo).map((row) => fromRow(row, defaultRepo)),
     putSubmission,
     update(id, patch) {
       const keys = (Object.keys(patch) as (keyof TaskPatch)[]).filter((key) => patch[key] !== undefined).sort();
@@ -117,7 +127,8 @@ export function createTasksRepo(db: Db, repo: string): TasksRepo {
   };
 }
 
-function fromRow(row: TaskRow): TaskRecord {
+function fromRow(row: TaskRow, defaultRepo: string | undefined): TaskRecord {
+  const taskRepo = row.repo_name ?? defaultRepo;
   return {
     id: row.id,
     seq: row.seq,
@@ -142,10 +153,11 @@ function fromRow(row: TaskRow): TaskRecord {
     ...(row.wait_until === 'approved' && { after: 'approved' as const }),
     ...(row.conflict !== null && { conflict: JSON.parse(row.conflict) as TaskConflict }),
     ...(row.push_result !== null && { push: JSON.parse(row.push_result) as PushOutcome }),
+    ...(taskRepo !== undefined && { repo: taskRepo }),
   };
 }
 
-function toRow(task: TaskRecord): Omit<TaskRow, never> {
+function toRow(task: TaskRecord): Omit<TaskRow, 'repo_name'> {
   return {
     id: task.id, seq: task.seq, prompt: task.prompt, dependencies: JSON.stringify(task.dependencies), agent: task.agent,
     status: task.status, review: task.review, submitted_at: task.submittedAt, updated_at: task.updatedAt,

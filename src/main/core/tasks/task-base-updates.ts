@@ -23,7 +23,8 @@ export interface TaskBaseUpdates {
 }
 
 export interface TaskBaseUpdatesDeps {
-  git: GitService;
+  /** The git service of the task's repository. */
+  gitOf(task: TaskRecord): GitService;
   mustGet(id: string): TaskRecord;
   save(id: string, patch: TaskPatch): TaskRecord;
   log(task: TaskRecord, text: string): void;
@@ -49,7 +50,7 @@ export function resolutionPrompt(conflict: TaskConflict, note?: string): string 
 }
 
 export function createTaskBaseUpdates(deps: TaskBaseUpdatesDeps): TaskBaseUpdates {
-  const { git } = deps;
+  const { gitOf } = deps;
 
   const inReview = (id: string, doing: string): TaskRecord & { worktreePath: string; branch: string } => {
     const task = deps.mustGet(id);
@@ -72,7 +73,7 @@ export function createTaskBaseUpdates(deps: TaskBaseUpdatesDeps): TaskBaseUpdate
       const task = deps.mustGet(id);
       if (!task.branch) throw taskBusy(`Task ${id} has not started, so it has no branch to compare with ${task.baseBranch}.`);
       if (task.review === 'rejected') throw taskBusy(`Task ${id} was rejected; its branch is archived, so there is nothing to compare with ${task.baseBranch}.`);
-      const { behind, ahead } = await git.compareWithBase(task.branch, task.baseBranch);
+      const { behind, ahead } = await gitOf(task).compareWithBase(task.branch, task.baseBranch);
       return { baseBranch: task.baseBranch, behind, ahead, ...(task.conflict && { conflict: task.conflict }) };
     },
 
@@ -80,7 +81,7 @@ export function createTaskBaseUpdates(deps: TaskBaseUpdatesDeps): TaskBaseUpdate
       return deps.withTaskLock(id, async () => {
         const task = inReview(id, 'be updated from its base branch');
         if (task.conflict) throw conflictUnresolved(task, task.conflict);
-        const result = await git.updateFromBase({ worktreePath: task.worktreePath, branch: task.branch, baseBranch: task.baseBranch, strategy });
+        const result = await gitOf(task).updateFromBase({ worktreePath: task.worktreePath, branch: task.branch, baseBranch: task.baseBranch, strategy });
         const base = task.baseBranch;
         switch (result.outcome) {
           case 'up-to-date': {
@@ -119,7 +120,7 @@ export function createTaskBaseUpdates(deps: TaskBaseUpdatesDeps): TaskBaseUpdate
         const task = conflicted(id);
         const marked = await filesWithMarkers(task.worktreePath, task.conflict.files);
         if (marked.length > 0) throw conflictUnresolved(task, task.conflict, marked);
-        const commit = await git.commitAll(task.worktreePath, commitMessageFor(id, `Resolve conflicts with ${task.conflict.baseBranch}`));
+        const commit = await gitOf(task).commitAll(task.worktreePath, commitMessageFor(id, `Resolve conflicts with ${task.conflict.baseBranch}`));
         const resolved = deps.save(id, { commit, baseCommit: task.conflict.baseCommit, conflict: null });
         deps.log(resolved, `Conflicts with ${task.conflict.baseBranch} resolved and committed as ${commit.slice(0, 12)}.`);
         return resolved;
@@ -129,7 +130,7 @@ export function createTaskBaseUpdates(deps: TaskBaseUpdatesDeps): TaskBaseUpdate
     undoUpdate(id) {
       return deps.withTaskLock(id, async () => {
         const task = conflicted(id);
-        await git.abortUpdate(task.worktreePath);
+        await gitOf(task).abortUpdate(task.worktreePath);
         const undone = deps.save(id, { conflict: null });
         deps.log(undone, `The update from ${task.conflict.baseBranch} was undone; the branch is as it was.`);
         return undone;

@@ -20,6 +20,8 @@ export interface TaskListing {
   get(id: string): TaskSummary | undefined;
   /** Every summary as one JSON array; `version` changes whenever the array does. */
   json(): { version: string; json: string };
+  /** The summaries of one repository's tasks as one JSON array, made once per change. */
+  jsonOf(repo: string): { version: string; json: string };
   page(query: TaskListQuery): TaskListPage;
 }
 
@@ -40,7 +42,7 @@ export interface TaskListingDeps {
 /** `json` is made when first listed: a burst of submissions should not serialize what nobody has asked for yet. */
 interface Entry { seq: number; summary: TaskSummary; json: string | undefined; change: number }
 
-const jsonOf = (entry: Entry): string => (entry.json ??= JSON.stringify(entry.summary));
+const entryJson = (entry: Entry): string => (entry.json ??= JSON.stringify(entry.summary));
 
 export function createTaskListing(initial: readonly TaskRecord[], deps: TaskListingDeps): TaskListingWriter {
   // A restart starts counting again: cursors and versions of another run must never match this one's.
@@ -49,6 +51,7 @@ export function createTaskListing(initial: readonly TaskRecord[], deps: TaskList
   let change = 0;
   let ordered: Entry[] | undefined;
   let cachedJson: { version: string; json: string } | undefined;
+  const cachedOfRepo = new Map<string, { version: string; json: string }>();
   const sandboxOf = new Map<string, boolean>();
 
   function set(id: string, seq: number, summary: TaskSummary): void {
@@ -103,8 +106,18 @@ export function createTaskListing(initial: readonly TaskRecord[], deps: TaskList
     get: (id) => entries.get(id)?.summary,
     json() {
       followSandbox();
-      cachedJson ??= { version: cursor(), json: `[${inOrder().map(jsonOf).join(',')}]` };
+      cachedJson ??= { version: cursor(), json: `[${inOrder().map(entryJson).join(',')}]` };
       return cachedJson;
+    },
+    jsonOf(repo) {
+      followSandbox();
+      const version = cursor();
+      let cached = cachedOfRepo.get(repo);
+      if (cached?.version !== version) {
+        cached = { version, json: `[${inOrder().filter((entry) => entry.summary.repo === repo).map(entryJson).join(',')}]` };
+        cachedOfRepo.set(repo, cached);
+      }
+      return cached;
     },
     page(query) {
       followSandbox();
@@ -122,6 +135,7 @@ export function createTaskListing(initial: readonly TaskRecord[], deps: TaskList
         if (entry.change <= since) continue;
         if (statuses && !statuses.has(entry.summary.status)) continue;
         if (reviews && !reviews.has(entry.summary.review)) continue;
+        if (query.repo !== undefined && entry.summary.repo !== query.repo) continue;
         total += 1;
         if (query.after !== undefined && (descending ? entry.seq >= query.after : entry.seq <= query.after)) continue;
         if (picked.length < limit) picked.push(entry);
@@ -129,7 +143,7 @@ export function createTaskListing(initial: readonly TaskRecord[], deps: TaskList
       }
       const last = picked.at(-1);
       return {
-        json: `[${picked.map(jsonOf).join(',')}]`,
+        json: `[${picked.map(entryJson).join(',')}]`,
         count: picked.length,
         total,
         cursor: cursor(),

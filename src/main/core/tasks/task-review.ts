@@ -17,7 +17,8 @@ export interface TaskReview extends TaskBaseUpdates {
 }
 
 export interface TaskReviewDeps {
-  git: GitService;
+  /** The git service of the task's repository. */
+  gitOf(task: TaskRecord): GitService;
   mustGet(id: string): TaskRecord;
   save(id: string, patch: TaskPatch): TaskRecord;
   log(task: TaskRecord, text: string, level?: 'info' | 'warn' | 'error'): void;
@@ -32,7 +33,7 @@ export interface TaskReviewDeps {
 }
 
 export function createTaskReview(deps: TaskReviewDeps): TaskReview {
-  const { git } = deps;
+  const { gitOf } = deps;
 
   return {
     ...createTaskBaseUpdates(deps),
@@ -40,7 +41,7 @@ export function createTaskReview(deps: TaskReviewDeps): TaskReview {
       const task = deps.mustGet(id);
       if (!task.baseCommit || !task.branch) throw taskBusy(`Task ${id} has not started, so it has no changes yet.`);
       // After a rejection the branch is archived; the last commit still shows what was done.
-      return git.diff(task.baseCommit, task.commit ?? task.branch);
+      return gitOf(task).diff(task.baseCommit, task.commit ?? task.branch);
     },
 
     approve(id) {
@@ -50,7 +51,7 @@ export function createTaskReview(deps: TaskReviewDeps): TaskReview {
           throw taskBusy(`Only a completed task waiting for review can be approved; ${id} is ${task.status}${task.review === 'pending' ? '' : ` and ${task.review}`}.`);
         }
         if (task.conflict) throw conflictUnresolved(task, task.conflict);
-        const merged = await git.mergeIntoBase({ taskId: id, ...(task.branch !== undefined && { branch: task.branch }), baseBranch: task.baseBranch, message: `Merge task ${id}: ${firstLineOf(task.prompt)}\n\nTask-Id: ${id}` });
+        const merged = await gitOf(task).mergeIntoBase({ taskId: id, ...(task.branch !== undefined && { branch: task.branch }), baseBranch: task.baseBranch, message: `Merge task ${id}: ${firstLineOf(task.prompt)}\n\nTask-Id: ${id}` });
         const approved = deps.save(id, { review: 'approved' });
         deps.log(approved, merged.alreadyMerged ? `Approved; ${task.baseBranch} already held its work.` : `Approved and merged into ${task.baseBranch} as ${merged.commit.slice(0, 12)}.`);
         const push = deps.pushAfterApprove?.();
@@ -65,7 +66,7 @@ export function createTaskReview(deps: TaskReviewDeps): TaskReview {
           throw taskBusy(`Task ${id} is ${task.status}${task.review === 'pending' ? '' : ` and ${task.review}`}; only a finished task waiting for review can be rejected.`);
         }
         await deps.cleanUp(task);
-        const { archiveRef } = await git.retire(id);
+        const { archiveRef } = await gitOf(task).retire(id);
         const rejected = deps.save(id, { review: 'rejected', worktreePath: null });
         deps.log(rejected, archiveRef ? `Rejected; its work is kept under ${archiveRef}.` : 'Rejected.');
         return rejected;
@@ -74,7 +75,7 @@ export function createTaskReview(deps: TaskReviewDeps): TaskReview {
 
     async rerun(id) {
       const task = deps.mustGet(id);
-      return deps.submit({ id, prompt: task.prompt, dependencies: task.dependencies, agent: task.agent });
+      return deps.submit({ id, prompt: task.prompt, dependencies: task.dependencies, agent: task.agent, ...(task.repo !== undefined && { repo: task.repo }) });
     },
   };
 }

@@ -33,6 +33,8 @@ export interface RunContext {
   git: GitService;
   /** The branch a task's work is on: the one recorded on it, else the name the git service gives it. */
   branchOf(taskId: string): string;
+  /** The dependencies merged into a fresh worktree (those in the task's repository); default: all of them. */
+  dependenciesToMerge?: readonly string[];
   agents: AgentRegistry;
   clientVersion: string;
   /** Stores facts of the run (branch, worktree, pid, session) on the task. */
@@ -75,7 +77,7 @@ export async function runTask(context: RunContext): Promise<RunOutcome> {
   let worktree: string;
   if (turn.number === 1) {
     try {
-      const dependencyBranches = task.dependencies.map((id) => context.branchOf(id));
+      const dependencyBranches = (context.dependenciesToMerge ?? task.dependencies).map((id) => context.branchOf(id));
       log(dependencyBranches.length > 0
         ? `Preparing a worktree from ${task.baseBranch} with ${dependencyBranches.join(', ')} merged in`
         : `Preparing a worktree from ${task.baseBranch}`);

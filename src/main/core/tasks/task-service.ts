@@ -23,6 +23,8 @@ import { createTaskMemory } from './task-memory';
 import type { TaskSandbox } from '../sandbox/task-sandbox';
 import type { WorkspaceSetup } from '../workspace/workspace-setup';
 import { cleanUpWorktree } from './worktree-cleanup';
+import { createAgentHold, type AgentLimits } from './agent-hold';
+import { dependenciesToMerge, retireInOtherRepo, sandboxFor, singleRepo, type TaskRepos } from './task-repos';
 
 export interface TaskService extends TaskReview {
   /** Replaces the tasks a queued task waits for; refuses a cycle (`dependency_cycle`) or a task that already started. */
@@ -56,8 +58,7 @@ export interface TaskService extends TaskReview {
   shutdown(): Promise<void>;
 }
 
-/** Per-agent limits from the governance policy. */
-export interface AgentLimits { promptsPerHour?: number; concurrentTasks?: number }
+export type { AgentLimits };
 
 export interface TaskServiceDeps {
   tasks: TasksRepo;
@@ -70,6 +71,8 @@ export interface TaskServiceDeps {
   run(context: RunContext): Promise<RunOutcome>;
   /** Sets up each new worktree as its repository asks (`.desk/config.json`). */
   workspace: WorkspaceSetup;
+  /** A desk of several repositories: each task's git, setup and base branch by its `repo` (default: `git`, `workspace`). */
+  repos?: TaskRepos;
   /** Runs `work` as one database transaction (all of it written, or none); settles once it is durable. */
   transaction?<T>(work: () => T): Promise<T>;
   /** Starts each run's processes confined to the task, where the machine allows it. */
@@ -81,7 +84,6 @@ export interface TaskServiceDeps {
 
 interface ActiveRun { attempt: number; agent: string; controller: AbortController; done: Promise<void>; session?: AgentSession }
 
-const HOUR_MS = 3_600_000;
 /** Rate limits free up with time, not with events: look again this often while anything is held back. */
 const RATE_LIMIT_RECHECK_MS = 30_000;
 
@@ -97,6 +99,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
   const { graph, listing, tasks, questions, summaryOf } = createTaskMemory({ tasks: deps.tasks, unsandboxed: (agent) => !deps.sandbox.confines(agent) });
   const { turns } = deps;
   const atomically = deps.transaction ?? (async <T>(work: () => T): Promise<T> => work());
+  const repos = deps.repos ?? singleRepo({ git: deps.git, workspace: deps.workspace, baseBranch: deps.config.baseBranch });
   const requests = createAgentRequests({
     gate: deps.gate,
     questions,
@@ -139,21 +142,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
     return task;
   }
 
-  /** Why a ready task of `agent` may not start now, or undefined when it may. */
-  function heldBy(agent: string, alsoStarting = 0): string | undefined {
-    const limits = deps.limits?.(agent) ?? {};
-    const runningOfAgent = [...running.values()].filter((r) => r.agent === agent).length + alsoStarting;
-    if (limits.concurrentTasks !== undefined && runningOfAgent >= limits.concurrentTasks) {
-      return `Waiting: agent ${agent} may run ${limits.concurrentTasks} task${limits.concurrentTasks === 1 ? '' : 's'} at once.`;
-    }
-    if (limits.promptsPerHour !== undefined) {
-      const since = new Date(deps.now().getTime() - HOUR_MS).toISOString();
-      if (turns.countStartedSince(agent, since) + alsoStarting >= limits.promptsPerHour) {
-        return `Waiting: agent ${agent} reached its limit of ${limits.promptsPerHour} prompts per hour.`;
-      }
-    }
-    return undefined;
-  }
+  const heldBy = createAgentHold({ limits: (agent) => deps.limits?.(agent) ?? {}, turns, now: deps.now, runningOf: (agent) => [...running.values()].filter((r) => r.agent === agent).length });
 
   function schedule(): void {
     if (!started || stopping) return;
@@ -178,12 +167,14 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
     const controller = new AbortController();
     const run: ActiveRun = { attempt, agent: task.agent, controller, done: Promise.resolve() };
     const requestsOfRun = requests.forRun(record);
+    const repo = repos.of(task.repo);
     const context: RunContext = {
       task: record,
       turn: { number: turn.turn, prompt: turn.prompt },
       signal: controller.signal,
-      git: deps.git,
-      branchOf: (id) => tasks.get(id)?.branch ?? deps.git.branchFor(id),
+      git: repo.git,
+      branchOf: (id) => tasks.get(id)?.branch ?? repo.git.branchFor(id),
+      dependenciesToMerge: dependenciesToMerge(record, (id) => tasks.get(id)),
       agents: deps.agents,
       clientVersion: deps.config.clientVersion,
       update: (patch) => { if (isCurrent(task.id, attempt)) tasks.update(task.id, patch); },
@@ -193,8 +184,8 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
       elicit: (request) => requestsOfRun.elicitation(request, tasks.get(task.id)?.worktreePath ?? ''),
       authorizeFile: (access, worktree) => requestsOfRun.fileAccess(access, worktree),
       authorizeCommand: (commandLine, worktree) => requestsOfRun.terminalCommand(commandLine, worktree),
-      isolate: (request) => deps.sandbox.isolate(request),
-      workspace: deps.workspace,
+      isolate: (request) => sandboxFor(deps.sandbox, repo).isolate(request),
+      workspace: repo.workspace,
       cleanUpPrevious: () => cleanUp(record),
     };
     run.done = deps.run(context)
@@ -248,12 +239,14 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
 
   async function submit(input: SubmitTask): Promise<TaskRecord> {
     const agent = input.agent ?? deps.config.defaultAgent;
+    const repo = repos.of(input.repo);
     if (!deps.agents.has(agent)) throw unknownAgent(agent, deps.agents.list().map((a) => a.id));
     assertNoCycle(input.id, input.dependencies);
     return withTaskLock(input.id, async () => {
       const previous = tasks.get(input.id);
       if (previous) {
         await stopRun(input.id);
+        await retireInOtherRepo(previous, repo.name, repos);
         // The graph may have changed while the old run was stopping.
         assertNoCycle(input.id, input.dependencies);
       }
@@ -262,7 +255,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
       const record = await atomically(() => {
         const written = tasks.putSubmission({
           id: input.id, prompt: input.prompt, dependencies: input.dependencies, agent, status: 'queued', review: 'pending',
-          submittedAt: at, updatedAt: at, baseBranch: deps.config.baseBranch, attempt: previous?.attempt ?? 0,
+          submittedAt: at, updatedAt: at, baseBranch: repo.baseBranch, attempt: previous?.attempt ?? 0, ...(repo.name !== undefined && { repo: repo.name }),
           ...((input.after ?? deps.config.dependenciesAfter) === 'approved' && { after: 'approved' as const }),
         });
         turns.startOver(written.id, written.prompt, agent, at);
@@ -280,6 +273,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
       const task = mustGet(id);
       if (!FINISHED_STATUSES.includes(task.status)) throw taskBusy(`Task ${id} is ${task.status}; send a follow-up once its agent has finished.`);
       if (!task.worktreePath) throw taskBusy(`Task ${id} never started, so there is no session to follow up; resubmit it instead.`);
+      repos.of(task.repo); // its repository must still be open
       turns.add(id, prompt, task.agent, now());
       const queued = save(id, { status: 'queued', errorMessage: null, finishedAt: null });
       log(queued, 'Follow-up queued.');
@@ -289,11 +283,11 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
   }
 
   const cleanUp = (task: TaskRecord) => cleanUpWorktree(task, {
-    agents: deps.agents, sandbox: deps.sandbox, workspace: deps.workspace,
+    agents: deps.agents, sandbox: sandboxFor(deps.sandbox, repos.of(task.repo)), workspace: repos.of(task.repo).workspace,
     record: (event) => deps.record(task.id, task.attempt, event), log: (text, level) => log(task, text, level),
   });
 
-  const review = createTaskReview({ git: deps.git, mustGet, save, log, withTaskLock, submit, followUp, cleanUp, now: deps.now, pushAfterApprove: () => deps.config.pushAfterApprove ?? null });
+  const review = createTaskReview({ gitOf: (task) => repos.of(task.repo).git, mustGet, save, log, withTaskLock, submit, followUp, cleanUp, now: deps.now, pushAfterApprove: () => deps.config.pushAfterApprove ?? null });
 
   return {
     ...review,

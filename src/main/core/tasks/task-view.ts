@@ -24,6 +24,7 @@ export function toSummary(task: TaskRecord, openQuestions: readonly OpenQuestion
     ...(unsandboxed && { unsandboxed: true as const }),
     ...(task.conflict !== undefined && { conflict: task.conflict }),
     ...(task.push !== undefined && { push: task.push }),
+    ...(task.repo !== undefined && { repo: task.repo }),
   };
 }
 

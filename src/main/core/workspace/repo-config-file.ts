@@ -6,14 +6,22 @@ import { REPO_CONFIG_FILE, RepoConfig } from '../../../shared/repo-config';
 
 const repoConfigInvalid = (message: string) => deskError('invalid', 'repo_config_invalid', message);
 
-/** The repository's setup, or an empty one when it has no file. Read per task, so edits apply to the next task. */
-export async function readRepoConfig(repoRoot: string): Promise<RepoConfig> {
+/**
+ * The repository's setup, or `fallback` (the desk's settings for it) when it has no file: the file wins. Read per
+ * task, so edits apply to the next task.
+ */
+export async function readRepoConfig(repoRoot: string, fallback?: RepoConfig): Promise<RepoConfig> {
+  return (await readRepoConfigFile(repoRoot)) ?? fallback ?? { copy: [] };
+}
+
+/** The repository's own `.desk/config.json`, or undefined when it has none. */
+export async function readRepoConfigFile(repoRoot: string): Promise<RepoConfig | undefined> {
   const file = join(repoRoot, REPO_CONFIG_FILE);
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { copy: [] };
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw repoConfigInvalid(`Cannot read ${file}: ${(error as Error).message}`);
   }
   let json: unknown;

@@ -3,6 +3,7 @@
 import type { TaskEvent } from '../../../shared/events';
 import type { TaskIsolation } from '../sandbox/task-sandbox';
 import { copyIntoWorktree } from './copy-into-worktree';
+import type { RepoConfig } from '../../../shared/repo-config';
 import { readRepoConfig } from './repo-config-file';
 import { runWorktreeStep } from './run-setup';
 
@@ -22,10 +23,11 @@ export interface WorkspaceSetup {
   cleanUp(request: WorkspaceStepRequest): Promise<void>;
 }
 
-export function createWorkspaceSetup(deps: { repoRoot: string }): WorkspaceSetup {
+/** `fallback`: the setup the desk's settings give the repository, used when it has no `.desk/config.json`. */
+export function createWorkspaceSetup(deps: { repoRoot: string; fallback?: () => RepoConfig | undefined }): WorkspaceSetup {
   return {
     async setUp(request) {
-      const config = await readRepoConfig(deps.repoRoot);
+      const config = await readRepoConfig(deps.repoRoot, deps.fallback?.());
       const copied = await copyIntoWorktree(deps.repoRoot, request.worktree, config.copy);
       if (copied.length > 0) request.log(`Setup: copied ${copied.join(', ')} from your checkout`);
       if (!config.setup) return {};
@@ -38,7 +40,7 @@ export function createWorkspaceSetup(deps: { repoRoot: string }): WorkspaceSetup
     },
 
     async cleanUp(request) {
-      const config = await readRepoConfig(deps.repoRoot).catch(() => undefined);
+      const config = await readRepoConfig(deps.repoRoot, deps.fallback?.()).catch(() => undefined);
       if (!config?.cleanup) return;
       request.log(`Cleanup: ${config.cleanup}`);
       const outcome = await runWorktreeStep({ ...request, step: 'cleanup', command: config.cleanup });

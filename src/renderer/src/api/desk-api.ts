@@ -1,6 +1,6 @@
 // Client of the desk's HTTP API: every call names a route of the contract (src/shared/routes), which gives its
 // method, path, parameters, body and answer type; nothing here restates a path or a shape.
-import { aaRoutes, agentRoutes, apiRoutes, baseRoutes } from '../../../shared/routes';
+import { aaRoutes, agentRoutes, apiRoutes, baseRoutes, reposRoutes } from '../../../shared/routes';
 import { pathOf, type BodyInputOf, type QueryOf, type ResponseOf, type RouteDef } from '../../../shared/routes/route';
 import { ApiError } from './api-error';
 
@@ -76,6 +76,10 @@ export function createDeskApi(connection: Connection, fetchImpl: typeof fetch = 
     updateSettings: (settings: BodyInputOf<typeof apiRoutes.updateSettings>) => call(apiRoutes.updateSettings, { body: settings }),
     policy: () => call(agentRoutes.policy),
     savePolicy: (policy: BodyInputOf<typeof agentRoutes.savePolicy>) => call(agentRoutes.savePolicy, { body: policy }),
+    repos: () => call(reposRoutes.list),
+    addRepo: (repo: BodyInputOf<typeof reposRoutes.add>) => call(reposRoutes.add, { body: repo }),
+    removeRepo: (name: string) => call(reposRoutes.remove, { params: { name } }),
+    setRepoSetup: (name: string, setup: BodyInputOf<typeof reposRoutes.setSetup>) => call(reposRoutes.setSetup, { params: { name }, body: setup }),
   };
 }
 

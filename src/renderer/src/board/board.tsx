@@ -3,6 +3,7 @@ import { desk, useDesk } from '../state/store';
 import { COLUMNS } from '../state/selectors';
 import { Column } from './column';
 import { Filters } from './filters';
+import { RepoPicker } from './repo-picker';
 
 const SOCKET_LABEL = { idle: 'Connecting…', connecting: 'Connecting…', live: 'Live', reconnecting: 'Reconnecting…', closed: 'Offline' } as const;
 
@@ -13,10 +14,13 @@ function ConnectionState() {
 
 function DeskName() {
   const settings = useDesk((state) => state.settings);
+  // The repository the picker shows, when one is picked; else the desk's default.
+  const picked = useDesk((state) => state.repos?.find((repo) => repo.name === state.filters.repo));
   return (
     <div className="desk-name">
       <h1>Assignment Desk</h1>
-      {settings && <span className="desk-repo" title={settings.repository}>{settings.repository.split(/[\\/]/).pop()} · {settings.baseBranch}</span>}
+      {picked && <span className="desk-repo" title={picked.path}>{picked.name} · {picked.baseBranch}</span>}
+      {settings && !picked && <span className="desk-repo" title={settings.repository}>{settings.repository.split(/[\\/]/).pop()} · {settings.baseBranch}</span>}
     </div>
   );
 }
@@ -26,6 +30,7 @@ export function TopBar() {
     <header className="topbar">
       <DeskName />
       <ConnectionState />
+      <RepoPicker />
       <Filters />
       <div className="topbar-actions">
         <button type="button" className="primary" onClick={() => desk().openDialog({ kind: 'new-task' })}>New task</button>

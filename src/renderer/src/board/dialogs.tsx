@@ -2,6 +2,7 @@
 import { SettingsDialog } from '../settings/settings-dialog';
 import { desk, useDesk } from '../state/store';
 import { ConfirmDialog } from '../ui/dialog';
+import { AddRepoDialog } from './add-repo-dialog';
 import { LinkDialog } from './link-dialog';
 import { NewTaskDialog } from './new-task-dialog';
 
@@ -11,6 +12,7 @@ export function Dialogs() {
   switch (dialog?.kind) {
     case 'new-task': return <NewTaskDialog />;
     case 'settings': return <SettingsDialog />;
+    case 'add-repo': return <AddRepoDialog />;
     case 'link': return <LinkDialog taskId={dialog.taskId} />;
     case 'confirm-cancel':
       return (

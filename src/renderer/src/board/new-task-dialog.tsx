@@ -1,4 +1,4 @@
-// "New task": prompt, optional id (generated when left empty), agent, and the tasks it waits for.
+// "New task": prompt, optional id (generated when left empty), repository (when several), agent, and the tasks it waits for.
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { messageOf } from '../api/api-error';
 import { desk, useDesk } from '../state/store';
@@ -9,13 +9,16 @@ export function NewTaskDialog() {
   const agents = useDesk((state) => state.agents);
   const order = useDesk((state) => state.order);
   const summaries = useDesk((state) => state.tasks);
+  const repos = useDesk((state) => state.repos);
+  // A new task goes to the repository the board shows, else to the default.
+  const [repo, setRepo] = useState(useDesk((state) => state.filters.repo ?? ''));
   const [prompt, setPrompt] = useState('');
   const [taskId, setTaskId] = useState('');
   const [agent, setAgent] = useState('');
   const [waitsFor, setWaitsFor] = useState<string[]>([]);
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
-  const ids = { prompt: useId(), id: useId(), agent: useId(), waits: useId() };
+  const ids = { prompt: useId(), id: useId(), agent: useId(), waits: useId(), repo: useId() };
   const close = () => desk().closeDialog();
 
   useEffect(() => void desk().loadAgents(), []);
@@ -28,7 +31,7 @@ export function NewTaskDialog() {
     }
     setBusy(true);
     try {
-      await desk().createTask({ id: taskId.trim() || generateTaskId(), prompt, dependencies: waitsFor, ...(agent && { agent }) });
+      await desk().createTask({ id: taskId.trim() || generateTaskId(), prompt, dependencies: waitsFor, ...(agent && { agent }), ...(repo && { repo }) });
       close();
     } catch (failure) {
       setError(messageOf(failure));
@@ -46,6 +49,15 @@ export function NewTaskDialog() {
             <label htmlFor={ids.id}>Task id</label>
             <input id={ids.id} type="text" value={taskId} placeholder="generated when empty" onChange={(event) => setTaskId(event.target.value)} />
           </div>
+          {repos && repos.length > 1 && (
+            <div className="form-field">
+              <label htmlFor={ids.repo}>Repository</label>
+              <select id={ids.repo} value={repo} onChange={(event) => setRepo(event.target.value)}>
+                <option value="">Default ({repos[0]?.name})</option>
+                {repos.map((option) => <option key={option.name} value={option.name}>{option.name}</option>)}
+              </select>
+            </div>
+          )}
           <div className="form-field">
             <label htmlFor={ids.agent}>Agent</label>
             <select id={ids.agent} value={agent} onChange={(event) => setAgent(event.target.value)}>

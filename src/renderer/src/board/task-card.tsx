@@ -12,6 +12,8 @@ export const TaskCard = memo(function TaskCard({ id }: { id: string }) {
   const task = useDesk((state) => state.tasks[id]);
   const activity = useDesk((state) => state.activity[id]);
   const selected = useDesk((state) => state.openTaskId === id);
+  // The repository is worth a word on the card only when the desk has more than one.
+  const severalRepos = useDesk((state) => (state.repos?.length ?? 0) > 1);
   const dependencyStatuses = useDesk(useShallow((state) =>
     (state.tasks[id]?.dependencies ?? []).map((dependency) => state.tasks[dependency]?.status ?? ('unknown' as const))));
   const card = useMemo(() => task && cardViewModel(task, activity, dependencyStatuses), [task, activity, dependencyStatuses]);
@@ -56,6 +58,7 @@ export const TaskCard = memo(function TaskCard({ id }: { id: string }) {
     >
       <div className="card-meta">
         <span className="card-id">{card.id}</span>
+        {severalRepos && task?.repo && <span className="card-repo" title={`Repository ${task.repo}`}>{task.repo}</span>}
         <span className="card-agent">{card.agent}</span>
         {card.unsandboxed && (
           <span className="card-unsandboxed" title="This task's agent runs without the OS sandbox: it can reach whatever you can. Settings says why.">

@@ -1,10 +1,12 @@
-// "Settings": how to connect other programs, the repository (read-only), default agent, concurrency, the sandbox, policy.
+// "Settings": how to connect other programs, the repository (read-only), default agent, concurrency, each repository's
+// worktree setup, the sandbox, policy.
 import { useEffect, useId, useState } from 'react';
 import { desk, useDesk } from '../state/store';
 import { Dialog } from '../ui/dialog';
 import { ConnectionSection } from './connection-section';
 import { PolicyEditor } from './policy-editor';
 import { PushSection } from './push-section';
+import { ReposSection } from './repos-section';
 import { SandboxSection } from './sandbox-section';
 import '../styles/settings.css';
 
@@ -67,6 +69,7 @@ export function SettingsDialog() {
         <ConnectionSection />
         <DeskSection />
         <PushSection />
+        <ReposSection />
         <SandboxSection />
         <PolicyEditor />
         <p className="hint">Light and dark follow your system’s appearance.</p>

@@ -3,6 +3,7 @@ import { createStore } from 'zustand/vanilla';
 import { openEventsSocket } from '../api/events-socket';
 import { createBaseSlice } from './base-slice';
 import { createEventsSlice } from './events-slice';
+import { createReposSlice } from './repos-slice';
 import { createSettingsSlice } from './settings-slice';
 import type { DeskState, StoreDeps } from './store-types';
 import { createTasksSlice } from './tasks-slice';
@@ -22,6 +23,7 @@ export function createDeskStore(overrides: Partial<StoreDeps> = {}) {
     ...createUiSlice(set, get, deps),
     ...createSettingsSlice(set, get, deps),
     ...createBaseSlice(set, get, deps),
+    ...createReposSlice(set, get, deps),
   }));
 }
 

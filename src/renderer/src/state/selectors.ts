@@ -37,6 +37,8 @@ export interface Filters {
   agent: string;
   /** A task status, or '' for every status. */
   status: TaskStatus | '';
+  /** A repository's name, or '' (absent: the same) for every repository. */
+  repo?: string;
 }
 
 export const NO_FILTERS: Filters = { search: '', agent: '', status: '' };
@@ -44,6 +46,7 @@ export const NO_FILTERS: Filters = { search: '', agent: '', status: '' };
 /** Whether a task passes the filters; the search looks at its id, title and whatever of its prompt is known. */
 export function matchesFilters(task: TaskSummary, filters: Filters, prompt?: string): boolean {
   if (filters.agent && task.agent !== filters.agent) return false;
+  if (filters.repo && task.repo !== filters.repo) return false;
   if (filters.status && task.status !== filters.status) return false;
   const needle = filters.search.trim().toLowerCase();
   if (!needle) return true;

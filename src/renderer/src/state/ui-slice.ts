@@ -5,6 +5,7 @@ import { NO_FILTERS, type Filters } from './selectors';
 export type Dialog =
   | { kind: 'new-task' }
   | { kind: 'settings' }
+  | { kind: 'add-repo' }
   | { kind: 'link'; taskId: string }
   | { kind: 'confirm-cancel'; taskId: string }
   | { kind: 'confirm-reject'; taskId: string };

@@ -1,0 +1,50 @@
+// Which repository a task works in: its git service, worktree setup and base branch. A desk of one repository
+// passes none and every task uses the service's own; a desk of several names each task's by `repo`.
+import type { GitService } from '../git/git-service';
+import type { TaskSandbox } from '../sandbox/task-sandbox';
+import type { TaskRecord } from '../store/tasks-repo';
+import type { WorkspaceSetup } from '../workspace/workspace-setup';
+
+export interface TaskRepo {
+  /** Absent in a desk that does not name its repositories. */
+  readonly name?: string;
+  readonly git: GitService;
+  readonly workspace: WorkspaceSetup;
+  readonly baseBranch: string;
+  /** The git dir every worktree of the repository shares, which the sandbox shows the agent. */
+  readonly gitCommonDir?: string;
+}
+
+export interface TaskRepos {
+  /** The repository named `name` (the default when undefined); throws `unknown_repository` for one not open. */
+  of(name: string | undefined): TaskRepo;
+}
+
+/** Every task in the one repository the service was given. */
+export function singleRepo(repo: Omit<TaskRepo, 'name' | 'gitCommonDir'>): TaskRepos {
+  return { of: () => repo };
+}
+
+/**
+ * The dependencies whose branches are merged into the task's worktree: those in its own repository. A dependency
+ * in another repository only decides when the task starts.
+ */
+export function dependenciesToMerge(task: TaskRecord, lookUp: (id: string) => TaskRecord | undefined): string[] {
+  return task.dependencies.filter((id) => lookUp(id)?.repo === task.repo);
+}
+
+/** The sandbox as a task of `repo` needs it: confined with that repository's git dir. */
+export function sandboxFor<S extends Pick<TaskSandbox, 'isolate' | 'confines'>>(sandbox: S, repo: TaskRepo): Pick<TaskSandbox, 'isolate' | 'confines'> {
+  const { gitCommonDir } = repo;
+  if (gitCommonDir === undefined) return sandbox;
+  return { confines: (agent) => sandbox.confines(agent), isolate: (request) => sandbox.isolate({ ...request, gitCommonDir }) };
+}
+
+/**
+ * A task submitted again into another repository: its earlier worktree and branch there are retired (archived,
+ * never lost), since the new repository's git knows nothing of them. A repository closed since keeps them as they are.
+ */
+export async function retireInOtherRepo(previous: TaskRecord | undefined, repo: string | undefined, repos: TaskRepos): Promise<void> {
+  if (!previous?.worktreePath || previous.repo === repo) return;
+  await Promise.resolve().then(() => repos.of(previous.repo).git.retire(previous.id)).catch(() => undefined);
+}
