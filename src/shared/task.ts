@@ -88,6 +88,8 @@ export const TaskSummary = z.object({
   after: z.literal('approved').optional(),
   /** Present when the task's agent runs without the OS sandbox (none on this machine, or the policy turns it off). */
   unsandboxed: z.literal(true).optional(),
+  /** Present when a person archived the finished task: the board hides it (its Archived filter shows it); a new run brings it back. */
+  archived: z.literal(true).optional(),
 });
 export type TaskSummary = z.infer<typeof TaskSummary>;
 

@@ -19,6 +19,8 @@ import { createGovernanceService, type GovernanceService } from './governance/go
 import { createPolicyFileStore } from './governance/policy-file';
 import { addAgentRoutes } from './http/agents-routes';
 import { addBoardRoutes } from './http/board-routes';
+import { addReviewRoutes } from './http/review-routes';
+import { createViewedRepo } from './store/viewed-repo';
 import { createStaticUi } from './http/static-ui';
 import { addGovernanceRoutes } from './http/governance-routes';
 import { addAgentAssignmentRoutes } from './http/aa-routes';
@@ -136,6 +138,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   addAgentRoutes(router, { agents, defaultAgent: config.defaultAgent, logins });
   addGovernanceRoutes(router, { governance, repoRoot, worktreeOf: (id) => tasksRepo.get(id)?.worktreePath });
   addBoardRoutes(router, { tasks, lastSeq: () => events.lastSeq(), fixedSettings: { serverName: config.serverName, repository: repoRoot, dataDir: config.dataDir, sandbox: sandboxStatus } });
+  addReviewRoutes(router, { tasks, viewed: createViewedRepo(db, repoRoot), now });
   addAgentAssignmentRoutes(router, { tasks, serverName: config.serverName });
   addAgentProtocolRoutes(router, { tasks, bus, db, repoRoot, now });
   const http = createHttpHost({

@@ -28,6 +28,8 @@ export interface TaskRecord {
   sessionId?: string;
   /** `approved`: the task starts only once every dependency is approved, not merely completed. */
   after?: DependencyGate;
+  /** When a person archived the finished task: hidden from the board, kept in the database. */
+  archivedAt?: string;
 }
 
 /** Fields a run may change; `null` clears a field. */
@@ -49,13 +51,14 @@ interface TaskRow {
   submitted_at: string; updated_at: string; started_at: string | null; finished_at: string | null;
   base_branch: string; base_commit: string | null; branch: string | null; worktree_path: string | null; commit_sha: string | null;
   error_message: string | null; attempt: number; agent_pid: number | null; session_id: string | null; wait_until: string;
+  archived_at: string | null;
 }
 
 const COLUMNS: Record<keyof TaskPatch, keyof TaskRow> = {
   prompt: 'prompt', dependencies: 'dependencies', agent: 'agent', status: 'status', review: 'review',
   updatedAt: 'updated_at', startedAt: 'started_at', finishedAt: 'finished_at', baseBranch: 'base_branch',
   baseCommit: 'base_commit', branch: 'branch', worktreePath: 'worktree_path', commit: 'commit_sha', errorMessage: 'error_message',
-  attempt: 'attempt', agentPid: 'agent_pid', sessionId: 'session_id', after: 'wait_until',
+  attempt: 'attempt', agentPid: 'agent_pid', sessionId: 'session_id', after: 'wait_until', archivedAt: 'archived_at',
 };
 
 export function createTasksRepo(db: Db, repo: string): TasksRepo {
@@ -64,9 +67,9 @@ export function createTasksRepo(db: Db, repo: string): TasksRepo {
   const nextSeq = db.prepare<[], { next: number }>('SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM tasks');
   const remove = db.prepare<[string, string]>('DELETE FROM tasks WHERE repo = ? AND id = ?');
   const insert = db.prepare(`INSERT INTO tasks (repo, id, seq, prompt, dependencies, agent, status, review, submitted_at,
-      updated_at, started_at, finished_at, base_branch, base_commit, branch, worktree_path, commit_sha, error_message, attempt, agent_pid, session_id, wait_until)
+      updated_at, started_at, finished_at, base_branch, base_commit, branch, worktree_path, commit_sha, error_message, attempt, agent_pid, session_id, wait_until, archived_at)
     VALUES (@repo, @id, @seq, @prompt, @dependencies, @agent, @status, @review, @submitted_at, @updated_at, @started_at,
-      @finished_at, @base_branch, @base_commit, @branch, @worktree_path, @commit_sha, @error_message, @attempt, @agent_pid, @session_id, @wait_until)`);
+      @finished_at, @base_branch, @base_commit, @branch, @worktree_path, @commit_sha, @error_message, @attempt, @agent_pid, @session_id, @wait_until, @archived_at)`);
   const updateStatements = new Map<string, ReturnType<Db['prepare']>>();
 
   function get(id: string): TaskRecord | undefined {
@@ -137,6 +140,7 @@ function fromRow(row: TaskRow): TaskRecord {
     agentPid: row.agent_pid ?? undefined,
     sessionId: row.session_id ?? undefined,
     ...(row.wait_until === 'approved' && { after: 'approved' as const }),
+    ...(row.archived_at !== null && { archivedAt: row.archived_at }),
   };
 }
 
@@ -147,6 +151,6 @@ function toRow(task: TaskRecord): Omit<TaskRow, never> {
     started_at: task.startedAt ?? null, finished_at: task.finishedAt ?? null, base_branch: task.baseBranch,
     base_commit: task.baseCommit ?? null, branch: task.branch ?? null, worktree_path: task.worktreePath ?? null, commit_sha: task.commit ?? null,
     error_message: task.errorMessage ?? null, attempt: task.attempt, agent_pid: task.agentPid ?? null,
-    session_id: task.sessionId ?? null, wait_until: task.after ?? 'completed',
+    session_id: task.sessionId ?? null, wait_until: task.after ?? 'completed', archived_at: task.archivedAt ?? null,
   };
 }

@@ -120,6 +120,7 @@ export function createTaskListing(initial: readonly TaskRecord[], deps: TaskList
         if (entry.change <= since) continue;
         if (statuses && !statuses.has(entry.summary.status)) continue;
         if (reviews && !reviews.has(entry.summary.review)) continue;
+        if (query.archived !== undefined && (entry.summary.archived === true) !== query.archived) continue;
         total += 1;
         if (query.after !== undefined && (descending ? entry.seq >= query.after : entry.seq <= query.after)) continue;
         if (picked.length < limit) picked.push(entry);

@@ -4,9 +4,11 @@ import type { TaskDiff } from '../../../shared/review';
 import { FINISHED_STATUSES, firstLineOf, type SubmitTask } from '../../../shared/task';
 import type { GitService } from '../git/git-service';
 import type { TaskPatch, TaskRecord } from '../store/tasks-repo';
+import { createTaskArchive, type TaskArchive } from './task-archive';
 import { taskBusy } from './task-errors';
 
-export interface TaskReview {
+/** Review of finished tasks, archiving them included. */
+export interface TaskReview extends TaskArchive {
   diff(id: string): Promise<TaskDiff>;
   approve(id: string): Promise<TaskRecord>;
   reject(id: string): Promise<TaskRecord>;
@@ -22,12 +24,14 @@ export interface TaskReviewDeps {
   submit(input: SubmitTask): Promise<TaskRecord>;
   /** The repository's cleanup command in the task's worktree, before it is retired. */
   cleanUp(task: TaskRecord): Promise<void>;
+  now(): string;
 }
 
 export function createTaskReview(deps: TaskReviewDeps): TaskReview {
   const { git } = deps;
 
   return {
+    ...createTaskArchive(deps),
     async diff(id) {
       const task = deps.mustGet(id);
       if (!task.baseCommit || !task.branch) throw taskBusy(`Task ${id} has not started, so it has no changes yet.`);

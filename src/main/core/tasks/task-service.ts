@@ -279,7 +279,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
     record: (event) => deps.record(task.id, task.attempt, event), log: (text, level) => log(task, text, level),
   });
 
-  const review = createTaskReview({ git: deps.git, mustGet, save, log, withTaskLock, submit, cleanUp });
+  const review = createTaskReview({ git: deps.git, mustGet, save, log, withTaskLock, submit, cleanUp, now });
 
   return {
     ...review,

@@ -22,6 +22,7 @@ export function toSummary(task: TaskRecord, openQuestions: readonly OpenQuestion
     ...(blockedBy !== undefined && { blockedBy }),
     ...(task.after === 'approved' && { after: 'approved' as const }),
     ...(unsandboxed && { unsandboxed: true as const }),
+    ...(task.archivedAt !== undefined && { archived: true as const }),
   };
 }
 
