@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// "Wait for…": the card's button opens the dialog, which offers the other tasks, links the one picked and
+// "Wait for…": the task view's button opens the dialog, which offers the other tasks, links the one picked and
 // shows the desk's refusal when the link would close a cycle.
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -9,14 +9,14 @@ import { detailOf, resetDesk, seedDesk } from '../state/test-desk';
 import { summary } from '../state/test-events';
 import { Notices } from '../ui/notices';
 import { Dialogs } from './dialogs';
-import { TaskCard } from './task-card';
+import { TaskActions } from '../task/task-actions';
 
 const schema = summary('schema', { title: 'Add the invoices table', status: 'in-progress', submittedAt: '2025-01-01T10:00:01.000Z' });
 const importer = summary('importer', { title: 'Import last year’s invoices', submittedAt: '2025-01-01T10:00:02.000Z', dependencies: ['api'] });
 const api = summary('api', { title: 'Expose invoices over HTTP', submittedAt: '2025-01-01T10:00:03.000Z', dependencies: ['schema'] });
 
 function renderBoard() {
-  render(<><TaskCard id="api" /><Dialogs /><Notices /></>);
+  render(<><TaskActions taskId="api" /><Dialogs /><Notices /></>);
 }
 
 afterEach(resetDesk);

@@ -2,6 +2,7 @@
 import { createStore } from 'zustand/vanilla';
 import { openEventsSocket } from '../api/events-socket';
 import { createEventsSlice } from './events-slice';
+import { createReviewSlice } from './review-slice';
 import { createSettingsSlice } from './settings-slice';
 import type { DeskState, StoreDeps } from './store-types';
 import { createTasksSlice } from './tasks-slice';
@@ -20,6 +21,7 @@ export function createDeskStore(overrides: Partial<StoreDeps> = {}) {
     ...createEventsSlice(set, get, deps),
     ...createUiSlice(set, get, deps),
     ...createSettingsSlice(set, get, deps),
+    ...createReviewSlice(set, get, deps),
   }));
 }
 

@@ -37,6 +37,8 @@ export interface Filters {
   agent: string;
   /** A task status, or '' for every status. */
   status: TaskStatus | '';
+  /** True: only archived tasks; otherwise only tasks on the board. */
+  archived?: boolean;
 }
 
 export const NO_FILTERS: Filters = { search: '', agent: '', status: '' };
@@ -45,6 +47,7 @@ export const NO_FILTERS: Filters = { search: '', agent: '', status: '' };
 export function matchesFilters(task: TaskSummary, filters: Filters, prompt?: string): boolean {
   if (filters.agent && task.agent !== filters.agent) return false;
   if (filters.status && task.status !== filters.status) return false;
+  if ((task.archived === true) !== (filters.archived === true)) return false;
   const needle = filters.search.trim().toLowerCase();
   if (!needle) return true;
   return [task.id, task.title, prompt ?? ''].some((text) => text.toLowerCase().includes(needle));

@@ -2,6 +2,7 @@
 import type { StoreApi } from 'zustand/vanilla';
 import type { openEventsSocket } from '../api/events-socket';
 import type { EventsSlice } from './events-slice';
+import type { ReviewSlice } from './review-slice';
 import type { SettingsSlice } from './settings-slice';
 import type { TasksSlice } from './tasks-slice';
 import type { UiSlice } from './ui-slice';
@@ -13,7 +14,7 @@ export interface StoreDeps {
   openSocket: typeof openEventsSocket;
 }
 
-export type DeskState = TasksSlice & EventsSlice & UiSlice & SettingsSlice;
+export type DeskState = TasksSlice & EventsSlice & UiSlice & SettingsSlice & ReviewSlice;
 
 export type SliceCreator<Slice> = (
   set: StoreApi<DeskState>['setState'],

@@ -7,7 +7,9 @@ export type Dialog =
   | { kind: 'settings' }
   | { kind: 'link'; taskId: string }
   | { kind: 'confirm-cancel'; taskId: string }
-  | { kind: 'confirm-reject'; taskId: string };
+  | { kind: 'confirm-reject'; taskId: string }
+  | { kind: 'confirm-clear-done'; count: number }
+  | { kind: 'confirm-bulk-reject'; count: number };
 
 export type TaskTab = 'activity' | 'changes';
 export interface Notice { id: number; text: string }

@@ -1,0 +1,109 @@
+// Review at scale and the board's forms in a real browser against `serve` (real git, the scripted agent): bulk
+// approval, the archive, the dependency combobox and viewed marks, each kept as light and dark screenshots.
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { git, isolateGitConfig } from '../../src/main/core/git/git-test-fixture';
+import { browserUnavailable, keepScreenshot, launchBrowser } from './support/browser';
+import { serveDesk, type ServedDesk } from './support/desk-server';
+
+const unavailable = browserUnavailable();
+let browser: Browser;
+let desk: ServedDesk | undefined;
+let page: Page | undefined;
+let restoreGit: () => void;
+
+describe.skipIf(unavailable !== undefined)(`review at scale${unavailable ? ` (skipped: ${unavailable})` : ''}`, () => {
+  beforeAll(async () => {
+    restoreGit = isolateGitConfig();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    restoreGit();
+  });
+  afterEach(async () => {
+    await page?.close();
+    await desk?.stop();
+    page = undefined;
+    desk = undefined;
+  });
+
+  async function openBoard(): Promise<{ page: Page; desk: ServedDesk }> {
+    desk = await serveDesk();
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    page.setDefaultTimeout(15_000);
+    await page.goto(desk.boardUrl);
+    await page.getByRole('region', { name: 'Queued' }).waitFor();
+    return { page, desk };
+  }
+
+  /** What the person sees now, in the light and the dark scheme. */
+  async function screenshots(name: string): Promise<void> {
+    if (!page) return;
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      await keepScreenshot(page, `review-${name}-${colorScheme}`);
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+  }
+
+  async function completedTasks(served: ServedDesk, ids: string[]): Promise<void> {
+    for (const id of ids) await served.api('POST', '/', { id, prompt: `Add ${id}\nwrite ${id}.txt made by ${id}` });
+    for (const id of ids) {
+      await expect.poll(async () => (await served.api('GET', `/tasks/${id}`)).json.status, { timeout: 30_000 }).toBe('completed');
+    }
+  }
+
+  const region = (p: Page, name: string) => p.getByRole('region', { name, exact: true });
+  const cardIn = (p: Page, column: string, id: string) => region(p, column).getByRole('article', { name: `Task ${id}`, exact: true });
+
+  it('approves three selected tasks in one go: all three are merged into the base branch', async () => {
+    const { page: p, desk: served } = await openBoard();
+    await completedTasks(served, ['alpha', 'beta', 'gamma']);
+    for (const id of ['alpha', 'beta', 'gamma']) await cardIn(p, 'Review', id).waitFor();
+
+    await p.getByRole('checkbox', { name: 'Select task alpha' }).click();
+    // A shift-click picks every card between the last one picked and this one.
+    await p.getByRole('checkbox', { name: 'Select task gamma' }).click({ modifiers: ['Shift'] });
+    const bar = p.getByRole('region', { name: 'Selected tasks' });
+    expect(await bar.textContent()).toContain('3 selected');
+    await screenshots('bulk-selected');
+
+    await bar.getByRole('button', { name: 'Approve selected' }).click();
+    await bar.getByRole('status').filter({ hasText: 'Done: 3 of 3 approved.' }).waitFor({ timeout: 30_000 });
+    const results = await bar.getByRole('list', { name: 'Results' }).getByRole('listitem').allTextContents();
+    expect(results).toEqual(['alpha approved', 'beta approved', 'gamma approved']);
+    for (const id of ['alpha', 'beta', 'gamma']) {
+      await cardIn(p, 'Done', id).waitFor();
+      expect(git(served.repo, 'show', `main:${id}.txt`)).toBe(`made by ${id}`);
+    }
+    await screenshots('bulk-approved');
+  });
+
+  it('archives a task: the board hides it, the Archived filter shows it, and Clear done says how many it takes', async () => {
+    const { page: p, desk: served } = await openBoard();
+    await completedTasks(served, ['shelve-me', 'approved-one', 'stays']);
+    expect((await served.api('POST', '/tasks/approved-one/approve')).status).toBe(200);
+    await cardIn(p, 'Review', 'shelve-me').click();
+    await p.getByRole('toolbar', { name: 'Task actions' }).getByRole('button', { name: 'Archive' }).click();
+    await cardIn(p, 'Review', 'shelve-me').waitFor({ state: 'detached' });
+    expect((await served.api('GET', '/tasks/shelve-me')).json.archived).toBe(true);
+    await p.getByRole('button', { name: 'Back to board' }).click();
+
+    await p.getByRole('button', { name: 'Archived', exact: true }).click();
+    await cardIn(p, 'Review', 'shelve-me').waitFor();
+    expect(await region(p, 'Review').getByRole('article').count()).toBe(1);
+    await screenshots('archived-filter');
+    await p.getByRole('button', { name: 'Archived', exact: true }).click();
+    await cardIn(p, 'Review', 'stays').waitFor();
+    expect(await cardIn(p, 'Review', 'shelve-me').count()).toBe(0);
+
+    await region(p, 'Done').getByRole('button', { name: 'Clear done' }).click();
+    const confirm = p.getByRole('dialog', { name: 'Archive 1 finished task?' });
+    await confirm.waitFor();
+    await screenshots('clear-done');
+    await confirm.getByRole('button', { name: 'Archive 1' }).click();
+    await cardIn(p, 'Done', 'approved-one').waitFor({ state: 'detached' });
+    expect((await served.api('GET', '/api/tasks?archived=true')).json.tasks.map((t: { id: string }) => t.id).sort()).toEqual(['approved-one', 'shelve-me']);
+  });
+});
