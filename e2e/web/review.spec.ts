@@ -106,4 +106,40 @@ describe.skipIf(unavailable !== undefined)(`review at scale${unavailable ? ` (sk
     await cardIn(p, 'Done', 'approved-one').waitFor({ state: 'detached' });
     expect((await served.api('GET', '/api/tasks?archived=true')).json.tasks.map((t: { id: string }) => t.id).sort()).toEqual(['approved-one', 'shelve-me']);
   });
+
+  it('the dependency combobox offers only tasks it can still wait for, and says why the others are not offered', async () => {
+    const { page: p, desk: served } = await openBoard();
+    await completedTasks(served, ['finished']);
+    await served.api('POST', '/', { id: 'gate', prompt: 'Hold the slot\nsleep 60000' });
+    await served.api('POST', '/', { id: 'first', prompt: 'The first step', dependencies: ['gate'] });
+    await served.api('POST', '/', { id: 'second', prompt: 'The second step', dependencies: ['first'] });
+    await served.api('POST', '/', { id: 'other', prompt: 'Another step', dependencies: ['gate'] });
+    await cardIn(p, 'Queued', 'other').waitFor();
+
+    await cardIn(p, 'Queued', 'first').click();
+    await p.getByRole('toolbar', { name: 'Task actions' }).getByRole('button', { name: 'Wait for…' }).click();
+    const dialog = p.getByRole('dialog', { name: 'Wait for another task' });
+    const offered = dialog.locator('[role="option"]:not([aria-disabled="true"])');
+    await expect.poll(() => offered.allTextContents()).toEqual(['other Another step']);
+    const refusal = (id: string) => dialog.locator('[role="option"][aria-disabled="true"]', { has: p.locator('code', { hasText: new RegExp(`^${id}$`) }) }).locator('.dep-why');
+    expect(await refusal('finished').textContent()).toBe('Not offered: finished (completed): nothing left to wait for');
+    expect(await refusal('second').textContent()).toBe('Not offered: would close a cycle: first → second → first');
+    expect(await refusal('gate').textContent()).toBe('Not offered: already waited for');
+    await screenshots('combobox');
+
+    await dialog.getByRole('combobox', { name: 'Task' }).fill('another');
+    await dialog.getByRole('combobox', { name: 'Task' }).press('Enter');
+    await dialog.getByRole('button', { name: 'Link' }).click();
+    await expect.poll(async () => (await served.api('GET', '/tasks/first')).json.dependencies).toEqual(['gate', 'other']);
+
+    // New task's "Waits for": a new id that "later" already waits for must not wait for "later".
+    await served.api('POST', '/', { id: 'later', prompt: 'Comes later', dependencies: ['brand-new'] });
+    await p.getByRole('button', { name: 'Back to board' }).click();
+    await p.getByRole('button', { name: 'New task' }).click();
+    const create = p.getByRole('dialog', { name: 'New task' });
+    await create.getByLabel('Task id').fill('brand-new');
+    await create.getByRole('combobox', { name: 'Waits for' }).fill('later');
+    expect(await create.locator('.dep-why').allTextContents()).toEqual(['Not offered: would close a cycle: brand-new → later → brand-new']);
+    await screenshots('combobox-new-task');
+  });
 });
