@@ -142,4 +142,45 @@ describe.skipIf(unavailable !== undefined)(`review at scale${unavailable ? ` (sk
     expect(await create.locator('.dep-why').allTextContents()).toEqual(['Not offered: would close a cycle: brand-new → later → brand-new']);
     await screenshots('combobox-new-task');
   });
+
+  it('keeps viewed marks across a reload, and drops a mark when that file changes', async () => {
+    const { page: p, desk: served } = await openBoard();
+    const longLine = 'export const greeting = (name) => `Hello, ${name}! Welcome back to the project; here is what changed today.`;';
+    await served.api('POST', '/', {
+      id: 'reviewed',
+      prompt: `Touch three files\nwrite src/app.js ${longLine}\\nexport const x = 1;\nwrite src/lib/util.js export const util = () => 42;\nwrite notes.md Notes`,
+    });
+    await expect.poll(async () => (await served.api('GET', '/tasks/reviewed')).json.status, { timeout: 30_000 }).toBe('completed');
+    await cardIn(p, 'Review', 'reviewed').click();
+    const view = p.getByRole('region', { name: 'Task reviewed' });
+    await view.getByRole('tab', { name: 'Changes' }).click();
+    const files = view.getByRole('navigation', { name: 'Changed files' });
+    await files.getByRole('checkbox', { name: 'Viewed src/app.js' }).check();
+    await files.getByRole('checkbox', { name: 'Viewed notes.md' }).check();
+    await files.getByText('2 of 3 viewed').waitFor();
+    await files.getByRole('button', { name: /app\.js/ }).click();
+    await view.getByRole('button', { name: 'Side by side' }).click();
+    await view.getByRole('group', { name: 'Changes in src/app.js' }).waitFor();
+    await screenshots('viewed-side-by-side');
+
+    // Side by side at 1280 px with the panel open, no line breaks into fragments: each code cell is one line high.
+    const heights = await view.locator('.diff-split .dl .code').evaluateAll((cells) => cells.map((cell) => cell.getBoundingClientRect().height));
+    expect(heights.length).toBeGreaterThan(0);
+    expect(Math.max(...heights)).toBeLessThanOrEqual(21);
+
+    await p.reload();
+    await p.getByRole('region', { name: 'Task reviewed' }).getByRole('tab', { name: 'Changes' }).click();
+    const again = p.getByRole('navigation', { name: 'Changed files' });
+    await again.getByText('2 of 3 viewed').waitFor();
+    expect(await again.getByRole('checkbox', { name: 'Viewed src/app.js' }).isChecked()).toBe(true);
+    expect(await again.getByRole('checkbox', { name: 'Viewed src/lib/util.js' }).isChecked()).toBe(false);
+
+    // A follow-up changes src/app.js: its mark no longer counts; notes.md keeps its own.
+    await served.api('POST', '/tasks/reviewed/prompt', { prompt: 'append src/app.js export const y = 2;' });
+    await expect.poll(async () => (await served.api('GET', '/tasks/reviewed')).json.turns.at(-1)?.status, { timeout: 30_000 }).toBe('completed');
+    await again.getByText('1 of 3 viewed').waitFor();
+    expect(await again.getByRole('checkbox', { name: 'Viewed src/app.js' }).isChecked()).toBe(false);
+    expect(await again.getByRole('checkbox', { name: 'Viewed notes.md' }).isChecked()).toBe(true);
+    await screenshots('viewed-after-change');
+  });
 });
