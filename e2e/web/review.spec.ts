@@ -54,6 +54,9 @@ describe.skipIf(unavailable !== undefined)(`review at scale${unavailable ? ` (sk
     }
   }
 
+  /** Each test runs several agents through real git; on a busy machine that takes longer than a unit test. */
+  const SLOW = 120_000;
+
   const region = (p: Page, name: string) => p.getByRole('region', { name, exact: true });
   const cardIn = (p: Page, column: string, id: string) => region(p, column).getByRole('article', { name: `Task ${id}`, exact: true });
 
@@ -78,7 +81,7 @@ describe.skipIf(unavailable !== undefined)(`review at scale${unavailable ? ` (sk
       expect(git(served.repo, 'show', `main:${id}.txt`)).toBe(`made by ${id}`);
     }
     await screenshots('bulk-approved');
-  });
+  }, SLOW);
 
   it('archives a task: the board hides it, the Archived filter shows it, and Clear done says how many it takes', async () => {
     const { page: p, desk: served } = await openBoard();
@@ -105,7 +108,7 @@ describe.skipIf(unavailable !== undefined)(`review at scale${unavailable ? ` (sk
     await confirm.getByRole('button', { name: 'Archive 1' }).click();
     await cardIn(p, 'Done', 'approved-one').waitFor({ state: 'detached' });
     expect((await served.api('GET', '/api/tasks?archived=true')).json.tasks.map((t: { id: string }) => t.id).sort()).toEqual(['approved-one', 'shelve-me']);
-  });
+  }, SLOW);
 
   it('the dependency combobox offers only tasks it can still wait for, and says why the others are not offered', async () => {
     const { page: p, desk: served } = await openBoard();
@@ -141,7 +144,7 @@ describe.skipIf(unavailable !== undefined)(`review at scale${unavailable ? ` (sk
     await create.getByRole('combobox', { name: 'Waits for' }).fill('later');
     expect(await create.locator('.dep-why').allTextContents()).toEqual(['Not offered: would close a cycle: brand-new → later → brand-new']);
     await screenshots('combobox-new-task');
-  });
+  }, SLOW);
 
   it('keeps viewed marks across a reload, and drops a mark when that file changes', async () => {
     const { page: p, desk: served } = await openBoard();
@@ -182,5 +185,5 @@ describe.skipIf(unavailable !== undefined)(`review at scale${unavailable ? ` (sk
     expect(await again.getByRole('checkbox', { name: 'Viewed src/app.js' }).isChecked()).toBe(false);
     expect(await again.getByRole('checkbox', { name: 'Viewed notes.md' }).isChecked()).toBe(true);
     await screenshots('viewed-after-change');
-  });
+  }, SLOW);
 });
