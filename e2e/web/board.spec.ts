@@ -72,7 +72,7 @@ describe.skipIf(unavailable !== undefined)(`the board${unavailable ? ` (skipped:
     await card('change').click();
     const view = page.getByRole('region', { name: 'Task change' });
     await view.getByRole('tab', { name: 'Changes' }).click();
-    await view.getByText('src/app.js', { exact: true }).first().waitFor();
+    await view.getByRole('group', { name: 'Changes in src/app.js' }).waitFor();
     await view.getByText('good day').filter({ visible: true }).first().waitFor();
     await view.getByRole('button', { name: 'Side by side' }).click();
     await view.getByText('hello').filter({ visible: true }).first().waitFor();

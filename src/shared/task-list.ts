@@ -21,6 +21,8 @@ export const TaskListQuery = z.object({
   status: listOf(TaskStatus),
   /** Only tasks whose review is one of these. */
   review: listOf(ReviewState),
+  /** `false`: only tasks on the board; `true`: only archived ones; left out: both. */
+  archived: z.enum(['true', 'false']).transform((value) => value === 'true').optional(),
   /** Only tasks that changed after this cursor (the `cursor` of an earlier answer). */
   since: ListCursor.optional(),
   /** The `next` of the previous page. */

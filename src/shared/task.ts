@@ -120,6 +120,8 @@ export const TaskSummary = z.object({
   push: PushOutcome.optional(),
   /** The repository the task runs in (by name). */
   repo: z.string().optional(),
+  /** Present when a person archived the finished task: the board hides it (its Archived filter shows it); a new run brings it back. */
+  archived: z.literal(true).optional(),
 });
 export type TaskSummary = z.infer<typeof TaskSummary>;
 

@@ -20,6 +20,8 @@ import { createPolicyFileStore } from './governance/policy-file';
 import { addAgentRoutes } from './http/agents-routes';
 import { addBoardRoutes } from './http/board-routes';
 import { addBaseUpdateRoutes } from './http/base-update-routes';
+import { addReviewRoutes } from './http/review-routes';
+import { createViewedRepo } from './store/viewed-repo';
 import { createStaticUi } from './http/static-ui';
 import { addGovernanceRoutes } from './http/governance-routes';
 import { addAgentAssignmentRoutes } from './http/aa-routes';
@@ -145,6 +147,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   addGovernanceRoutes(router, { governance, repoRoot, worktreeOf: (id) => tasksRepo.get(id)?.worktreePath });
   addBoardRoutes(router, { tasks, lastSeq: () => events.lastSeq(), fixedSettings: { serverName: config.serverName, repository: repoRoot, dataDir: config.dataDir, sandbox: sandboxStatus } });
   addBaseUpdateRoutes(router, { tasks });
+  addReviewRoutes(router, { tasks, viewed: createViewedRepo(db, repoRoot), now });
   addAgentAssignmentRoutes(router, { tasks, serverName: config.serverName, repos });
   addReposRoutes(router, { repos, tasks });
   addAgentProtocolRoutes(router, { tasks, bus, db, repoRoot, repoRoots: () => repos.list().map((repo) => repo.root), now });

@@ -3,6 +3,7 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { deskBridge } from '../../shared/desk-bridge';
 import { createDeskApi, type Connection } from './api/desk-api';
 import { Board, TopBar } from './board/board';
+import { BulkBar } from './board/bulk-bar';
 import { Dialogs } from './board/dialogs';
 import { fragmentParams, readConnection, rememberConnection, withFragmentParam } from './connection';
 import { desk, deskStore, useDesk } from './state/store';
@@ -45,6 +46,7 @@ function Desk() {
   return (
     <div className={`app${openTaskId ? ' app-with-task' : ''}`}>
       <TopBar />
+      <BulkBar />
       {loadState === 'failed' && <p className="load-problem">Cannot load the tasks: {loadError}</p>}
       <div className="workspace">
         <Board />

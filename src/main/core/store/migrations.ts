@@ -139,4 +139,18 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (scope, name)
   );
   `,
+  // Review at scale. `archived_at`: when a person archived the finished task (hidden from the board, kept here;
+  // a new run of the task brings it back). `viewed_files`: the files of a task's diff a person marked as viewed, with
+  // the key of the diff they saw, so a mark lapses when that file's diff changes.
+  `
+  ALTER TABLE tasks ADD COLUMN archived_at TEXT;
+  CREATE TABLE viewed_files (
+    repo      TEXT NOT NULL,
+    task_id   TEXT NOT NULL,
+    path      TEXT NOT NULL,
+    diff_key  TEXT NOT NULL,
+    viewed_at TEXT NOT NULL,
+    PRIMARY KEY (repo, task_id, path)
+  );
+  `,
 ];

@@ -34,6 +34,8 @@ export interface TaskRecord {
   push?: PushOutcome;
   /** The repository the task runs in, by name; absent in a desk that was not told its repositories' names. */
   repo?: string;
+  /** When a person archived the finished task: hidden from the board, kept in the database. */
+  archivedAt?: string;
 }
 
 /** Fields a run may change; `null` clears a field. */
@@ -55,7 +57,7 @@ interface TaskRow {
   submitted_at: string; updated_at: string; started_at: string | null; finished_at: string | null;
   base_branch: string; base_commit: string | null; branch: string | null; worktree_path: string | null; commit_sha: string | null;
   error_message: string | null; attempt: number; agent_pid: number | null; session_id: string | null; wait_until: string; conflict: string | null; push_result: string | null;
-  repo_name: string | null;
+  repo_name: string | null; archived_at: string | null;
 }
 
 const COLUMNS: Record<keyof TaskPatch, keyof TaskRow> = {
@@ -63,6 +65,7 @@ const COLUMNS: Record<keyof TaskPatch, keyof TaskRow> = {
   updatedAt: 'updated_at', startedAt: 'started_at', finishedAt: 'finished_at', baseBranch: 'base_branch',
   baseCommit: 'base_commit', branch: 'branch', worktreePath: 'worktree_path', commit: 'commit_sha', errorMessage: 'error_message',
   attempt: 'attempt', agentPid: 'agent_pid', sessionId: 'session_id', after: 'wait_until', conflict: 'conflict', push: 'push_result',
+  archivedAt: 'archived_at',
 };
 
 /**
@@ -76,9 +79,11 @@ export function createTasksRepo(db: Db, repo: string, options: { defaultRepo?: s
   const nextSeq = db.prepare<[], { next: number }>('SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM tasks');
   // REPLACE: a resubmission's row takes the earlier one's place in one statement (no transaction of its own).
   const insert = db.prepare(`INSERT OR REPLACE INTO tasks (repo, id, seq, prompt, dependencies, agent, status, review, submitted_at,
-      updated_at, started_at, finished_at, base_branch, base_commit, branch, worktree_path, commit_sha, error_message, attempt, agent_pid, session_id, wait_until, conflict, push_result, repo_name)
+      updated_at, started_at, finished_at, base_branch, base_commit, branch, worktree_path, commit_sha, error_message, attempt, agent_pid, session_id, wait_until, conflict, push_result, repo_name,
+      archived_at)
     VALUES (@repo, @id, @seq, @prompt, @dependencies, @agent, @status, @review, @submitted_at, @updated_at, @started_at,
-      @finished_at, @base_branch, @base_commit, @branch, @worktree_path, @commit_sha, @error_message, @attempt, @agent_pid, @session_id, @wait_until, @conflict, @push_result, @repo_name)`);
+      @finished_at, @base_branch, @base_commit, @branch, @worktree_path, @commit_sha, @error_message, @attempt, @agent_pid, @session_id, @wait_until, @conflict, @push_result, @repo_name,
+      @archived_at)`);
   const updateStatements = new Map<string, ReturnType<Db['prepare']>>();
 
   function get(id: string): TaskRecord | undefined {
@@ -154,6 +159,7 @@ function fromRow(row: TaskRow, defaultRepo: string | undefined): TaskRecord {
     ...(row.conflict !== null && { conflict: JSON.parse(row.conflict) as TaskConflict }),
     ...(row.push_result !== null && { push: JSON.parse(row.push_result) as PushOutcome }),
     ...(taskRepo !== undefined && { repo: taskRepo }),
+    ...(row.archived_at !== null && { archivedAt: row.archived_at }),
   };
 }
 
@@ -165,6 +171,6 @@ function toRow(task: TaskRecord): Omit<TaskRow, 'repo_name'> {
     base_commit: task.baseCommit ?? null, branch: task.branch ?? null, worktree_path: task.worktreePath ?? null, commit_sha: task.commit ?? null,
     error_message: task.errorMessage ?? null, attempt: task.attempt, agent_pid: task.agentPid ?? null,
     session_id: task.sessionId ?? null, wait_until: task.after ?? 'completed', conflict: task.conflict ? JSON.stringify(task.conflict) : null,
-    push_result: task.push ? JSON.stringify(task.push) : null,
+    push_result: task.push ? JSON.stringify(task.push) : null, archived_at: task.archivedAt ?? null,
   };
 }

@@ -136,6 +136,7 @@ export function createTaskListing(initial: readonly TaskRecord[], deps: TaskList
         if (statuses && !statuses.has(entry.summary.status)) continue;
         if (reviews && !reviews.has(entry.summary.review)) continue;
         if (query.repo !== undefined && entry.summary.repo !== query.repo) continue;
+        if (query.archived !== undefined && (entry.summary.archived === true) !== query.archived) continue;
         total += 1;
         if (query.after !== undefined && (descending ? entry.seq >= query.after : entry.seq <= query.after)) continue;
         if (picked.length < limit) picked.push(entry);

@@ -3,6 +3,7 @@
 // change a task's summary without a write to the task.
 import type { TasksRepo, TaskRecord } from '../store/tasks-repo';
 import { blockedReason, unmetDependencies } from './dependency-graph';
+import { unarchivedWhenActive } from './task-archive';
 import { createOpenQuestions, type OpenQuestions } from './open-questions';
 import { createTaskGraph, type TaskGraph } from './task-graph';
 import { createTaskListing, type TaskListingWriter } from './task-listing';
@@ -46,7 +47,7 @@ export function createTaskMemory(deps: { tasks: TasksRepo; unsandboxed(agent: st
     get: (id) => records.get(id),
     list: () => [...records.values()].sort((a, b) => a.seq - b.seq),
     putSubmission: (task) => written(deps.tasks.putSubmission(task)),
-    update: (id, patch) => written(deps.tasks.update(id, patch)),
+    update: (id, patch) => written(deps.tasks.update(id, unarchivedWhenActive(patch))),
   };
   // A question opened or answered changes the task's summary without a write to the task.
   const questions: OpenQuestions = {

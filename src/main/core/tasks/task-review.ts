@@ -4,12 +4,14 @@ import type { TaskDiff } from '../../../shared/review';
 import { FINISHED_STATUSES, firstLineOf, type SubmitTask } from '../../../shared/task';
 import type { GitService } from '../git/git-service';
 import type { TaskPatch, TaskRecord } from '../store/tasks-repo';
+import { createTaskArchive, type TaskArchive } from './task-archive';
 import { taskBusy } from './task-errors';
 import { pushAfterApprove } from './push-after-approve';
 import type { PushAfterApprove } from '../../../shared/review';
 import { conflictUnresolved, createTaskBaseUpdates, type TaskBaseUpdates } from './task-base-updates';
 
-export interface TaskReview extends TaskBaseUpdates {
+/** Review of finished tasks, archiving them and updating them from their base included. */
+export interface TaskReview extends TaskBaseUpdates, TaskArchive {
   diff(id: string): Promise<TaskDiff>;
   approve(id: string): Promise<TaskRecord>;
   reject(id: string): Promise<TaskRecord>;
@@ -37,6 +39,7 @@ export function createTaskReview(deps: TaskReviewDeps): TaskReview {
 
   return {
     ...createTaskBaseUpdates(deps),
+    ...createTaskArchive(deps),
     async diff(id) {
       const task = deps.mustGet(id);
       if (!task.baseCommit || !task.branch) throw taskBusy(`Task ${id} has not started, so it has no changes yet.`);

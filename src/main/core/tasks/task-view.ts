@@ -25,6 +25,7 @@ export function toSummary(task: TaskRecord, openQuestions: readonly OpenQuestion
     ...(task.conflict !== undefined && { conflict: task.conflict }),
     ...(task.push !== undefined && { push: task.push }),
     ...(task.repo !== undefined && { repo: task.repo }),
+    ...(task.archivedAt !== undefined && { archived: true as const }),
   };
 }
 

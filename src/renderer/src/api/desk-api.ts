@@ -1,6 +1,6 @@
 // Client of the desk's HTTP API: every call names a route of the contract (src/shared/routes), which gives its
 // method, path, parameters, body and answer type; nothing here restates a path or a shape.
-import { aaRoutes, agentRoutes, apiRoutes, baseRoutes, reposRoutes } from '../../../shared/routes';
+import { aaRoutes, agentRoutes, apiRoutes, baseRoutes, reposRoutes, reviewRoutes } from '../../../shared/routes';
 import { pathOf, type BodyInputOf, type QueryOf, type ResponseOf, type RouteDef } from '../../../shared/routes/route';
 import { ApiError } from './api-error';
 
@@ -68,6 +68,11 @@ export function createDeskApi(connection: Connection, fetchImpl: typeof fetch = 
     baseStatus: (id: string) => call(baseRoutes.baseStatus, { params: { id } }),
     updateFromBase: (id: string, strategy: 'merge' | 'rebase') => call(baseRoutes.update, { params: { id }, body: { strategy } }),
     resolveConflict: (id: string, how: BodyInputOf<typeof baseRoutes.resolve>) => call(baseRoutes.resolve, { params: { id }, body: how }),
+    archive: (id: string) => call(reviewRoutes.archive, { params: { id } }),
+    unarchive: (id: string) => call(reviewRoutes.unarchive, { params: { id } }),
+    clearDone: () => call(reviewRoutes.clearDone),
+    viewed: (id: string) => call(reviewRoutes.viewed, { params: { id } }),
+    setViewed: (id: string, mark: BodyInputOf<typeof reviewRoutes.setViewed>) => call(reviewRoutes.setViewed, { params: { id }, body: mark }),
     setDependencies: (id: string, dependencies: string[]) => call(apiRoutes.setDependencies, { params: { id }, body: { dependencies } }),
     addDependency: (id: string, dependency: string) => call(apiRoutes.addDependency, { params: { id }, body: { id: dependency } }),
     removeDependency: (id: string, dependency: string) => call(apiRoutes.removeDependency, { params: { id, dependency } }),

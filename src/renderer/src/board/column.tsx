@@ -7,6 +7,7 @@ import { moveIntent } from '../state/move-rules';
 import { columnTaskIds, type ColumnId } from '../state/selectors';
 import { desk, useDesk } from '../state/store';
 import { carriesTask, draggedTask } from './drag';
+import { ClearDone } from './clear-done';
 import { TaskCard } from './task-card';
 
 export function dropOnColumn(taskId: string, column: ColumnId): void {
@@ -21,7 +22,7 @@ export function dropOnColumn(taskId: string, column: ColumnId): void {
 export function Column({ id, title, collapsible = false }: { id: ColumnId; title: string; collapsible?: boolean }) {
   const ids = useDesk(useShallow((state) => columnTaskIds(state, id, state.filters, state.prompts)));
   // A status filter that only Stopped can match opens it, so the filter never shows an empty board.
-  const collapsed = useDesk((state) => collapsible && !state.showStopped && state.filters.status !== 'error' && state.filters.status !== 'cancelled');
+  const collapsed = useDesk((state) => collapsible && !state.showStopped && !state.filters.archived && state.filters.status !== 'error' && state.filters.status !== 'cancelled');
   const [dropping, setDropping] = useState(false);
 
   const onDragOver = (event: DragEvent) => {
@@ -49,6 +50,7 @@ export function Column({ id, title, collapsible = false }: { id: ColumnId; title
       <header className="column-header">
         <h2>{title}</h2>
         <span className="column-count">{ids.length}<span className="sr-only"> tasks</span></span>
+        {id === 'done' && <ClearDone />}
         {collapsible && (
           <button type="button" className="quiet small" aria-expanded={!collapsed} onClick={() => desk().toggleStopped()}>
             {collapsed ? 'Show stopped' : 'Hide stopped'}

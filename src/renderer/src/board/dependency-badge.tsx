@@ -1,4 +1,5 @@
-// One "waits for <id>" link on a card: red with "blocked" when that task errored or was cancelled.
+// One "waits for <id>" link on a card: red with "blocked" when that task errored or was cancelled. The × stays
+// beside the id (a long id is cut short instead); a note goes on a line of its own under both.
 import type { DependencyState } from '../state/selectors';
 import { desk } from '../state/store';
 
@@ -10,23 +11,27 @@ export function DependencyBadge({ taskId, dependency, state, removable }: {
   const note = NOTE[state];
   return (
     <li className={`dep dep-${state}`}>
-      <span>waits for {dependency}</span>
+      <span className="dep-row">
+        <span className="dep-label" title={`waits for ${dependency}`}>
+          waits for {dependency}
+          {state === 'met' && <><span aria-hidden="true"> ✓</span><span className="sr-only">(done)</span></>}
+        </span>
+        {removable && (
+          <button
+            type="button"
+            className="dep-remove"
+            aria-label={`Remove dependency on ${dependency}`}
+            title={`Remove dependency on ${dependency}`}
+            onClick={(event) => {
+              event.stopPropagation();
+              void desk().unlinkTask(taskId, dependency);
+            }}
+          >
+            ×
+          </button>
+        )}
+      </span>
       {note && <span className="dep-note">{note}</span>}
-      {state === 'met' && <><span aria-hidden="true">✓</span><span className="sr-only">(done)</span></>}
-      {removable && (
-        <button
-          type="button"
-          className="dep-remove"
-          aria-label={`Remove dependency on ${dependency}`}
-          title={`Remove dependency on ${dependency}`}
-          onClick={(event) => {
-            event.stopPropagation();
-            void desk().unlinkTask(taskId, dependency);
-          }}
-        >
-          ×
-        </button>
-      )}
     </li>
   );
 }

@@ -34,6 +34,27 @@ export function Dialogs() {
           onClose={close}
         />
       );
+    case 'confirm-clear-done':
+      return (
+        <ConfirmDialog
+          title={`Archive ${dialog.count} finished task${dialog.count === 1 ? '' : 's'}?`}
+          body="Approved, rejected, failed and cancelled tasks leave the board. They stay on the desk with their branches and history: the Archived filter shows them, and each can be put back."
+          confirm={`Archive ${dialog.count}`}
+          danger={false}
+          onConfirm={() => void desk().clearDone()}
+          onClose={close}
+        />
+      );
+    case 'confirm-bulk-reject':
+      return (
+        <ConfirmDialog
+          title={`Reject ${dialog.count} task${dialog.count === 1 ? '' : 's'}?`}
+          body="Each one's branch is archived in git, never deleted. Your own uncommitted work is never touched."
+          confirm={`Reject ${dialog.count}`}
+          onConfirm={() => void desk().runBulk('reject')}
+          onClose={close}
+        />
+      );
     default:
       return null;
   }

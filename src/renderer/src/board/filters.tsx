@@ -32,6 +32,18 @@ export function Filters() {
         <option value="">All statuses</option>
         {STATUSES.map((status) => <option key={status.value} value={status.value}>{status.label}</option>)}
       </select>
+      <button
+        type="button"
+        aria-pressed={filters.archived === true}
+        title="Show only archived tasks (finished tasks put away from the board)"
+        onClick={() => {
+          const archived = !filters.archived;
+          desk().setFilters({ archived });
+          if (archived) void desk().loadArchived();
+        }}
+      >
+        Archived
+      </button>
     </div>
   );
 }

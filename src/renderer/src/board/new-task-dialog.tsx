@@ -3,12 +3,11 @@ import { useEffect, useId, useState, type FormEvent } from 'react';
 import { messageOf } from '../api/api-error';
 import { desk, useDesk } from '../state/store';
 import { Dialog } from '../ui/dialog';
+import { DependencyCombobox } from './dependency-combobox';
 import { generateTaskId } from './task-id';
 
 export function NewTaskDialog() {
   const agents = useDesk((state) => state.agents);
-  const order = useDesk((state) => state.order);
-  const summaries = useDesk((state) => state.tasks);
   const repos = useDesk((state) => state.repos);
   // A new task goes to the repository the board shows, else to the default.
   const [repo, setRepo] = useState(useDesk((state) => state.filters.repo ?? ''));
@@ -18,7 +17,7 @@ export function NewTaskDialog() {
   const [waitsFor, setWaitsFor] = useState<string[]>([]);
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
-  const ids = { prompt: useId(), id: useId(), agent: useId(), waits: useId(), repo: useId() };
+  const ids = { prompt: useId(), id: useId(), agent: useId(), repo: useId() };
   const close = () => desk().closeDialog();
 
   useEffect(() => void desk().loadAgents(), []);
@@ -70,16 +69,7 @@ export function NewTaskDialog() {
             </select>
           </div>
         </div>
-        <label htmlFor={ids.waits}>Waits for</label>
-        <select
-          id={ids.waits}
-          multiple
-          size={Math.min(6, Math.max(3, order.length))}
-          value={waitsFor}
-          onChange={(event) => setWaitsFor([...event.target.selectedOptions].map((option) => option.value))}
-        >
-          {order.map((id) => <option key={id} value={id}>{id} — {summaries[id]?.title}</option>)}
-        </select>
+        <DependencyCombobox taskId={taskId.trim() || undefined} value={waitsFor} onChange={setWaitsFor} multiple label="Waits for" />
         <p className="hint">The task starts once every task it waits for has completed.</p>
         {error && <p role="alert" className="form-error">{error}</p>}
         <div className="dialog-actions">

@@ -7,6 +7,7 @@ import { desk, useDesk } from '../state/store';
 import { DependencyBadge } from './dependency-badge';
 import { carriesTask, draggedTask, startTaskDrag } from './drag';
 import { Elapsed } from './elapsed';
+import { isSelectable, pickCard } from './selection';
 
 export const TaskCard = memo(function TaskCard({ id }: { id: string }) {
   const task = useDesk((state) => state.tasks[id]);
@@ -14,17 +15,21 @@ export const TaskCard = memo(function TaskCard({ id }: { id: string }) {
   const selected = useDesk((state) => state.openTaskId === id);
   // The repository is worth a word on the card only when the desk has more than one.
   const severalRepos = useDesk((state) => (state.repos?.length ?? 0) > 1);
+  const picked = useDesk((state) => state.selected.includes(id));
   const dependencyStatuses = useDesk(useShallow((state) =>
     (state.tasks[id]?.dependencies ?? []).map((dependency) => state.tasks[dependency]?.status ?? ('unknown' as const))));
   const card = useMemo(() => task && cardViewModel(task, activity, dependencyStatuses), [task, activity, dependencyStatuses]);
   const [dropping, setDropping] = useState(false);
   if (!card) return null;
 
-  const open = () => desk().openTask(id);
+  const open = (event: { shiftKey: boolean }) => {
+    if (event.shiftKey && isSelectable(card)) pickCard(id, true);
+    else desk().openTask(id);
+  };
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.target === event.currentTarget && (event.key === 'Enter' || event.key === ' ')) {
       event.preventDefault();
-      open();
+      open(event);
     }
   };
   const onDragOver = (event: DragEvent) => {
@@ -46,7 +51,7 @@ export const TaskCard = memo(function TaskCard({ id }: { id: string }) {
   return (
     <article
       aria-label={`Task ${id}`}
-      className={`card card-${card.column}${selected ? ' card-selected' : ''}${dropping ? ' card-drop' : ''}`}
+      className={`card card-${card.column}${selected ? ' card-selected' : ''}${picked ? ' card-picked' : ''}${dropping ? ' card-drop' : ''}`}
       tabIndex={0}
       draggable
       onClick={open}
@@ -57,6 +62,19 @@ export const TaskCard = memo(function TaskCard({ id }: { id: string }) {
       onDrop={onDrop}
     >
       <div className="card-meta">
+        {isSelectable(card) && (
+          <input
+            type="checkbox"
+            className="card-pick"
+            aria-label={`Select task ${id}`}
+            checked={picked}
+            readOnly
+            onClick={(event) => {
+              event.stopPropagation();
+              pickCard(id, event.shiftKey);
+            }}
+          />
+        )}
         <span className="card-id">{card.id}</span>
         {severalRepos && task?.repo && <span className="card-repo" title={`Repository ${task.repo}`}>{task.repo}</span>}
         <span className="card-agent">{card.agent}</span>
@@ -76,27 +94,13 @@ export const TaskCard = memo(function TaskCard({ id }: { id: string }) {
         </p>
       )}
       {card.activity && <p className="card-activity">{card.activity}</p>}
-      {(card.dependencies.length > 0 || card.canLink) && (
+      {card.dependencies.length > 0 && (
         <div className="card-links">
-          {card.dependencies.length > 0 && (
-            <ul className="deps" aria-label="Dependencies">
-              {card.dependencies.map((dependency) => (
-                <DependencyBadge key={dependency.id} taskId={id} dependency={dependency.id} state={dependency.state} removable={card.canLink} />
-              ))}
-            </ul>
-          )}
-          {card.canLink && (
-            <button
-              type="button"
-              className="quiet small card-link"
-              onClick={(event) => {
-                event.stopPropagation();
-                desk().openDialog({ kind: 'link', taskId: id });
-              }}
-            >
-              Wait for…
-            </button>
-          )}
+          <ul className="deps" aria-label="Dependencies">
+            {card.dependencies.map((dependency) => (
+              <DependencyBadge key={dependency.id} taskId={id} dependency={dependency.id} state={dependency.state} removable={card.canLink} />
+            ))}
+          </ul>
         </div>
       )}
     </article>

@@ -93,7 +93,7 @@ describe('desk store', () => {
     const { store } = setup(api);
     await store.getState().start(api);
     expect(await store.getState().linkTask('t2', 't1')).toBe(false);
-    expect(store.getState().alert?.text).toBe('These dependencies would close a cycle: t1 → t2 → t1');
+    expect(store.getState().toasts.filter((toast) => toast.kind === 'alert').map((toast) => toast.text)).toEqual(['These dependencies would close a cycle: t1 → t2 → t1']);
   });
 
   it('loads a task history page by page and then applies the live events that came meanwhile', async () => {

@@ -4,6 +4,7 @@ import { openEventsSocket } from '../api/events-socket';
 import { createBaseSlice } from './base-slice';
 import { createEventsSlice } from './events-slice';
 import { createReposSlice } from './repos-slice';
+import { createReviewSlice } from './review-slice';
 import { createSettingsSlice } from './settings-slice';
 import type { DeskState, StoreDeps } from './store-types';
 import { createTasksSlice } from './tasks-slice';
@@ -24,6 +25,7 @@ export function createDeskStore(overrides: Partial<StoreDeps> = {}) {
     ...createSettingsSlice(set, get, deps),
     ...createBaseSlice(set, get, deps),
     ...createReposSlice(set, get, deps),
+    ...createReviewSlice(set, get, deps),
   }));
 }
 

@@ -39,6 +39,8 @@ export interface Filters {
   status: TaskStatus | '';
   /** A repository's name, or '' (absent: the same) for every repository. */
   repo?: string;
+  /** True: only archived tasks; otherwise only tasks on the board. */
+  archived?: boolean;
 }
 
 export const NO_FILTERS: Filters = { search: '', agent: '', status: '' };
@@ -48,6 +50,7 @@ export function matchesFilters(task: TaskSummary, filters: Filters, prompt?: str
   if (filters.agent && task.agent !== filters.agent) return false;
   if (filters.repo && task.repo !== filters.repo) return false;
   if (filters.status && task.status !== filters.status) return false;
+  if ((task.archived === true) !== (filters.archived === true)) return false;
   const needle = filters.search.trim().toLowerCase();
   if (!needle) return true;
   return [task.id, task.title, prompt ?? ''].some((text) => text.toLowerCase().includes(needle));

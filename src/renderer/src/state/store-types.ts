@@ -4,6 +4,7 @@ import type { openEventsSocket } from '../api/events-socket';
 import type { BaseSlice } from './base-slice';
 import type { EventsSlice } from './events-slice';
 import type { ReposSlice } from './repos-slice';
+import type { ReviewSlice } from './review-slice';
 import type { SettingsSlice } from './settings-slice';
 import type { TasksSlice } from './tasks-slice';
 import type { UiSlice } from './ui-slice';
@@ -15,7 +16,7 @@ export interface StoreDeps {
   openSocket: typeof openEventsSocket;
 }
 
-export type DeskState = TasksSlice & EventsSlice & UiSlice & SettingsSlice & BaseSlice & ReposSlice;
+export type DeskState = TasksSlice & EventsSlice & UiSlice & SettingsSlice & BaseSlice & ReposSlice & ReviewSlice;
 
 export type SliceCreator<Slice> = (
   set: StoreApi<DeskState>['setState'],

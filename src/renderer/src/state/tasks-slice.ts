@@ -43,8 +43,8 @@ export interface TasksSlice extends BoardData {
 
 /** Active work is shown in full; finished work (Done, Stopped) a page at a time, newest first. */
 const ACTIVE: TaskListRequest = { status: [...ACTIVE_STATUSES] };
-const IN_REVIEW: TaskListRequest = { status: ['completed'], review: ['pending'] };
-const FINISHED: TaskListRequest = { status: ['completed', 'error', 'cancelled'], order: 'desc' };
+const IN_REVIEW: TaskListRequest = { status: ['completed'], review: ['pending'], archived: false };
+const FINISHED: TaskListRequest = { status: ['completed', 'error', 'cancelled'], order: 'desc', archived: false };
 const PAGE = 1000;
 export const FINISHED_PAGE = 200;
 

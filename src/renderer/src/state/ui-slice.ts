@@ -1,6 +1,7 @@
-// What the person is looking at: filters, the open task and tab, dialogs, and the one alert and status line.
+// What the person is looking at: filters, the open task and tab, dialogs, and the toasts (rules in ui/toasts.ts).
 import type { SliceCreator } from './store-types';
 import { NO_FILTERS, type Filters } from './selectors';
+import { pushToast, type Toast, type ToastAction } from '../ui/toasts';
 
 export type Dialog =
   | { kind: 'new-task' }
@@ -8,10 +9,11 @@ export type Dialog =
   | { kind: 'add-repo' }
   | { kind: 'link'; taskId: string }
   | { kind: 'confirm-cancel'; taskId: string }
-  | { kind: 'confirm-reject'; taskId: string };
+  | { kind: 'confirm-reject'; taskId: string }
+  | { kind: 'confirm-clear-done'; count: number }
+  | { kind: 'confirm-bulk-reject'; count: number };
 
 export type TaskTab = 'activity' | 'changes';
-export interface Notice { id: number; text: string }
 export interface LineComment { path: string; line: number; side: 'old' | 'new'; text: string }
 
 export interface UiSlice {
@@ -21,9 +23,8 @@ export interface UiSlice {
   taskTab: TaskTab;
   diffLayout: 'unified' | 'split';
   dialog: Dialog | undefined;
-  /** At most one alert at a time, so `role="alert"` always names the latest problem. */
-  alert: Notice | undefined;
-  status: Notice | undefined;
+  /** Statuses and alerts, oldest first, at most three. */
+  toasts: Toast[];
   /** Review comments per task, gathered into one Refine follow-up. */
   comments: Record<string, LineComment[]>;
   setFilters(filters: Partial<Filters>): void;
@@ -33,9 +34,12 @@ export interface UiSlice {
   setDiffLayout(layout: 'unified' | 'split'): void;
   openDialog(dialog: Dialog): void;
   closeDialog(): void;
-  showAlert(text: string): void;
+  /** An alert; with an action it stays until the person acts on it or dismisses it. */
+  showAlert(text: string, action?: ToastAction): void;
   showStatus(text: string): void;
+  /** Clears the alerts (a later success answers them). */
   dismissAlert(): void;
+  dismissToast(id: number): void;
   addComment(taskId: string, comment: LineComment): void;
   removeComment(taskId: string, index: number): void;
   clearComments(taskId: string): void;
@@ -50,8 +54,7 @@ export const createUiSlice: SliceCreator<UiSlice> = (set, get) => ({
   taskTab: 'activity',
   diffLayout: 'unified',
   dialog: undefined,
-  alert: undefined,
-  status: undefined,
+  toasts: [],
   comments: {},
   setFilters: (filters) => set((state) => ({ filters: { ...state.filters, ...filters } })),
   toggleStopped: () => set((state) => ({ showStopped: !state.showStopped })),
@@ -67,11 +70,14 @@ export const createUiSlice: SliceCreator<UiSlice> = (set, get) => ({
   },
   setTaskTab: (taskTab) => set({ taskTab }),
   setDiffLayout: (diffLayout) => set({ diffLayout }),
-  openDialog: (dialog) => set({ dialog, alert: undefined }),
+  openDialog: (dialog) => set((state) => ({ dialog, toasts: state.toasts.filter((toast) => toast.kind !== 'alert') })),
   closeDialog: () => set({ dialog: undefined }),
-  showAlert: (text) => set({ alert: { id: ++noticeId, text }, status: undefined }),
-  showStatus: (text) => set({ status: { id: ++noticeId, text } }),
-  dismissAlert: () => set({ alert: undefined }),
+  showAlert: (text, action) => set((state) => ({ toasts: pushToast(state.toasts, { id: ++noticeId, kind: 'alert', text, ...(action && { action }) }) })),
+  showStatus: (text) => {
+    if (text) set((state) => ({ toasts: pushToast(state.toasts, { id: ++noticeId, kind: 'status', text }) }));
+  },
+  dismissAlert: () => set((state) => (state.toasts.some((toast) => toast.kind === 'alert') ? { toasts: state.toasts.filter((toast) => toast.kind !== 'alert') } : {})),
+  dismissToast: (id) => set((state) => ({ toasts: state.toasts.filter((toast) => toast.id !== id) })),
   addComment: (taskId, comment) => set((state) => ({ comments: { ...state.comments, [taskId]: [...(state.comments[taskId] ?? []), comment] } })),
   removeComment: (taskId, index) =>
     set((state) => ({ comments: { ...state.comments, [taskId]: (state.comments[taskId] ?? []).filter((_, i) => i !== index) } })),

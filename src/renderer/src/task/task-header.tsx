@@ -5,6 +5,7 @@ import { STATUS_LABELS } from '../../../shared/task-status-labels';
 import { Elapsed } from '../board/elapsed';
 import { cardViewModel } from '../state/selectors';
 import { desk, useDesk } from '../state/store';
+import { TaskActions } from './task-actions';
 
 
 function NativeExtras({ path }: { path: string }) {
@@ -44,6 +45,7 @@ export function TaskHeader({ taskId }: { taskId: string }) {
         {task.commit && <code title="Latest commit">{task.commit.slice(0, 10)}</code>}
         {detail?.worktreePath && <NativeExtras path={detail.worktreePath} />}
       </p>
+      <TaskActions taskId={taskId} />
       {detail && (
         <details className="task-prompt">
           <summary>Prompt{detail.turns.length > 1 ? ` and ${detail.turns.length - 1} follow-up${detail.turns.length > 2 ? 's' : ''}` : ''}</summary>

@@ -1,31 +1,36 @@
-// The page's one status line (polite) and one alert (assertive); statuses fade, alerts stay until dismissed.
+// The page's toasts, bottom right: statuses (polite) and alerts (assertive), at most three, each leaving by itself
+// after a few seconds unless it carries an action (rules in toasts.ts).
 import { useEffect } from 'react';
-import { useShallow } from 'zustand/react/shallow';
 import { desk, useDesk } from '../state/store';
+import { lifetimeOf, type Toast } from './toasts';
 import '../styles/notices.css';
 
-const STATUS_MS = 6000;
-
 export function Notices() {
-  const { alert, status } = useDesk(useShallow((state) => ({ alert: state.alert, status: state.status })));
+  const toasts = useDesk((state) => state.toasts);
+  return (
+    <div className="notices" aria-label="Notifications">
+      {toasts.map((toast) => <ToastItem key={toast.id} toast={toast} />)}
+    </div>
+  );
+}
 
+function ToastItem({ toast }: { toast: Toast }) {
   useEffect(() => {
-    if (!status?.text) return;
-    const timer = setTimeout(() => {
-      if (desk().status?.id === status.id) desk().showStatus('');
-    }, STATUS_MS);
+    const lifetime = lifetimeOf(toast);
+    if (lifetime === undefined) return;
+    const timer = setTimeout(() => desk().dismissToast(toast.id), lifetime);
     return () => clearTimeout(timer);
-  }, [status]);
+  }, [toast]);
 
   return (
-    <div className="notices">
-      <div role="status" className={status?.text ? 'notice notice-status' : 'notice-empty'}>{status?.text}</div>
-      {alert && (
-        <div className="notice notice-alert">
-          <div role="alert">{alert.text}</div>
-          <button type="button" className="quiet" onClick={() => desk().dismissAlert()}>Dismiss</button>
-        </div>
+    <div className={`notice notice-${toast.kind}`}>
+      <div role={toast.kind === 'alert' ? 'alert' : 'status'} className="notice-text">{toast.text}</div>
+      {toast.action && (
+        <button type="button" className="small" onClick={() => { toast.action?.run(); desk().dismissToast(toast.id); }}>
+          {toast.action.label}
+        </button>
       )}
+      <button type="button" className="quiet small notice-close" aria-label="Dismiss" title="Dismiss" onClick={() => desk().dismissToast(toast.id)}>×</button>
     </div>
   );
 }

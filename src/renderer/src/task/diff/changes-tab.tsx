@@ -1,9 +1,11 @@
 // The "Changes" tab: review actions, the changed files, and the chosen file's diff.
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
+import { isViewed, diffKey } from '../../../../shared/viewed';
 import { desk, useDesk } from '../../state/store';
 import { DiffView } from './diff-view';
 import { FileList } from './file-list';
 import { BasePanel } from './base-panel';
+import { filesInTreeOrder, fileTree } from './file-tree';
 import { ReviewActions } from './review-actions';
 import '../../styles/diff.css';
 
@@ -13,13 +15,15 @@ export function ChangesTab({ taskId }: { taskId: string }) {
   const status = useDesk((state) => state.tasks[taskId]?.status);
   const layout = useDesk((state) => state.diffLayout);
   const [selected, setSelected] = useState<string>();
+  const marks = useDesk((state) => state.viewed[taskId]);
+  useEffect(() => void desk().loadViewed(taskId), [taskId]);
 
   const waiting = status === 'queued' && !commit;
   useEffect(() => {
     if (!waiting) void desk().loadDiff(taskId);
   }, [taskId, commit, status, waiting]);
 
-  const files = diff?.data?.files ?? [];
+  const files = useMemo(() => filesInTreeOrder(fileTree(diff?.data?.files ?? [])), [diff?.data]);
   const file = files.find((candidate) => candidate.path === selected) ?? files[0];
   const added = files.reduce((sum, candidate) => sum + candidate.additions, 0);
   const removed = files.reduce((sum, candidate) => sum + candidate.deletions, 0);
@@ -42,7 +46,13 @@ export function ChangesTab({ taskId }: { taskId: string }) {
       {diff?.data && files.length === 0 && <p className="diff-note">This task changed no files.</p>}
       {!waiting && file && (
         <div className="changes-body">
-          <FileList files={files} selected={file.path} onSelect={setSelected} />
+          <FileList
+            files={files}
+            selected={file.path}
+            onSelect={setSelected}
+            viewed={(candidate) => isViewed(marks ?? {}, candidate)}
+            onViewed={(candidate, viewed) => void desk().setViewed(taskId, candidate.path, diffKey(candidate), viewed)}
+          />
           <DiffView key={`${file.path}:${layout}`} taskId={taskId} file={file} layout={layout} />
         </div>
       )}

@@ -9,7 +9,8 @@ export interface DiffLine {
   oldNo?: number;
   newNo?: number;
 }
-export interface DiffGap { kind: 'gap'; hidden: number }
+/** Unchanged lines folded away: `from` (inclusive) to `to` (exclusive) index the file's diff lines. */
+export interface DiffGap { kind: 'gap'; hidden: number; from: number; to: number }
 export type DiffRow = DiffLine | DiffGap;
 export type SplitRow = { kind: 'pair'; left?: DiffLine; right?: DiffLine } | DiffGap;
 
@@ -37,10 +38,16 @@ export function diffAllLines(oldText: string, newText: string): DiffLine[] {
   return lines;
 }
 
-/** The lines with long unchanged stretches folded into gaps, keeping `context` lines around each change. */
-export function buildDiffRows(oldText: string, newText: string, context = 3): DiffRow[] {
-  const lines = diffAllLines(oldText, newText);
-  const keep = new Array<boolean>(lines.length).fill(false);
+/**
+ * The lines with long unchanged stretches folded into gaps, keeping `context` lines around each change and every line
+ * whose index is in `revealed` (what the reviewer expanded).
+ */
+export function buildDiffRows(oldText: string, newText: string, context = 3, revealed: ReadonlySet<number> = new Set()): DiffRow[] {
+  return foldLines(diffAllLines(oldText, newText), context, revealed);
+}
+
+export function foldLines(lines: readonly DiffLine[], context = 3, revealed: ReadonlySet<number> = new Set()): DiffRow[] {
+  const keep = lines.map((_, index) => revealed.has(index));
   lines.forEach((line, index) => {
     if (line.kind === 'context') return;
     for (let i = Math.max(0, index - context); i <= Math.min(lines.length - 1, index + context); i++) keep[i] = true;
@@ -49,15 +56,35 @@ export function buildDiffRows(oldText: string, newText: string, context = 3): Di
   let hidden = 0;
   lines.forEach((line, index) => {
     if (keep[index]) {
-      if (hidden > 0) rows.push({ kind: 'gap', hidden });
+      if (hidden > 0) rows.push({ kind: 'gap', hidden, from: index - hidden, to: index });
       hidden = 0;
       rows.push(line);
     } else {
       hidden++;
     }
   });
-  if (hidden > 0) rows.push({ kind: 'gap', hidden });
+  if (hidden > 0) rows.push({ kind: 'gap', hidden, from: lines.length - hidden, to: lines.length });
   return rows;
+}
+
+/** How many lines one "show more" reveals on each side of a gap. */
+export const EXPAND_STEP = 10;
+
+/**
+ * The line indexes a "show more" on `gap` reveals: the `step` lines next to each neighbouring change, or all of it.
+ * `total` is how many lines the file's diff has: a gap at the file's start or end grows toward its one change only.
+ */
+export function expandGap(gap: DiffGap, total: number, options: { step?: number; all?: boolean } = {}): number[] {
+  const step = options.step ?? EXPAND_STEP;
+  const sides = (gap.from > 0 ? 1 : 0) + (gap.to < total ? 1 : 0);
+  const indexes: number[] = [];
+  if (options.all || gap.hidden <= step * Math.max(1, sides)) {
+    for (let i = gap.from; i < gap.to; i++) indexes.push(i);
+    return indexes;
+  }
+  if (gap.from > 0) for (let i = gap.from; i < gap.from + step; i++) indexes.push(i);
+  if (gap.to < total) for (let i = gap.to - step; i < gap.to; i++) indexes.push(i);
+  return indexes;
 }
 
 /** Side by side: context on both sides, a run of removals beside the additions that follow it. */

@@ -1,14 +1,19 @@
 // One file's diff, unified or side by side, virtualized so large files stay smooth, with line comments.
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useMemo, useRef, useState } from 'react';
+import { useMemo, useRef, useState, type CSSProperties } from 'react';
 import type { FileDiff } from '../../../../shared/review';
 import { desk, useDesk } from '../../state/store';
 import { CommentComposer, LineComments } from './comment-box';
 import { DiffLineCells, type LineTarget } from './diff-line';
-import { buildDiffRows, pairRows, type DiffLine, type DiffRow, type SplitRow } from './diff-rows';
+import { diffAllLines, expandGap, foldLines, pairRows, type DiffGap, type DiffLine, type DiffRow, type SplitRow } from './diff-rows';
 import { highlightLines } from './highlight';
 
 type Row = DiffRow | SplitRow;
+
+/** Halves are made at most this many characters wide up front; a longer line widens only its own row. */
+const MAX_UNWRAPPED = 140;
+/** Characters a line takes on screen, tabs counted as the tab-size diff.css gives them. */
+const textWidth = (text: string) => text.length + (text.split('\t').length - 1) * 3;
 
 export function DiffView({ taskId, file, layout }: { taskId: string; file: FileDiff; layout: 'unified' | 'split' }) {
   if (file.binary) return <p className="diff-note">{file.path} is a binary file; its contents are not shown.</p>;
@@ -21,8 +26,14 @@ export function DiffView({ taskId, file, layout }: { taskId: string; file: FileD
 function TextDiff({ taskId, file, layout }: { taskId: string; file: FileDiff; layout: 'unified' | 'split' }) {
   const oldText = file.oldText ?? '';
   const newText = file.newText ?? '';
-  const rows = useMemo(() => buildDiffRows(oldText, newText), [oldText, newText]);
+  const lines = useMemo(() => diffAllLines(oldText, newText), [oldText, newText]);
+  const [revealed, setRevealed] = useState<ReadonlySet<number>>(() => new Set());
+  const rows = useMemo(() => foldLines(lines, 3, revealed), [lines, revealed]);
+  const reveal = (gap: DiffGap, all = false) => setRevealed((before) => new Set([...before, ...expandGap(gap, lines.length, { all })]));
   const shown: Row[] = useMemo(() => (layout === 'split' ? pairRows(rows) : rows), [rows, layout]);
+  // Side by side, lines never wrap (a narrow panel scrolls sideways instead of breaking every line into fragments), and
+  // every row's halves are as wide as the file's longest line (up to a limit), so the halves line up from row to row.
+  const widest = useMemo(() => Math.min(MAX_UNWRAPPED, lines.reduce((most, line) => Math.max(most, textWidth(line.text)), 0)), [lines]);
   const oldHtml = useMemo(() => highlightLines(oldText, file.oldPath ?? file.path), [oldText, file.oldPath, file.path]);
   const newHtml = useMemo(() => highlightLines(newText, file.path), [newText, file.path]);
   const allComments = useDesk((state) => state.comments[taskId]);
@@ -46,7 +57,7 @@ function TextDiff({ taskId, file, layout }: { taskId: string; file: FileDiff; la
     return [row.kind === 'del' ? { line: row.oldNo ?? 0, side: 'old' } : { line: row.newNo ?? 0, side: 'new' }];
   };
   const renderRow = (row: Row) => {
-    if (row.kind === 'gap') return <div className="dl-gap">⋯ {row.hidden} unchanged {row.hidden === 1 ? 'line' : 'lines'}</div>;
+    if (row.kind === 'gap') return <GapRow gap={row} total={lines.length} onReveal={reveal} />;
     if (row.kind === 'pair') {
       return (
         <div className="dl-pair">
@@ -60,7 +71,7 @@ function TextDiff({ taskId, file, layout }: { taskId: string; file: FileDiff; la
 
   return (
     <div ref={scrollRef} className={`diff diff-${layout}`} aria-label={`Changes in ${file.path}`} role="group">
-      <div className="diff-inner" style={{ height: virtualizer.getTotalSize() }}>
+      <div className="diff-inner" style={{ height: virtualizer.getTotalSize(), ...(layout === 'split' && { '--widest': widest }) } as CSSProperties}>
         {virtualizer.getVirtualItems().map((item) => {
           const row = shown[item.index] as Row;
           const targets = targetsOf(row);
@@ -85,6 +96,19 @@ function TextDiff({ taskId, file, layout }: { taskId: string; file: FileDiff; la
           );
         })}
       </div>
+    </div>
+  );
+}
+
+/** Folded unchanged lines, and the buttons that show more of them around the changes. */
+function GapRow({ gap, total, onReveal }: { gap: DiffGap; total: number; onReveal(gap: DiffGap, all?: boolean): void }) {
+  const lines = `${gap.hidden} unchanged ${gap.hidden === 1 ? 'line' : 'lines'}`;
+  const partial = expandGap(gap, total).length < gap.hidden;
+  return (
+    <div className="dl-gap">
+      <span>⋯ {lines}</span>
+      {partial && <button type="button" className="quiet small" onClick={() => onReveal(gap)}>Show more lines</button>}
+      <button type="button" className="quiet small" onClick={() => onReveal(gap, true)}>{partial ? 'Show all' : `Show ${lines}`}</button>
     </div>
   );
 }
