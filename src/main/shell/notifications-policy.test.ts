@@ -5,7 +5,7 @@ import { notificationFor, type SeenStatuses } from './notifications-policy';
 
 let seq = 0;
 function taskEvent(id: string, status: TaskStatus, extra: Partial<TaskSummary> = {}): EventEnvelope {
-  const task: TaskSummary = { id, submittedAt: '2025-01-01T00:00:00Z', status, title: `Fix ${id}`, agent: 'scripted', dependencies: [], review: 'pending', updatedAt: '2025-01-01T00:00:00Z', ...extra };
+  const task: TaskSummary = { id, submittedAt: '2025-01-01T00:00:00Z', status, title: `Fix ${id}`, agent: 'scripted', dependencies: [], review: 'pending', updatedAt: '2025-01-01T00:00:00Z', workingMs: 0, ...extra };
   return { seq: ++seq, taskId: id, attempt: 1, at: '2025-01-01T00:00:00Z', event: { type: 'task', task } };
 }
 

@@ -1,5 +1,5 @@
 // Typed reads and writes of the tasks table for one repository; callers never see SQL.
-import type { DependencyGate, ReviewState, TaskStatus } from '../../../shared/task';
+import type { DependencyGate, ReviewState, TaskActivity, TaskStatus } from '../../../shared/task';
 import type { Db } from './database';
 
 /** A task as the core keeps it. */
@@ -28,6 +28,12 @@ export interface TaskRecord {
   sessionId?: string;
   /** `approved`: the task starts only once every dependency is approved, not merely completed. */
   after?: DependencyGate;
+  /** Milliseconds spent in-progress before the current stretch (see working-time.ts). */
+  workingMs: number;
+  /** When the current in-progress stretch began; absent while the task does not work. */
+  workingSince?: string;
+  /** What the agent did last, as of the task's last status change (the live value is kept in memory). */
+  lastActivity?: TaskActivity;
 }
 
 /** Fields a run may change; `null` clears a field. */
@@ -39,8 +45,8 @@ export interface TasksRepo {
   get(id: string): TaskRecord | undefined;
   /** All tasks in submission order (read once at start; the task service keeps them in memory after that). */
   list(): TaskRecord[];
-  /** Stores a new submission, replacing any earlier task with the same id. */
-  putSubmission(task: Omit<TaskRecord, 'seq'>): TaskRecord;
+  /** Stores a new submission, replacing any earlier task with the same id; it has not worked yet. */
+  putSubmission(task: Omit<TaskRecord, 'seq' | 'workingMs'>): TaskRecord;
   update(id: string, patch: TaskPatch): TaskRecord;
 }
 
@@ -49,6 +55,7 @@ interface TaskRow {
   submitted_at: string; updated_at: string; started_at: string | null; finished_at: string | null;
   base_branch: string; base_commit: string | null; branch: string | null; worktree_path: string | null; commit_sha: string | null;
   error_message: string | null; attempt: number; agent_pid: number | null; session_id: string | null; wait_until: string;
+  working_ms: number; working_since: string | null; last_activity: string | null;
 }
 
 const COLUMNS: Record<keyof TaskPatch, keyof TaskRow> = {
@@ -56,6 +63,7 @@ const COLUMNS: Record<keyof TaskPatch, keyof TaskRow> = {
   updatedAt: 'updated_at', startedAt: 'started_at', finishedAt: 'finished_at', baseBranch: 'base_branch',
   baseCommit: 'base_commit', branch: 'branch', worktreePath: 'worktree_path', commit: 'commit_sha', errorMessage: 'error_message',
   attempt: 'attempt', agentPid: 'agent_pid', sessionId: 'session_id', after: 'wait_until',
+  workingMs: 'working_ms', workingSince: 'working_since', lastActivity: 'last_activity',
 };
 
 export function createTasksRepo(db: Db, repo: string): TasksRepo {
@@ -64,9 +72,9 @@ export function createTasksRepo(db: Db, repo: string): TasksRepo {
   const nextSeq = db.prepare<[], { next: number }>('SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM tasks');
   const remove = db.prepare<[string, string]>('DELETE FROM tasks WHERE repo = ? AND id = ?');
   const insert = db.prepare(`INSERT INTO tasks (repo, id, seq, prompt, dependencies, agent, status, review, submitted_at,
-      updated_at, started_at, finished_at, base_branch, base_commit, branch, worktree_path, commit_sha, error_message, attempt, agent_pid, session_id, wait_until)
+      updated_at, started_at, finished_at, base_branch, base_commit, branch, worktree_path, commit_sha, error_message, attempt, agent_pid, session_id, wait_until, working_ms, working_since, last_activity)
     VALUES (@repo, @id, @seq, @prompt, @dependencies, @agent, @status, @review, @submitted_at, @updated_at, @started_at,
-      @finished_at, @base_branch, @base_commit, @branch, @worktree_path, @commit_sha, @error_message, @attempt, @agent_pid, @session_id, @wait_until)`);
+      @finished_at, @base_branch, @base_commit, @branch, @worktree_path, @commit_sha, @error_message, @attempt, @agent_pid, @session_id, @wait_until, @working_ms, @working_since, @last_activity)`);
   const updateStatements = new Map<string, ReturnType<Db['prepare']>>();
 
   function get(id: string): TaskRecord | undefined {
@@ -77,13 +85,14 @@ export function createTasksRepo(db: Db, repo: string): TasksRepo {
   // MAX(seq) over every repository cannot use the (repo, seq) index: asked per submission, it made intake
   // slow down as tasks piled up. One desk owns the data dir (desk.lock), so the count is read once.
   let lastSeq: number | undefined;
-  const putSubmission = db.transaction((task: Omit<TaskRecord, 'seq'>): TaskRecord => {
+  const putSubmission = db.transaction((submitted: Omit<TaskRecord, 'seq' | 'workingMs'>): TaskRecord => {
     lastSeq ??= (nextSeq.get() as { next: number }).next - 1;
     const seq = lastSeq + 1;
+    const task = { ...submitted, seq, workingMs: 0 };
     remove.run(repo, task.id);
-    insert.run({ repo, ...toRow({ ...task, seq }) });
+    insert.run({ repo, ...toRow(task) });
     lastSeq = seq;
-    return { ...task, seq };
+    return task;
   });
 
   return {
@@ -103,7 +112,7 @@ export function createTasksRepo(db: Db, repo: string): TasksRepo {
         const values: Record<string, unknown> = { repo, id };
         for (const key of keys) {
           const value = patch[key];
-          values[key] = key === 'dependencies' && Array.isArray(value) ? JSON.stringify(value) : value;
+          values[key] = (key === 'dependencies' || key === 'lastActivity') && value !== null && typeof value === 'object' ? JSON.stringify(value) : value;
         }
         statement.run(values);
       }
@@ -137,6 +146,9 @@ function fromRow(row: TaskRow): TaskRecord {
     agentPid: row.agent_pid ?? undefined,
     sessionId: row.session_id ?? undefined,
     ...(row.wait_until === 'approved' && { after: 'approved' as const }),
+    workingMs: row.working_ms,
+    ...(row.working_since !== null && { workingSince: row.working_since }),
+    ...(row.last_activity !== null && { lastActivity: JSON.parse(row.last_activity) as TaskActivity }),
   };
 }
 
@@ -148,5 +160,6 @@ function toRow(task: TaskRecord): Omit<TaskRow, never> {
     base_commit: task.baseCommit ?? null, branch: task.branch ?? null, worktree_path: task.worktreePath ?? null, commit_sha: task.commit ?? null,
     error_message: task.errorMessage ?? null, attempt: task.attempt, agent_pid: task.agentPid ?? null,
     session_id: task.sessionId ?? null, wait_until: task.after ?? 'completed',
+    working_ms: task.workingMs, working_since: task.workingSince ?? null, last_activity: task.lastActivity ? JSON.stringify(task.lastActivity) : null,
   };
 }

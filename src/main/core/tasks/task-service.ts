@@ -93,14 +93,14 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
 
   const now = () => deps.now().toISOString();
   // The graph, the list and open questions live in memory; every write goes through them after the database.
-  const { graph, listing, tasks, questions, summaryOf } = createTaskMemory({ tasks: deps.tasks, unsandboxed: (agent) => !deps.sandbox.confines(agent) });
+  const { graph, listing, tasks, questions, summaryOf, record: recordEvent } = createTaskMemory({ tasks: deps.tasks, unsandboxed: (agent) => !deps.sandbox.confines(agent), record: deps.record, now: deps.now });
   const { turns } = deps;
   const atomically = deps.transaction ?? (<T>(work: () => T): T => work());
   const requests = createAgentRequests({
     gate: deps.gate,
     questions,
     now: deps.now,
-    record: (task, event) => deps.record(task.id, task.attempt, event),
+    record: (task, event) => recordEvent(task.id, task.attempt, event),
     setWaiting: (task, waiting) => {
       if (!isCurrent(task.id, task.attempt)) return;
       const target = waiting ? 'awaiting-input' : 'in-progress';
@@ -119,12 +119,12 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
 
   function save(id: string, patch: TaskPatch): TaskRecord {
     const updated = tasks.update(id, { ...patch, updatedAt: now() });
-    deps.record(id, updated.attempt, { type: 'task', task: summaryOf(updated) });
+    recordEvent(id, updated.attempt, { type: 'task', task: summaryOf(updated) });
     return updated;
   }
 
   function log(task: TaskRecord, text: string, level: 'info' | 'warn' | 'error' = 'info'): void {
-    deps.record(task.id, task.attempt, { type: 'log', level, source: 'desk', text });
+    recordEvent(task.id, task.attempt, { type: 'log', level, source: 'desk', text });
   }
 
   function assertNoCycle(id: string, dependencies: readonly string[]): void {
@@ -186,7 +186,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
       agents: deps.agents,
       clientVersion: deps.config.clientVersion,
       update: (patch) => { if (isCurrent(task.id, attempt)) tasks.update(task.id, patch); },
-      record: (event) => deps.record(task.id, attempt, event),
+      record: (event) => recordEvent(task.id, attempt, event),
       onSession: (session) => { run.session = session; },
       decidePermission: (request, worktree) => requestsOfRun.permission(request, worktree),
       elicit: (request) => requestsOfRun.elicitation(request, tasks.get(task.id)?.worktreePath ?? ''),
@@ -267,7 +267,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
         turns.startOver(written.id, written.prompt, agent, at);
         return written;
       });
-      deps.record(record.id, record.attempt, { type: 'task', task: summaryOf(record) });
+      recordEvent(record.id, record.attempt, { type: 'task', task: summaryOf(record) });
       if (previous) log(record, `Replaced the earlier submission (it was ${previous.status}); its branch is archived when this run starts.`);
       schedule();
       return tasks.get(input.id) as TaskRecord;
@@ -276,7 +276,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
 
   const cleanUp = (task: TaskRecord) => cleanUpWorktree(task, {
     agents: deps.agents, sandbox: deps.sandbox, workspace: deps.workspace,
-    record: (event) => deps.record(task.id, task.attempt, event), log: (text, level) => log(task, text, level),
+    record: (event) => recordEvent(task.id, task.attempt, event), log: (text, level) => log(task, text, level),
   });
 
   const review = createTaskReview({ git: deps.git, mustGet, save, log, withTaskLock, submit, cleanUp });

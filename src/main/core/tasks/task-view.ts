@@ -22,6 +22,11 @@ export function toSummary(task: TaskRecord, openQuestions: readonly OpenQuestion
     ...(blockedBy !== undefined && { blockedBy }),
     ...(task.after === 'approved' && { after: 'approved' as const }),
     ...(unsandboxed && { unsandboxed: true as const }),
+    ...(task.startedAt !== undefined && { startedAt: task.startedAt }),
+    ...(task.finishedAt !== undefined && { finishedAt: task.finishedAt }),
+    workingMs: task.workingMs,
+    ...(task.workingSince !== undefined && { workingSince: task.workingSince }),
+    ...(task.lastActivity !== undefined && { lastActivity: task.lastActivity }),
   };
 }
 
@@ -47,8 +52,6 @@ export function toDetail(task: TaskRecord, facts: DetailFacts): TaskDetail {
     ...(task.baseCommit !== undefined && { baseCommit: task.baseCommit }),
     ...(task.worktreePath !== undefined && { worktreePath: task.worktreePath }),
     ...(task.errorMessage !== undefined && { errorMessage: task.errorMessage }),
-    ...(task.startedAt !== undefined && { startedAt: task.startedAt }),
-    ...(task.finishedAt !== undefined && { finishedAt: task.finishedAt }),
     attempt: task.attempt,
     ...(task.agentPid !== undefined && { agentPid: task.agentPid }),
     turns: facts.turns.map(({ turn, prompt, status, commit, requestedAt, startedAt, finishedAt }) => ({
