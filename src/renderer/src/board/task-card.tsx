@@ -62,7 +62,7 @@ export const TaskCard = memo(function TaskCard({ id }: { id: string }) {
             unsandboxed
           </span>
         )}
-        <Elapsed since={card.submittedAt} until={card.endedAt} />
+        <Elapsed time={card.time} />
       </div>
       <h3 className="card-title">{card.title}</h3>
       {card.needsAnswer && <p className="card-needs">Needs your answer</p>}

@@ -94,9 +94,24 @@ export interface CardView {
   unsandboxed: boolean;
   /** Editable links: only a queued task's dependencies change. */
   canLink: boolean;
-  submittedAt: number;
-  /** When the elapsed time stops counting: undefined while the task runs or waits. */
-  endedAt: number | undefined;
+  time: CardTime;
+}
+
+/**
+ * The working time a card shows: ticking from `since` while the agent works, held while it waits (for a
+ * person, or queued for another turn), "took" once its run is over; none before it ever started.
+ */
+export type CardTime =
+  | { kind: 'working'; ms: number; since: number }
+  | { kind: 'paused'; ms: number }
+  | { kind: 'took'; ms: number }
+  | { kind: 'none' };
+
+export function cardTime(task: Pick<TaskSummary, 'status' | 'workingMs' | 'workingSince' | 'startedAt'>): CardTime {
+  const ms = task.workingMs;
+  if (task.workingSince !== undefined) return { kind: 'working', ms, since: Date.parse(task.workingSince) };
+  if (task.startedAt === undefined && ms === 0) return { kind: 'none' };
+  return isFinished(task.status) ? { kind: 'took', ms } : { kind: 'paused', ms };
 }
 
 export function dependencyState(status: TaskStatus | 'unknown'): DependencyState {
@@ -105,7 +120,7 @@ export function dependencyState(status: TaskStatus | 'unknown'): DependencyState
   return status === 'completed' ? 'met' : 'waiting';
 }
 
-export function activityText(activity: Activity | undefined): string | undefined {
+export function activityText(activity: Pick<Activity, 'kind' | 'text'> | undefined): string | undefined {
   const text = activity?.text.trim();
   if (!activity || !text) return undefined;
   return activity.kind === 'thought' ? `Thinking: ${text}` : text;
@@ -121,13 +136,12 @@ export function cardViewModel(
     agent: task.agent,
     status: task.status,
     column: columnOf(task),
-    activity: activityText(activity),
+    activity: activityText(activity ?? task.lastActivity),
     dependencies: task.dependencies.map((id, index) => ({ id, state: dependencyState(dependencyStatuses[index] ?? 'unknown') })),
     needsAnswer: (task.openQuestions?.length ?? 0) > 0,
     unsandboxed: task.unsandboxed === true,
     canLink: task.status === 'queued',
-    submittedAt: Date.parse(task.submittedAt),
-    endedAt: isFinished(task.status) ? Date.parse(task.updatedAt) : undefined,
+    time: cardTime(task),
   };
 }
 
