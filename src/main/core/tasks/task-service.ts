@@ -19,6 +19,7 @@ import type { RunContext, RunOutcome } from './task-runner';
 import { canTransition, isActive } from './task-state';
 import { toDetail } from './task-view';
 import { createTaskMemory } from './task-memory';
+import { recordingPrompts } from './prompt-events';
 import type { TaskSandbox } from '../sandbox/task-sandbox';
 import type { WorkspaceSetup } from '../workspace/workspace-setup';
 import { cleanUpWorktree } from './worktree-cleanup';
@@ -94,7 +95,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
   const now = () => deps.now().toISOString();
   // The graph, the list and open questions live in memory; every write goes through them after the database.
   const { graph, listing, tasks, questions, summaryOf, record: recordEvent } = createTaskMemory({ tasks: deps.tasks, unsandboxed: (agent) => !deps.sandbox.confines(agent), record: deps.record, now: deps.now });
-  const { turns } = deps;
+  const turns = recordingPrompts(deps.turns, (id, event) => recordEvent(id, tasks.get(id)?.attempt ?? 0, event));
   const atomically = deps.transaction ?? (<T>(work: () => T): T => work());
   const requests = createAgentRequests({
     gate: deps.gate,
