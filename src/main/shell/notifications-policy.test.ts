@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EventEnvelope } from '../../shared/events';
 import type { TaskStatus, TaskSummary } from '../../shared/task';
-import { notificationFor, type SeenStatuses } from './notifications-policy';
+import { notificationFor, type SeenStatuses } from '../../shared/notifications-policy';
 
 let seq = 0;
 function taskEvent(id: string, status: TaskStatus, extra: Partial<TaskSummary> = {}): EventEnvelope {

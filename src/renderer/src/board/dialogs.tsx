@@ -1,4 +1,5 @@
 // Whichever dialog the store says is open.
+import { ShortcutsDialog } from '../attention/shortcuts-dialog';
 import { SettingsDialog } from '../settings/settings-dialog';
 import { desk, useDesk } from '../state/store';
 import { ConfirmDialog } from '../ui/dialog';
@@ -12,6 +13,7 @@ export function Dialogs() {
     case 'new-task': return <NewTaskDialog />;
     case 'settings': return <SettingsDialog />;
     case 'link': return <LinkDialog taskId={dialog.taskId} />;
+    case 'shortcuts': return <ShortcutsDialog onClose={close} />;
     case 'confirm-cancel':
       return (
         <ConfirmDialog

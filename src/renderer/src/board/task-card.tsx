@@ -44,6 +44,7 @@ export const TaskCard = memo(function TaskCard({ id }: { id: string }) {
   return (
     <article
       aria-label={`Task ${id}`}
+      data-task-id={id}
       className={`card card-${card.column}${selected ? ' card-selected' : ''}${dropping ? ' card-drop' : ''}`}
       tabIndex={0}
       draggable

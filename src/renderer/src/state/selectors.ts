@@ -1,6 +1,7 @@
 // Pure views of the board's data: which column a task sits in, what the filters keep, what a card shows.
 import type { TaskStatus, TaskSummary } from '../../../shared/task';
 import { ACTIVE_STATUSES } from '../../../shared/task-status-labels';
+import { needsYou } from '../attention/attention';
 import type { Activity, BoardData } from './board-reducer';
 
 export type ColumnId = 'queued' | 'working' | 'needs-input' | 'review' | 'done' | 'stopped';
@@ -37,6 +38,8 @@ export interface Filters {
   agent: string;
   /** A task status, or '' for every status. */
   status: TaskStatus | '';
+  /** Only tasks that need the person: an open question, or ready for review. */
+  needsYou?: boolean;
 }
 
 export const NO_FILTERS: Filters = { search: '', agent: '', status: '' };
@@ -45,6 +48,7 @@ export const NO_FILTERS: Filters = { search: '', agent: '', status: '' };
 export function matchesFilters(task: TaskSummary, filters: Filters, prompt?: string): boolean {
   if (filters.agent && task.agent !== filters.agent) return false;
   if (filters.status && task.status !== filters.status) return false;
+  if (filters.needsYou && !needsYou(task)) return false;
   const needle = filters.search.trim().toLowerCase();
   if (!needle) return true;
   return [task.id, task.title, prompt ?? ''].some((text) => text.toLowerCase().includes(needle));

@@ -7,7 +7,8 @@ export type Dialog =
   | { kind: 'settings' }
   | { kind: 'link'; taskId: string }
   | { kind: 'confirm-cancel'; taskId: string }
-  | { kind: 'confirm-reject'; taskId: string };
+  | { kind: 'confirm-reject'; taskId: string }
+  | { kind: 'shortcuts' };
 
 export type TaskTab = 'activity' | 'changes';
 export interface Notice { id: number; text: string }

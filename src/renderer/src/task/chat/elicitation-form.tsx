@@ -4,7 +4,7 @@ import type { OpenQuestion } from '../../../../shared/questions';
 import { desk } from '../../state/store';
 import { formContent, schemaFields, type FormField } from './schema-fields';
 
-function Field({ field, value, onChange }: { field: FormField; value: string | boolean; onChange(value: string | boolean): void }) {
+function Field({ field, value, onChange, first }: { field: FormField; value: string | boolean; onChange(value: string | boolean): void; first: boolean }) {
   const id = useId();
   const label = (
     <label htmlFor={id}>
@@ -36,6 +36,8 @@ function Field({ field, value, onChange }: { field: FormField; value: string | b
           value={String(value)}
           required={field.required}
           aria-required={field.required}
+          // The question is what the person came to the task for: its first text field takes the keyboard.
+          autoFocus={first}
           onChange={(event) => onChange(event.target.value)}
         />
       )}
@@ -55,11 +57,16 @@ export function ElicitationForm({ question }: { question: OpenQuestion }) {
   };
 
   return (
-    <form className="question form" aria-label="The agent asks a question" onSubmit={submit}>
+    <form
+      className="question form"
+      aria-label="The agent asks a question"
+      onSubmit={submit}
+      onKeyDown={(event) => { if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) { event.preventDefault(); event.currentTarget.requestSubmit(); } }}
+    >
       <p className="question-label">The agent asks</p>
       <p className="question-prompt">{question.prompt}</p>
       {fields.map((field) => (
-        <Field key={field.name} field={field} value={values[field.name] ?? ''} onChange={(value) => setValues({ ...values, [field.name]: value })} />
+        <Field key={field.name} first={field === fields[0]} field={field} value={values[field.name] ?? ''} onChange={(value) => setValues({ ...values, [field.name]: value })} />
       ))}
       <div className="question-options">
         <button type="submit" className="primary">Send answer</button>
