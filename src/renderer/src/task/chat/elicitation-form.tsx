@@ -4,10 +4,13 @@ import type { OpenQuestion } from '../../../../shared/questions';
 import { desk } from '../../state/store';
 import { formContent, schemaFields, type FormField } from './schema-fields';
 
-function Field({ field, value, onChange, first }: { field: FormField; value: string | boolean; onChange(value: string | boolean): void; first: boolean }) {
+function Field({ field, value, onChange, first, asked }: {
+  field: FormField; value: string | boolean; onChange(value: string | boolean): void; first: boolean; asked: string;
+}) {
   const id = useId();
+  // A field titled with the question itself says it once: the question above is its label.
   const label = (
-    <label htmlFor={id}>
+    <label htmlFor={id} className={field.label.trim() === asked.trim() ? 'sr-only' : undefined}>
       {field.label}
       {field.required && <span className="required" aria-hidden="true"> *</span>}
     </label>
@@ -66,7 +69,7 @@ export function ElicitationForm({ question }: { question: OpenQuestion }) {
       <p className="question-label">The agent asks</p>
       <p className="question-prompt">{question.prompt}</p>
       {fields.map((field) => (
-        <Field key={field.name} first={field === fields[0]} field={field} value={values[field.name] ?? ''} onChange={(value) => setValues({ ...values, [field.name]: value })} />
+        <Field key={field.name} first={field === fields[0]} asked={question.prompt} field={field} value={values[field.name] ?? ''} onChange={(value) => setValues({ ...values, [field.name]: value })} />
       ))}
       <div className="question-options">
         <button type="submit" className="primary">Send answer</button>
