@@ -3,6 +3,7 @@
 import { useState } from 'react';
 import { desk } from '../state/store';
 import { attentionPrefs, useAttentionPrefs } from './attention-store';
+import { playChime } from './chime';
 import { browserNotificationsAvailable } from './use-attention';
 
 function NotificationsButton() {
@@ -34,7 +35,11 @@ export function AttentionControls() {
   return (
     <div className="attention-controls" role="group" aria-label="Attention">
       {browserNotificationsAvailable() && <NotificationsButton />}
-      <button type="button" className="small" aria-pressed={sound} title="Play a short sound when a task needs you" onClick={() => attentionPrefs.getState().set({ sound: !sound })}>
+      <button type="button" className="small" aria-pressed={sound} title="Play a short sound when a task needs you" onClick={() => {
+        attentionPrefs.getState().set({ sound: !sound });
+        // Heard once now, so the person knows what to listen for (and the browser lets later chimes play).
+        if (!sound) playChime();
+      }}>
         Sound {sound ? 'on' : 'off'}
       </button>
       <button type="button" className="small quiet" aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)" onClick={() => desk().openDialog({ kind: 'shortcuts' })}>?</button>
