@@ -36,7 +36,7 @@ export function createAcpSink(options: AcpSinkOptions): ScriptSink {
     client.notify(methods.client.session.update, { sessionId, update: sessionUpdate });
 
   return {
-    message: (text) => update({ sessionUpdate: 'agent_message_chunk', content: textBlock(text) }),
+    message: (text, messageId) => update({ sessionUpdate: 'agent_message_chunk', content: textBlock(text), ...(messageId !== undefined && { messageId }) }),
     thought: (text) => update({ sessionUpdate: 'agent_thought_chunk', content: textBlock(text) }),
     plan: (entries) =>
       update({

@@ -1,4 +1,5 @@
 // Runs a parsed script against a dialect's sink: the one place that knows what each command does.
+import { randomUUID } from 'node:crypto';
 import type { ScriptCommand } from './script';
 import type { ScriptSink } from './script-sink';
 import { runFileStep, runMoveStep, runShellStep } from './tool-steps';
@@ -41,7 +42,8 @@ async function runStep(command: ScriptCommand, options: TurnOptions): Promise<St
   const { sink, signal } = options;
   switch (command.kind) {
     case 'say':
-      await sink.message(command.text);
+      // Each line said is a message of its own, as an agent's separate replies are: it gets its own id.
+      await sink.message(command.text, randomUUID());
       return 'next';
     case 'think':
       await sink.thought(command.text);

@@ -58,7 +58,8 @@ export interface TextFiles {
 
 /** Everything the runner needs from a dialect. Each method resolves once the client has been told. */
 export interface ScriptSink {
-  message(text: string): Promise<void>;
+  /** A chunk of a message; `messageId` when the chunk is a whole message of its own (a `say`), so clients keep it apart. */
+  message(text: string, messageId?: string): Promise<void>;
   thought(text: string): Promise<void>;
   plan(entries: readonly string[]): Promise<void>;
   toolStarted(call: ToolCallStart): Promise<void>;

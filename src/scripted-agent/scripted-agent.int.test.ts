@@ -30,13 +30,13 @@ describe('scripted agent, standard dialect: conversation', () => {
     const turn = await promptTurn(session, 'say Hello\\nthere\nthink Pondering\nplan Read ; Fix;Test\nJust a remark');
     expect(turn.stopReason).toBe('end_turn');
     expect(turn.updates).toEqual([
-      { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Hello\nthere' } },
+      { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Hello\nthere' }, messageId: expect.any(String) },
       { sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: 'Pondering' } },
       {
         sessionUpdate: 'plan',
         entries: ['Read', 'Fix', 'Test'].map((content) => ({ content, priority: 'medium', status: 'pending' })),
       },
-      { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Just a remark' } },
+      { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Just a remark' }, messageId: expect.any(String) },
     ]);
   });
 

@@ -56,6 +56,8 @@ export const TaskEvent = z.discriminatedUnion('type', [
   /** The task was submitted or changed (status, commit, error…); carries the new summary. */
   z.object({ type: z.literal('task'), task: TaskSummary }),
   z.object({ type: z.literal('agent'), update: AgentUpdate, run: MessageRun.optional() }),
+  /** What a person asked the agent: the task's prompt (turn 1), then each follow-up (review comments are sent as one). */
+  z.object({ type: z.literal('prompt'), turn: z.number().int().positive(), text: z.string() }),
   /** Progress of the desk's own work (worktree ready, agent started) and the agent's stderr. */
   z.object({ type: z.literal('log'), level: LogLevel, source: z.enum(['desk', 'agent']), text: z.string() }),
   /** A terminal the agent asked for (ACP `terminal/create`), its output in batches, and its end. */

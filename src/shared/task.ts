@@ -94,6 +94,9 @@ export const PushOutcome = z.object({
   at: z.string(),
 });
 export type PushOutcome = z.infer<typeof PushOutcome>;
+/** What the agent did last, as a card shows it: a tool call's title, the tail of its message or thought, its plan. */
+export const TaskActivity = z.object({ kind: z.enum(['tool', 'message', 'thought', 'plan']), text: z.string() });
+export type TaskActivity = z.infer<typeof TaskActivity>;
 
 /** One task as listed by `GET /` (the AA fields, then ours). */
 export const TaskSummary = z.object({
@@ -122,6 +125,15 @@ export const TaskSummary = z.object({
   repo: z.string().optional(),
   /** Present when a person archived the finished task: the board hides it (its Archived filter shows it); a new run brings it back. */
   archived: z.literal(true).optional(),
+  /** When its latest run started and (once over) ended; a follow-up starts a new run. */
+  startedAt: z.string().optional(),
+  finishedAt: z.string().optional(),
+  /** Milliseconds its agent spent working (in-progress), over every run and turn; not queued, waiting for a person or in review. */
+  workingMs: z.number().int().nonnegative(),
+  /** Present while it works: when the current stretch of work began (add now − workingSince to workingMs). */
+  workingSince: z.string().optional(),
+  /** What the agent did last, so a card shows it after a reload too. */
+  lastActivity: TaskActivity.optional(),
 });
 export type TaskSummary = z.infer<typeof TaskSummary>;
 
@@ -147,8 +159,6 @@ export const TaskDetail = TaskSummary.extend({
   baseCommit: z.string().optional(),
   worktreePath: z.string().optional(),
   errorMessage: z.string().optional(),
-  startedAt: z.string().optional(),
-  finishedAt: z.string().optional(),
   /** How many times the task was started (re-runs after a restart count). */
   attempt: z.number().int(),
   agentPid: z.number().int().optional(),

@@ -3,7 +3,7 @@
 import { Notification } from 'electron';
 import type { EventEnvelope } from '../../shared/events';
 import { DESK_CHANNELS } from '../../shared/desk-bridge';
-import { notificationFor, type SeenStatuses } from '../shell/notifications-policy';
+import { notificationFor, type SeenStatuses } from '../../shared/notifications-policy';
 
 export interface DeskNotifierOptions {
   /** Whether the person is looking at the board right now (then the board itself tells them). */

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { EventEnvelope } from '../../shared/events';
 import type { TaskStatus, TaskSummary } from '../../shared/task';
-import { notificationFor, type SeenStatuses } from './notifications-policy';
+import { notificationFor, type SeenStatuses } from '../../shared/notifications-policy';
 
 let seq = 0;
 function taskEvent(id: string, status: TaskStatus, extra: Partial<TaskSummary> = {}): EventEnvelope {
-  const task: TaskSummary = { id, submittedAt: '2025-01-01T00:00:00Z', status, title: `Fix ${id}`, agent: 'scripted', dependencies: [], review: 'pending', updatedAt: '2025-01-01T00:00:00Z', ...extra };
+  const task: TaskSummary = { id, submittedAt: '2025-01-01T00:00:00Z', status, title: `Fix ${id}`, agent: 'scripted', dependencies: [], review: 'pending', updatedAt: '2025-01-01T00:00:00Z', workingMs: 0, ...extra };
   return { seq: ++seq, taskId: id, attempt: 1, at: '2025-01-01T00:00:00Z', event: { type: 'task', task } };
 }
 

@@ -1,6 +1,8 @@
 // The page: the token form until the desk accepts a token, then the board, the open task, dialogs and notices.
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { deskBridge } from '../../shared/desk-bridge';
+import { useAttention } from './attention/use-attention';
+import { useShortcuts } from './attention/use-shortcuts';
 import { createDeskApi, type Connection } from './api/desk-api';
 import { Board, TopBar } from './board/board';
 import { BulkBar } from './board/bulk-bar';
@@ -43,6 +45,8 @@ function Desk() {
   const loadState = useDesk((state) => state.loadState);
   const loadError = useDesk((state) => state.loadError);
   useTaskRoute();
+  useAttention();
+  useShortcuts();
   return (
     <div className={`app${openTaskId ? ' app-with-task' : ''}`}>
       <TopBar />

@@ -12,7 +12,7 @@ const turn = (n: number, fields: Partial<TurnRecord> = {}): TurnRecord => ({
 });
 const detail = (fields: Partial<TaskDetail> = {}): TaskDetail => ({
   id: 't1', submittedAt: at, status: 'completed', title: 'prompt 1', agent: 'scripted', dependencies: [], review: 'pending',
-  updatedAt: at, prompt: 'prompt 1', unmetDependencies: [], baseBranch: 'main', attempt: 1,
+  updatedAt: at, workingMs: 0, prompt: 'prompt 1', unmetDependencies: [], baseBranch: 'main', attempt: 1,
   turns: [{ turn: 1, prompt: 'prompt 1', status: 'completed', requestedAt: at }], ...fields,
 });
 const permission: OpenQuestion = {

@@ -35,7 +35,7 @@ describe('the events socket', () => {
     const statuses = events.flatMap((e) => (e.event.type === 'task' ? [e.event.task.status] : []));
     expect(statuses).toEqual(['queued', 'in-progress', 'completed']);
     const updates = events.flatMap((e) => (e.event.type === 'agent' ? [e.event.update] : []));
-    expect(updates).toContainEqual({ kind: 'message', role: 'agent', text: 'hello there' });
+    expect(updates).toContainEqual({ kind: 'message', role: 'agent', text: 'hello there', messageId: expect.any(String) });
     expect(updates).toContainEqual({ kind: 'message', role: 'thought', text: 'quietly' });
     expect(updates.find((u) => u.kind === 'plan')).toMatchObject({ entries: [{ content: 'A' }, { content: 'B' }] });
     const edit = updates.find((u) => u.kind === 'tool-call-update' && u.status === 'completed');

@@ -153,4 +153,14 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (repo, task_id, path)
   );
   `,
+  // Working time and last activity on the task. `working_ms`: milliseconds spent in-progress before the current
+  // stretch, which began at `working_since`; tasks that finished before this version get their run's length
+  // (start to finish), the best the old rows can tell. `last_activity`: JSON of what the agent did last.
+  `
+  ALTER TABLE tasks ADD COLUMN working_ms INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE tasks ADD COLUMN working_since TEXT;
+  ALTER TABLE tasks ADD COLUMN last_activity TEXT;
+  UPDATE tasks SET working_ms = MAX(0, CAST(ROUND((julianday(finished_at) - julianday(started_at)) * 86400000) AS INTEGER))
+    WHERE started_at IS NOT NULL AND finished_at IS NOT NULL;
+  `,
 ];

@@ -13,7 +13,7 @@ let dir: string | undefined;
 afterEach(() => { if (dir) rmSync(dir, { recursive: true, force: true }); dir = undefined; });
 const dbPath = () => join((dir = mkdtempSync(join(tmpdir(), 'desk-db-'))), 'desk.sqlite');
 
-const task = (id: string, repo?: string): Omit<TaskRecord, 'seq'> => ({
+const task = (id: string, repo?: string): Omit<TaskRecord, 'seq' | 'workingMs'> => ({
   id, prompt: 'p', dependencies: [], agent: 'a', status: 'queued', review: 'pending', submittedAt: 't', updatedAt: 't',
   baseBranch: 'main', attempt: 0, ...(repo !== undefined && { repo }),
 });

@@ -1,5 +1,5 @@
 // Typed reads and writes of the tasks table for one repository; callers never see SQL.
-import type { DependencyGate, PushOutcome, ReviewState, TaskConflict, TaskStatus } from '../../../shared/task';
+import type { DependencyGate, PushOutcome, ReviewState, TaskActivity, TaskConflict, TaskStatus } from '../../../shared/task';
 import type { Db } from './database';
 
 /** A task as the core keeps it. */
@@ -36,6 +36,12 @@ export interface TaskRecord {
   repo?: string;
   /** When a person archived the finished task: hidden from the board, kept in the database. */
   archivedAt?: string;
+  /** Milliseconds spent in-progress before the current stretch (see working-time.ts). */
+  workingMs: number;
+  /** When the current in-progress stretch began; absent while the task does not work. */
+  workingSince?: string;
+  /** What the agent did last, as of the task's last status change (the live value is kept in memory). */
+  lastActivity?: TaskActivity;
 }
 
 /** Fields a run may change; `null` clears a field. */
@@ -47,8 +53,8 @@ export interface TasksRepo {
   get(id: string): TaskRecord | undefined;
   /** All tasks in submission order (read once at start; the task service keeps them in memory after that). */
   list(): TaskRecord[];
-  /** Stores a new submission, replacing any earlier task with the same id. */
-  putSubmission(task: Omit<TaskRecord, 'seq'>): TaskRecord;
+  /** Stores a new submission, replacing any earlier task with the same id; it has not worked yet. */
+  putSubmission(task: Omit<TaskRecord, 'seq' | 'workingMs'>): TaskRecord;
   update(id: string, patch: TaskPatch): TaskRecord;
 }
 
@@ -57,7 +63,7 @@ interface TaskRow {
   submitted_at: string; updated_at: string; started_at: string | null; finished_at: string | null;
   base_branch: string; base_commit: string | null; branch: string | null; worktree_path: string | null; commit_sha: string | null;
   error_message: string | null; attempt: number; agent_pid: number | null; session_id: string | null; wait_until: string; conflict: string | null; push_result: string | null;
-  repo_name: string | null; archived_at: string | null;
+  repo_name: string | null; archived_at: string | null; working_ms: number; working_since: string | null; last_activity: string | null;
 }
 
 const COLUMNS: Record<keyof TaskPatch, keyof TaskRow> = {
@@ -65,7 +71,7 @@ const COLUMNS: Record<keyof TaskPatch, keyof TaskRow> = {
   updatedAt: 'updated_at', startedAt: 'started_at', finishedAt: 'finished_at', baseBranch: 'base_branch',
   baseCommit: 'base_commit', branch: 'branch', worktreePath: 'worktree_path', commit: 'commit_sha', errorMessage: 'error_message',
   attempt: 'attempt', agentPid: 'agent_pid', sessionId: 'session_id', after: 'wait_until', conflict: 'conflict', push: 'push_result',
-  archivedAt: 'archived_at',
+  archivedAt: 'archived_at', workingMs: 'working_ms', workingSince: 'working_since', lastActivity: 'last_activity',
 };
 
 /**
@@ -80,10 +86,10 @@ export function createTasksRepo(db: Db, repo: string, options: { defaultRepo?: s
   // REPLACE: a resubmission's row takes the earlier one's place in one statement (no transaction of its own).
   const insert = db.prepare(`INSERT OR REPLACE INTO tasks (repo, id, seq, prompt, dependencies, agent, status, review, submitted_at,
       updated_at, started_at, finished_at, base_branch, base_commit, branch, worktree_path, commit_sha, error_message, attempt, agent_pid, session_id, wait_until, conflict, push_result, repo_name,
-      archived_at)
+      archived_at, working_ms, working_since, last_activity)
     VALUES (@repo, @id, @seq, @prompt, @dependencies, @agent, @status, @review, @submitted_at, @updated_at, @started_at,
       @finished_at, @base_branch, @base_commit, @branch, @worktree_path, @commit_sha, @error_message, @attempt, @agent_pid, @session_id, @wait_until, @conflict, @push_result, @repo_name,
-      @archived_at)`);
+      @archived_at, @working_ms, @working_since, @last_activity)`);
   const updateStatements = new Map<string, ReturnType<Db['prepare']>>();
 
   function get(id: string): TaskRecord | undefined {
@@ -94,14 +100,15 @@ export function createTasksRepo(db: Db, repo: string, options: { defaultRepo?: s
   // MAX(seq) over every repository cannot use the (repo, seq) index: asked per submission, it made intake
   // slow down as tasks piled up. One desk owns the data dir (desk.lock), so the count is read once.
   let lastSeq: number | undefined;
-  const putSubmission = (task: Omit<TaskRecord, 'seq'>): TaskRecord => {
+  const putSubmission = (submitted: Omit<TaskRecord, 'seq' | 'workingMs'>): TaskRecord => {
     lastSeq ??= (nextSeq.get() as { next: number }).next - 1;
     const seq = lastSeq + 1;
-    insert.run({ repo, ...toRow({ ...task, seq }), repo_name: task.repo === defaultRepo ? null : task.repo ?? null });
+    const task = { ...submitted, seq, workingMs: 0 };
+    insert.run({ repo, ...toRow(task), repo_name: task.repo === defaultRepo ? null : task.repo ?? null });
     lastSeq = seq;
     // The record as a read gives it back (the task service keeps it instead of reading it): unnamed means the default.
     const taskRepo = task.repo ?? defaultRepo;
-    return { ...task, seq, ...(taskRepo !== undefined && { repo: taskRepo }) };
+    return { ...task, ...(taskRepo !== undefined && { repo: taskRepo }) };
   };
 
   return {
@@ -121,7 +128,7 @@ export function createTasksRepo(db: Db, repo: string, options: { defaultRepo?: s
         const values: Record<string, unknown> = { repo, id };
         for (const key of keys) {
           const value = patch[key];
-          values[key] = (key === 'dependencies' && Array.isArray(value)) || ((key === 'conflict' || key === 'push') && value !== null) ? JSON.stringify(value) : value;
+          values[key] = (key === 'dependencies' || key === 'lastActivity' || key === 'conflict' || key === 'push') && value !== null && typeof value === 'object' ? JSON.stringify(value) : value;
         }
         statement.run(values);
       }
@@ -160,6 +167,9 @@ function fromRow(row: TaskRow, defaultRepo: string | undefined): TaskRecord {
     ...(row.push_result !== null && { push: JSON.parse(row.push_result) as PushOutcome }),
     ...(taskRepo !== undefined && { repo: taskRepo }),
     ...(row.archived_at !== null && { archivedAt: row.archived_at }),
+    workingMs: row.working_ms,
+    ...(row.working_since !== null && { workingSince: row.working_since }),
+    ...(row.last_activity !== null && { lastActivity: JSON.parse(row.last_activity) as TaskActivity }),
   };
 }
 
@@ -172,5 +182,6 @@ function toRow(task: TaskRecord): Omit<TaskRow, 'repo_name'> {
     error_message: task.errorMessage ?? null, attempt: task.attempt, agent_pid: task.agentPid ?? null,
     session_id: task.sessionId ?? null, wait_until: task.after ?? 'completed', conflict: task.conflict ? JSON.stringify(task.conflict) : null,
     push_result: task.push ? JSON.stringify(task.push) : null, archived_at: task.archivedAt ?? null,
+    working_ms: task.workingMs, working_since: task.workingSince ?? null, last_activity: task.lastActivity ? JSON.stringify(task.lastActivity) : null,
   };
 }

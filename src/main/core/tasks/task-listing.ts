@@ -37,6 +37,8 @@ export interface TaskListingDeps {
   load(id: string): TaskRecord | undefined;
   /** Whether the agent runs without the sandbox now (the policy may change while the desk runs). */
   unsandboxed(agent: string): boolean;
+  /** Called before every read, so summaries that change without a write (the agent's last activity) catch up. */
+  beforeRead?(): void;
 }
 
 /** `json` is made when first listed: a burst of submissions should not serialize what nobody has asked for yet. */
@@ -100,11 +102,16 @@ export function createTaskListing(initial: readonly TaskRecord[], deps: TaskList
       if (record) set(id, record.seq, deps.summarize(record));
     },
     list() {
+      deps.beforeRead?.();
       followSandbox();
       return inOrder().map((entry) => entry.summary);
     },
-    get: (id) => entries.get(id)?.summary,
+    get: (id) => {
+      deps.beforeRead?.();
+      return entries.get(id)?.summary;
+    },
     json() {
+      deps.beforeRead?.();
       followSandbox();
       cachedJson ??= { version: cursor(), json: `[${inOrder().map(entryJson).join(',')}]` };
       return cachedJson;
@@ -120,6 +127,7 @@ export function createTaskListing(initial: readonly TaskRecord[], deps: TaskList
       return cached;
     },
     page(query) {
+      deps.beforeRead?.();
       followSandbox();
       const since = query.since === undefined ? 0 : sinceChange(query.since, epoch);
       const statuses = query.status && new Set(query.status);

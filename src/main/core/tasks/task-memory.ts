@@ -1,13 +1,17 @@
 // The task service's memory: the graph and the list clients read, loaded once from the database and fed every
-// write right after it (same tick, so nothing sees them differ), and the open questions, whose changes
-// change a task's summary without a write to the task.
+// write right after it (same tick, so nothing sees them differ), and the open questions and the agent's last
+// activity, whose changes change a task's summary without a write to the task. Status changes also keep the
+// working time (working-time.ts).
+import type { TaskEvent } from '../../../shared/events';
 import type { TasksRepo, TaskRecord } from '../store/tasks-repo';
+import { createActivityTracker } from './activity-tracker';
 import { blockedReason, unmetDependencies } from './dependency-graph';
 import { unarchivedWhenActive } from './task-archive';
 import { createOpenQuestions, type OpenQuestions } from './open-questions';
 import { createTaskGraph, type TaskGraph } from './task-graph';
 import { createTaskListing, type TaskListingWriter } from './task-listing';
 import { toSummary } from './task-view';
+import { workingTimePatch } from './working-time';
 
 export interface TaskMemory {
   graph: TaskGraph;
@@ -16,11 +20,24 @@ export interface TaskMemory {
   tasks: TasksRepo;
   questions: OpenQuestions;
   summaryOf(task: TaskRecord): ReturnType<typeof toSummary>;
+  /** Records a task's event, following what its agent did last on the way. */
+  record(taskId: string, attempt: number, event: TaskEvent): void;
 }
 
-export function createTaskMemory(deps: { tasks: TasksRepo; unsandboxed(agent: string): boolean }): TaskMemory {
+export interface TaskMemoryDeps {
+  tasks: TasksRepo;
+  unsandboxed(agent: string): boolean;
+  record(taskId: string, attempt: number, event: TaskEvent): void;
+  now(): Date;
+}
+
+export function createTaskMemory(deps: TaskMemoryDeps): TaskMemory {
   const openQuestions = createOpenQuestions();
-  const summaryOf = (task: TaskRecord) => toSummary(task, openQuestions.forTask(task.id), deps.unsandboxed(task.agent), blockedByOf(task));
+  const activity = createActivityTracker();
+  const summaryOf = (task: TaskRecord) => {
+    const lastActivity = activity.get(task.id) ?? task.lastActivity;
+    return toSummary({ ...task, ...(lastActivity && { lastActivity }) }, openQuestions.forTask(task.id), deps.unsandboxed(task.agent), blockedByOf(task));
+  };
   /** Why a queued task will not start by itself (a dependency failed, was cancelled or rejected); read from the graph. */
   const blockedByOf = (task: TaskRecord) => (task.status === 'queued' ? blockedReason(unmetDependencies(task.dependencies, graph.stateOf, task.after)) : undefined);
 
@@ -30,7 +47,11 @@ export function createTaskMemory(deps: { tasks: TasksRepo; unsandboxed(agent: st
   const graph = createTaskGraph(stored);
   const listing = createTaskListing(stored, {
     summarize: summaryOf, load: (id) => records.get(id), unsandboxed: deps.unsandboxed,
+    // Activity changes by the chunk; the list catches up when it is read, not at every chunk.
+    beforeRead: () => { for (const id of activity.takeChanged()) listing.refresh(id); },
   });
+  /** Tasks left working by an earlier run of the desk: that stretch's end is unknown, so it does not count. */
+  const interrupted = new Set(stored.filter((task) => task.workingSince !== undefined).map((task) => task.id));
   const written = (record: TaskRecord): TaskRecord => {
     const before = graph.get(record.id);
     records.set(record.id, record);
@@ -46,8 +67,21 @@ export function createTaskMemory(deps: { tasks: TasksRepo; unsandboxed(agent: st
     ...deps.tasks,
     get: (id) => records.get(id),
     list: () => [...records.values()].sort((a, b) => a.seq - b.seq),
-    putSubmission: (task) => written(deps.tasks.putSubmission(task)),
-    update: (id, patch) => written(deps.tasks.update(id, unarchivedWhenActive(patch))),
+    putSubmission: (task) => {
+      activity.forget(task.id);
+      interrupted.delete(task.id);
+      return written(deps.tasks.putSubmission(task));
+    },
+    update: (id, patch) => {
+      const status = patch.status ?? undefined;
+      const before = status !== undefined && graph.statusOf(id) !== status ? records.get(id) : undefined;
+      if (!before) return written(deps.tasks.update(id, unarchivedWhenActive(patch)));
+      // A status change: the working time moves on, and what the agent did last is kept with the task.
+      const clock = workingTimePatch(before, status, patch.updatedAt ?? deps.now().toISOString(), interrupted.delete(id));
+      const lastActivity = activity.get(id);
+      activity.seal(id);
+      return written(deps.tasks.update(id, { ...unarchivedWhenActive(patch), ...clock, ...(lastActivity && { lastActivity }) }));
+    },
   };
   // A question opened or answered changes the task's summary without a write to the task.
   const questions: OpenQuestions = {
@@ -69,5 +103,10 @@ export function createTaskMemory(deps: { tasks: TasksRepo; unsandboxed(agent: st
     },
   };
 
-  return { graph, listing, tasks, questions, summaryOf };
+  const record = (taskId: string, attempt: number, event: TaskEvent) => {
+    activity.observe(taskId, event);
+    deps.record(taskId, attempt, event);
+  };
+
+  return { graph, listing, tasks, questions, summaryOf, record };
 }

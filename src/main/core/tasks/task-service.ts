@@ -20,6 +20,7 @@ import type { RunContext, RunOutcome } from './task-runner';
 import { canTransition, isActive } from './task-state';
 import { toDetail } from './task-view';
 import { createTaskMemory } from './task-memory';
+import { recordingPrompts } from './prompt-events';
 import type { TaskSandbox } from '../sandbox/task-sandbox';
 import type { WorkspaceSetup } from '../workspace/workspace-setup';
 import { cleanUpWorktree } from './worktree-cleanup';
@@ -96,15 +97,15 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
 
   const now = () => deps.now().toISOString();
   // The graph, the list and open questions live in memory; every write goes through them after the database.
-  const { graph, listing, tasks, questions, summaryOf } = createTaskMemory({ tasks: deps.tasks, unsandboxed: (agent) => !deps.sandbox.confines(agent) });
-  const { turns } = deps;
+  const { graph, listing, tasks, questions, summaryOf, record: recordEvent } = createTaskMemory({ tasks: deps.tasks, unsandboxed: (agent) => !deps.sandbox.confines(agent), record: deps.record, now: deps.now });
+  const turns = recordingPrompts(deps.turns, (id, event) => recordEvent(id, tasks.get(id)?.attempt ?? 0, event));
   const atomically = deps.transaction ?? (async <T>(work: () => T): Promise<T> => work());
   const repos = deps.repos ?? singleRepo({ git: deps.git, workspace: deps.workspace, baseBranch: deps.config.baseBranch });
   const requests = createAgentRequests({
     gate: deps.gate,
     questions,
     now: deps.now,
-    record: (task, event) => deps.record(task.id, task.attempt, event),
+    record: (task, event) => recordEvent(task.id, task.attempt, event),
     setWaiting: (task, waiting) => {
       if (!isCurrent(task.id, task.attempt)) return;
       const target = waiting ? 'awaiting-input' : 'in-progress';
@@ -123,12 +124,12 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
 
   function save(id: string, patch: TaskPatch): TaskRecord {
     const updated = tasks.update(id, { ...patch, updatedAt: now() });
-    deps.record(id, updated.attempt, { type: 'task', task: summaryOf(updated) });
+    recordEvent(id, updated.attempt, { type: 'task', task: summaryOf(updated) });
     return updated;
   }
 
   function log(task: TaskRecord, text: string, level: 'info' | 'warn' | 'error' = 'info'): void {
-    deps.record(task.id, task.attempt, { type: 'log', level, source: 'desk', text });
+    recordEvent(task.id, task.attempt, { type: 'log', level, source: 'desk', text });
   }
 
   function assertNoCycle(id: string, dependencies: readonly string[]): void {
@@ -178,7 +179,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
       agents: deps.agents,
       clientVersion: deps.config.clientVersion,
       update: (patch) => { if (isCurrent(task.id, attempt)) tasks.update(task.id, patch); },
-      record: (event) => deps.record(task.id, attempt, event),
+      record: (event) => recordEvent(task.id, attempt, event),
       onSession: (session) => { run.session = session; },
       decidePermission: (request, worktree) => requestsOfRun.permission(request, worktree),
       elicit: (request) => requestsOfRun.elicitation(request, tasks.get(task.id)?.worktreePath ?? ''),
@@ -261,7 +262,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
         turns.startOver(written.id, written.prompt, agent, at);
         return written;
       });
-      deps.record(record.id, record.attempt, { type: 'task', task: summaryOf(record) });
+      recordEvent(record.id, record.attempt, { type: 'task', task: summaryOf(record) });
       if (previous) log(record, `Replaced the earlier submission (it was ${previous.status}); its branch is archived when this run starts.`);
       schedule();
       return tasks.get(input.id) as TaskRecord;
@@ -284,7 +285,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
 
   const cleanUp = (task: TaskRecord) => cleanUpWorktree(task, {
     agents: deps.agents, sandbox: sandboxFor(deps.sandbox, repos.of(task.repo)), workspace: repos.of(task.repo).workspace,
-    record: (event) => deps.record(task.id, task.attempt, event), log: (text, level) => log(task, text, level),
+    record: (event) => recordEvent(task.id, task.attempt, event), log: (text, level) => log(task, text, level),
   });
 
   const review = createTaskReview({ gitOf: (task) => repos.of(task.repo).git, mustGet, save, log, withTaskLock, submit, followUp, cleanUp, now: deps.now, pushAfterApprove: () => deps.config.pushAfterApprove ?? null });

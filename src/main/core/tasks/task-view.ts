@@ -26,6 +26,11 @@ export function toSummary(task: TaskRecord, openQuestions: readonly OpenQuestion
     ...(task.push !== undefined && { push: task.push }),
     ...(task.repo !== undefined && { repo: task.repo }),
     ...(task.archivedAt !== undefined && { archived: true as const }),
+    ...(task.startedAt !== undefined && { startedAt: task.startedAt }),
+    ...(task.finishedAt !== undefined && { finishedAt: task.finishedAt }),
+    workingMs: task.workingMs,
+    ...(task.workingSince !== undefined && { workingSince: task.workingSince }),
+    ...(task.lastActivity !== undefined && { lastActivity: task.lastActivity }),
   };
 }
 
@@ -51,8 +56,6 @@ export function toDetail(task: TaskRecord, facts: DetailFacts): TaskDetail {
     ...(task.baseCommit !== undefined && { baseCommit: task.baseCommit }),
     ...(task.worktreePath !== undefined && { worktreePath: task.worktreePath }),
     ...(task.errorMessage !== undefined && { errorMessage: task.errorMessage }),
-    ...(task.startedAt !== undefined && { startedAt: task.startedAt }),
-    ...(task.finishedAt !== undefined && { finishedAt: task.finishedAt }),
     attempt: task.attempt,
     ...(task.agentPid !== undefined && { agentPid: task.agentPid }),
     turns: facts.turns.map(({ turn, prompt, status, commit, requestedAt, startedAt, finishedAt }) => ({

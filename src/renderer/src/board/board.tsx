@@ -1,4 +1,5 @@
 // The top bar (desk name, connection, filters, New task, Settings) and the board's six columns.
+import { AttentionControls } from '../attention/attention-controls';
 import { desk, useDesk } from '../state/store';
 import { COLUMNS } from '../state/selectors';
 import { Column } from './column';
@@ -33,6 +34,7 @@ export function TopBar() {
       <RepoPicker />
       <Filters />
       <div className="topbar-actions">
+        <AttentionControls />
         <button type="button" className="primary" onClick={() => desk().openDialog({ kind: 'new-task' })}>New task</button>
         <button type="button" onClick={() => desk().openDialog({ kind: 'settings' })}>Settings</button>
       </div>

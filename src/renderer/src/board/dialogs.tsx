@@ -1,4 +1,5 @@
 // Whichever dialog the store says is open.
+import { ShortcutsDialog } from '../attention/shortcuts-dialog';
 import { SettingsDialog } from '../settings/settings-dialog';
 import { desk, useDesk } from '../state/store';
 import { ConfirmDialog } from '../ui/dialog';
@@ -14,6 +15,7 @@ export function Dialogs() {
     case 'settings': return <SettingsDialog />;
     case 'add-repo': return <AddRepoDialog />;
     case 'link': return <LinkDialog taskId={dialog.taskId} />;
+    case 'shortcuts': return <ShortcutsDialog onClose={close} />;
     case 'confirm-cancel':
       return (
         <ConfirmDialog

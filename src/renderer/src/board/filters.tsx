@@ -2,6 +2,7 @@
 import { useShallow } from 'zustand/react/shallow';
 import type { TaskStatus } from '../../../shared/task';
 import { STATUS_LABELS } from '../../../shared/task-status-labels';
+import { countNeedingYou } from '../attention/attention';
 import { agentsOnBoard } from '../state/selectors';
 import { desk, useDesk } from '../state/store';
 
@@ -10,6 +11,7 @@ const STATUSES = Object.entries(STATUS_LABELS).map(([value, label]) => ({ value:
 export function Filters() {
   const filters = useDesk((state) => state.filters);
   const agents = useDesk(useShallow(agentsOnBoard));
+  const needingYou = useDesk((state) => countNeedingYou(state.tasks));
   return (
     <div className="filters" role="search">
       <input
@@ -32,6 +34,15 @@ export function Filters() {
         <option value="">All statuses</option>
         {STATUSES.map((status) => <option key={status.value} value={status.value}>{status.label}</option>)}
       </select>
+      <button
+        type="button"
+        className={`small needs-you${needingYou > 0 ? ' needs-you-some' : ''}`}
+        aria-pressed={filters.needsYou === true}
+        title="Only tasks waiting for your answer or your review"
+        onClick={() => desk().setFilters({ needsYou: !filters.needsYou })}
+      >
+        Needs you <span className="needs-you-count">{needingYou}</span>
+      </button>
       <button
         type="button"
         aria-pressed={filters.archived === true}

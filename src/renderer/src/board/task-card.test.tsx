@@ -86,4 +86,21 @@ describe('task card', () => {
     await userEvent.keyboard('{Enter}');
     expect(deskStore.getState().openTaskId).toBe('importer');
   });
+
+  it('says how long the agent worked once done, and what it did last, from the core', () => {
+    seedDesk([summary('done', {
+      status: 'completed', startedAt: '2025-01-01T10:00:01.000Z', finishedAt: '2025-01-01T10:03:54.000Z', workingMs: 1_200,
+      lastActivity: { kind: 'message', text: 'Added the badge.' },
+    })]);
+    render(<TaskCard id="done" />);
+    const card = within(screen.getByRole('article', { name: 'Task done' }));
+    expect(card.getByText('took 1s')).toBeTruthy();
+    expect(card.getByText('Added the badge.')).toBeTruthy();
+  });
+
+  it('shows nothing for time before a task ever started', () => {
+    seedDesk([summary('waiting')]);
+    render(<TaskCard id="waiting" />);
+    expect(screen.getByRole('article', { name: 'Task waiting' }).querySelector('.elapsed')).toBeNull();
+  });
 });

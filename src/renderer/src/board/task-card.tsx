@@ -51,6 +51,7 @@ export const TaskCard = memo(function TaskCard({ id }: { id: string }) {
   return (
     <article
       aria-label={`Task ${id}`}
+      data-task-id={id}
       className={`card card-${card.column}${selected ? ' card-selected' : ''}${picked ? ' card-picked' : ''}${dropping ? ' card-drop' : ''}`}
       tabIndex={0}
       draggable
@@ -83,7 +84,7 @@ export const TaskCard = memo(function TaskCard({ id }: { id: string }) {
             unsandboxed
           </span>
         )}
-        <Elapsed since={card.submittedAt} until={card.endedAt} />
+        <Elapsed time={card.time} />
       </div>
       <h3 className="card-title">{card.title}</h3>
       {card.needsAnswer && <p className="card-needs">Needs your answer</p>}

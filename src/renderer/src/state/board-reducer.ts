@@ -1,15 +1,10 @@
 // The board's data and the one pure reducer that applies the core's events to it. Status always comes
 // from the core (`task` events carry the new summary); the board only remembers what it was told.
-import type { AgentUpdate, EventEnvelope } from '../../../shared/events';
+import { nextActivity, sealActivity, type Activity } from '../../../shared/activity';
+import type { EventEnvelope } from '../../../shared/events';
 import type { TaskSummary } from '../../../shared/task';
 
-/** What a card says the agent did last: a tool call's title or the tail of its message. */
-export interface Activity {
-  kind: 'tool' | 'message' | 'thought' | 'plan';
-  text: string;
-  /** Set when the task's status changed since: the next message starts a new snippet instead of continuing this one. */
-  sealed?: boolean;
-}
+export type { Activity } from '../../../shared/activity';
 
 export interface BoardData {
   tasks: Record<string, TaskSummary>;
@@ -21,8 +16,6 @@ export interface BoardData {
 }
 
 export const EMPTY_BOARD: BoardData = { tasks: {}, order: [], activity: {}, lastSeq: 0 };
-
-const ACTIVITY_CHARS = 160;
 
 /** The board from lists the core sent (possibly several, e.g. active tasks and a page of finished ones). */
 export function loadBoard(tasks: readonly TaskSummary[], lastSeq: number, previous: BoardData = EMPTY_BOARD): BoardData {
@@ -66,9 +59,10 @@ export function applyEvents(state: BoardData, envelopes: readonly EventEnvelope[
       if (!(event.task.id in tasks)) order = [...order, event.task.id];
       tasks[event.task.id] = event.task;
       const current = activity[taskId];
-      if (current && !current.sealed) {
+      const sealed = sealActivity(current);
+      if (sealed !== current) {
         if (activity === state.activity) activity = { ...activity };
-        activity[taskId] = { ...current, sealed: true };
+        activity[taskId] = sealed as Activity;
       }
     } else if (event.type === 'agent' && taskId in tasks) {
       const next = nextActivity(activity[taskId], event.update);
@@ -80,32 +74,4 @@ export function applyEvents(state: BoardData, envelopes: readonly EventEnvelope[
   }
   if (lastSeq === state.lastSeq) return state;
   return { tasks, order, activity, lastSeq };
-}
-
-/** The card's latest activity after an agent update; message chunks join the message they continue. */
-export function nextActivity(previous: Activity | undefined, update: AgentUpdate): Activity | undefined {
-  switch (update.kind) {
-    case 'tool-call':
-      return { kind: 'tool', text: oneLine(update.title ?? update.toolKind ?? 'Tool call') };
-    case 'tool-call-update':
-      return update.title ? { kind: 'tool', text: oneLine(update.title) } : previous;
-    case 'message': {
-      if (update.role === 'user') return previous;
-      const kind = update.role === 'thought' ? 'thought' : 'message';
-      const joined = previous?.kind === kind && !previous.sealed ? previous.text + update.text : update.text;
-      const text = oneLine(joined);
-      return { kind, text: text.length > ACTIVITY_CHARS ? text.slice(-ACTIVITY_CHARS) : text };
-    }
-    case 'plan': {
-      const done = update.entries.filter((entry) => entry.status === 'completed').length;
-      return { kind: 'plan', text: `Plan: ${done} of ${update.entries.length} done` };
-    }
-    default:
-      return previous;
-  }
-}
-
-/** Collapses white space; the end is kept so the next chunk joins with its space. */
-function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trimStart();
 }

@@ -47,13 +47,22 @@ describe('cardViewModel', () => {
     expect(cardViewModel(summary('t1', { status: 'awaiting-input', openQuestions: [question] }), undefined, []).needsAnswer).toBe(true);
   });
 
-  it('stops the clock when the run is over', () => {
-    expect(cardViewModel(summary('t1', { status: 'in-progress' }), undefined, []).endedAt).toBeUndefined();
-    expect(cardViewModel(summary('t1', { status: 'completed' }), undefined, []).endedAt).toBe(Date.parse('2025-01-01T10:00:05.000Z'));
+  it('counts working time from the core while the agent works, and says what it took once the run is over', () => {
+    const since = '2025-01-01T10:00:02.000Z';
+    expect(cardViewModel(summary('t1', { status: 'in-progress', startedAt: since, workingMs: 500, workingSince: since }), undefined, []).time)
+      .toEqual({ kind: 'working', ms: 500, since: Date.parse(since) });
+    expect(cardViewModel(summary('t1', { status: 'awaiting-input', startedAt: since, workingMs: 1500 }), undefined, []).time).toEqual({ kind: 'paused', ms: 1500 });
+    expect(cardViewModel(summary('t1', { status: 'completed', startedAt: since, finishedAt: since, workingMs: 1200 }), undefined, []).time).toEqual({ kind: 'took', ms: 1200 });
+    expect(cardViewModel(summary('t1'), undefined, []).time).toEqual({ kind: 'none' });
   });
 
   it('shows the latest activity text', () => {
     expect(cardViewModel(summary('t1'), { kind: 'tool', text: 'Edit a.ts' }, []).activity).toBe('Edit a.ts');
+  });
+
+  it('shows the activity the core kept when nothing came live since the page loaded', () => {
+    expect(cardViewModel(summary('t1', { lastActivity: { kind: 'message', text: 'Done.' } }), undefined, []).activity).toBe('Done.');
+    expect(cardViewModel(summary('t1', { lastActivity: { kind: 'message', text: 'Done.' } }), { kind: 'tool', text: 'Edit a.ts' }, []).activity).toBe('Edit a.ts');
   });
 });
 

@@ -1,6 +1,7 @@
 // Pure views of the board's data: which column a task sits in, what the filters keep, what a card shows.
 import type { TaskStatus, TaskSummary } from '../../../shared/task';
 import { ACTIVE_STATUSES } from '../../../shared/task-status-labels';
+import { needsYou } from '../attention/attention';
 import type { Activity, BoardData } from './board-reducer';
 
 export type ColumnId = 'queued' | 'working' | 'needs-input' | 'review' | 'done' | 'stopped';
@@ -41,6 +42,8 @@ export interface Filters {
   repo?: string;
   /** True: only archived tasks; otherwise only tasks on the board. */
   archived?: boolean;
+  /** Only tasks that need the person: an open question, or ready for review. */
+  needsYou?: boolean;
 }
 
 export const NO_FILTERS: Filters = { search: '', agent: '', status: '' };
@@ -51,6 +54,7 @@ export function matchesFilters(task: TaskSummary, filters: Filters, prompt?: str
   if (filters.repo && task.repo !== filters.repo) return false;
   if (filters.status && task.status !== filters.status) return false;
   if ((task.archived === true) !== (filters.archived === true)) return false;
+  if (filters.needsYou && !needsYou(task)) return false;
   const needle = filters.search.trim().toLowerCase();
   if (!needle) return true;
   return [task.id, task.title, prompt ?? ''].some((text) => text.toLowerCase().includes(needle));
@@ -100,9 +104,24 @@ export interface CardView {
   unsandboxed: boolean;
   /** Editable links: only a queued task's dependencies change. */
   canLink: boolean;
-  submittedAt: number;
-  /** When the elapsed time stops counting: undefined while the task runs or waits. */
-  endedAt: number | undefined;
+  time: CardTime;
+}
+
+/**
+ * The working time a card shows: ticking from `since` while the agent works, held while it waits (for a
+ * person, or queued for another turn), "took" once its run is over; none before it ever started.
+ */
+export type CardTime =
+  | { kind: 'working'; ms: number; since: number }
+  | { kind: 'paused'; ms: number }
+  | { kind: 'took'; ms: number }
+  | { kind: 'none' };
+
+export function cardTime(task: Pick<TaskSummary, 'status' | 'workingMs' | 'workingSince' | 'startedAt'>): CardTime {
+  const ms = task.workingMs;
+  if (task.workingSince !== undefined) return { kind: 'working', ms, since: Date.parse(task.workingSince) };
+  if (task.startedAt === undefined && ms === 0) return { kind: 'none' };
+  return isFinished(task.status) ? { kind: 'took', ms } : { kind: 'paused', ms };
 }
 
 export function dependencyState(status: TaskStatus | 'unknown'): DependencyState {
@@ -111,7 +130,7 @@ export function dependencyState(status: TaskStatus | 'unknown'): DependencyState
   return status === 'completed' ? 'met' : 'waiting';
 }
 
-export function activityText(activity: Activity | undefined): string | undefined {
+export function activityText(activity: Pick<Activity, 'kind' | 'text'> | undefined): string | undefined {
   const text = activity?.text.trim();
   if (!activity || !text) return undefined;
   return activity.kind === 'thought' ? `Thinking: ${text}` : text;
@@ -127,13 +146,12 @@ export function cardViewModel(
     agent: task.agent,
     status: task.status,
     column: columnOf(task),
-    activity: activityText(activity),
+    activity: activityText(activity ?? task.lastActivity),
     dependencies: task.dependencies.map((id, index) => ({ id, state: dependencyState(dependencyStatuses[index] ?? 'unknown') })),
     needsAnswer: (task.openQuestions?.length ?? 0) > 0,
     unsandboxed: task.unsandboxed === true,
     canLink: task.status === 'queued',
-    submittedAt: Date.parse(task.submittedAt),
-    endedAt: isFinished(task.status) ? Date.parse(task.updatedAt) : undefined,
+    time: cardTime(task),
   };
 }
 

@@ -14,8 +14,11 @@ export interface ToolCallItem {
 }
 
 export type StreamItem =
-  | { key: string; kind: 'message'; role: 'agent' | 'user'; text: string }
-  | { key: string; kind: 'thought'; text: string }
+  /** `continues`: the rest of a long message, in a row of its own so the list stays light. */
+  | { key: string; kind: 'message'; role: 'agent' | 'user'; text: string; messageId?: string; continues?: true }
+  | { key: string; kind: 'thought'; text: string; messageId?: string; continues?: true }
+  /** What a person asked: the task's prompt (turn 1) or a follow-up. */
+  | { key: string; kind: 'prompt'; turn: number; text: string }
   | ToolCallItem
   | { key: string; kind: 'plan'; entries: Plan }
   | {
@@ -23,13 +26,15 @@ export type StreamItem =
     /** True once a tool call shows this terminal: the row then stays empty instead of showing it twice. */
     owned?: boolean;
   }
-  | { key: string; kind: 'question'; question: OpenQuestion }
-  | { key: string; kind: 'answer'; questionId: string; answer: QuestionAnswer; answeredBy: string }
+  /** `answered` once a person (or the desk, cancelling) answered it; until then the chat below shows it. */
+  | { key: string; kind: 'question'; question: OpenQuestion; answered?: true }
+  /** `choice`: the name of the option chosen, as the question offered it. */
+  | { key: string; kind: 'answer'; questionId: string; answer: QuestionAnswer; answeredBy: string; choice?: string }
   | { key: string; kind: 'governance'; decision: string; rule: string; reason: string }
   | { key: string; kind: 'log'; level: string; source: string; text: string }
   /** The desk stored only the start and the end of the task's output; this much in between was dropped. */
   | { key: string; kind: 'truncated'; droppedBytes: number }
-  | { key: string; kind: 'status'; status: TaskStatus; review: string; attempt: number };
+  | { key: string; kind: 'status'; status: TaskStatus; review: string };
 
 /** A terminal's output, kept as chunks; a listener (the xterm view) gets new data without React. */
 export interface TerminalBuffer {
@@ -49,6 +54,10 @@ export interface TaskStream {
   run: { from: number; end: number } | undefined;
   /** Rows the person opened (thoughts, tool calls, terminals), so they stay open when scrolled back into view. */
   expanded: Set<string>;
+  /** The message (or thought) that chunks still join, until a boundary ends it (see `endsMessage`). */
+  open: number | undefined;
+  /** Question rows by question id, so an answer marks its question. */
+  questionIndex: Map<string, number>;
 }
 
 /** A merged message longer than this continues in a new row at its next line break (outside code fences),
@@ -63,7 +72,37 @@ function canContinue(text: string): boolean {
 const TERMINAL_LIMIT = 2_000_000;
 
 export function createStream(): TaskStream {
-  return { items: [], lastSeq: 0, toolIndex: new Map(), planIndex: undefined, terminals: new Map(), lastStatus: undefined, run: undefined, expanded: new Set() };
+  return {
+    items: [], lastSeq: 0, toolIndex: new Map(), planIndex: undefined, terminals: new Map(), lastStatus: undefined, run: undefined,
+    expanded: new Set(), open: undefined, questionIndex: new Map(),
+  };
+}
+
+/**
+ * Whether an event ends the message being written, so the agent's next words are a message of their own: a
+ * tool call or its progress, a plan, a question and its answer, a person's prompt, a status change (a turn
+ * ending), dropped output. Terminal output, logs (an agent's stderr runs beside its messages) and `other` updates (usage,
+ * modes) do not. A change of the agent's message id ends it too (see `joinsOpen`).
+ */
+export function endsMessage(event: EventEnvelope['event']): boolean {
+  switch (event.type) {
+    case 'agent':
+      return event.update.kind !== 'message' && event.update.kind !== 'other';
+    case 'terminal-started':
+    case 'terminal-output':
+    case 'terminal-exited':
+    case 'log':
+    case 'governance':
+      return false;
+    default:
+      return true;
+  }
+}
+
+/** Whether a chunk continues the open message: same kind and role, and no other message id than the one it had. */
+function joinsOpen(open: StreamItem | undefined, kind: 'message' | 'thought', role: 'agent' | 'user', messageId: string | undefined): boolean {
+  if (!open || open.kind !== kind || (open.kind === 'message' && open.role !== role)) return false;
+  return messageId === undefined || open.messageId === undefined || open.messageId === messageId;
 }
 
 export function terminalBuffer(stream: TaskStream, terminalId: string): TerminalBuffer {
@@ -86,18 +125,22 @@ export function appendToStream(stream: TaskStream, envelopes: readonly EventEnve
   return changed;
 }
 
-function appendOne(stream: TaskStream, { seq, attempt, event }: EventEnvelope): boolean {
+function appendOne(stream: TaskStream, { seq, event }: EventEnvelope): boolean {
   const key = String(seq);
   const items = stream.items;
   const last = items.at(-1);
+  if (endsMessage(event)) stream.open = undefined;
   switch (event.type) {
     case 'task': {
       const status = `${event.task.status}/${event.task.review}`;
       if (status === stream.lastStatus) return false;
       stream.lastStatus = status;
-      items.push({ key, kind: 'status', status: event.task.status, review: event.task.review, attempt });
+      items.push({ key, kind: 'status', status: event.task.status, review: event.task.review });
       return true;
     }
+    case 'prompt':
+      items.push({ key, kind: 'prompt', turn: event.turn, text: event.text });
+      return true;
     case 'agent': {
       const update = event.update;
       if (update.kind === 'message') {
@@ -105,12 +148,19 @@ function appendOne(stream: TaskStream, { seq, attempt, event }: EventEnvelope): 
         if (text === '') return false;
         const kind = update.role === 'thought' ? 'thought' : 'message';
         const role = update.role === 'user' ? 'user' : 'agent';
-        const sameKind = last && last.kind === kind && (last.kind === 'thought' || (last.kind === 'message' && last.role === role));
-        if (last && sameKind && (last.kind === 'message' || last.kind === 'thought') && canContinue(last.text)) {
-          items[items.length - 1] = { ...last, text: last.text + text };
-        } else {
-          items.push(kind === 'thought' ? { key, kind, text } : { key, kind, role, text });
+        const open = stream.open === undefined ? undefined : items[stream.open];
+        const ids = update.messageId === undefined ? {} : { messageId: update.messageId };
+        if (open && (open.kind === 'message' || open.kind === 'thought') && joinsOpen(open, kind, role, update.messageId)) {
+          if (canContinue(open.text)) {
+            items[stream.open as number] = { ...open, text: open.text + text, ...ids };
+            return true;
+          }
+          stream.open = items.length;
+          items.push(kind === 'thought' ? { key, kind, text, ...ids, continues: true } : { key, kind, role, text, ...ids, continues: true });
+          return true;
         }
+        stream.open = items.length;
+        items.push(kind === 'thought' ? { key, kind, text, ...ids } : { key, kind, role, text, ...ids });
         return true;
       }
       if (update.kind === 'tool-call' || update.kind === 'tool-call-update') {
@@ -178,11 +228,18 @@ function appendOne(stream: TaskStream, { seq, attempt, event }: EventEnvelope): 
       return true;
     }
     case 'question-opened':
+      stream.questionIndex.set(event.question.id, items.length);
       items.push({ key, kind: 'question', question: event.question });
       return true;
-    case 'question-answered':
-      items.push({ key, kind: 'answer', questionId: event.questionId, answer: event.answer, answeredBy: event.answeredBy });
+    case 'question-answered': {
+      const index = stream.questionIndex.get(event.questionId);
+      const question = index === undefined ? undefined : items[index];
+      if (question?.kind === 'question') items[index as number] = { ...question, answered: true };
+      const choice = 'optionId' in event.answer && question?.kind === 'question'
+        ? question.question.options?.find((option) => 'optionId' in event.answer && option.optionId === event.answer.optionId)?.name : undefined;
+      items.push({ key, kind: 'answer', questionId: event.questionId, answer: event.answer, answeredBy: event.answeredBy, ...(choice !== undefined && { choice }) });
       return true;
+    }
     case 'governance':
       items.push({ key, kind: 'governance', decision: event.decision, rule: event.rule, reason: event.reason });
       return true;

@@ -5,7 +5,7 @@ import type { TaskSummary } from '../../../shared/task';
 export function summary(id: string, patch: Partial<TaskSummary> = {}): TaskSummary {
   return {
     id, submittedAt: '2025-01-01T10:00:00.000Z', updatedAt: '2025-01-01T10:00:05.000Z', status: 'queued', title: `Title of ${id}`,
-    agent: 'scripted', dependencies: [], review: 'pending', ...patch,
+    agent: 'scripted', dependencies: [], review: 'pending', workingMs: 0, ...patch,
   };
 }
 

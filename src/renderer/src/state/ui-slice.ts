@@ -11,7 +11,8 @@ export type Dialog =
   | { kind: 'confirm-cancel'; taskId: string }
   | { kind: 'confirm-reject'; taskId: string }
   | { kind: 'confirm-clear-done'; count: number }
-  | { kind: 'confirm-bulk-reject'; count: number };
+  | { kind: 'confirm-bulk-reject'; count: number }
+  | { kind: 'shortcuts' };
 
 export type TaskTab = 'activity' | 'changes';
 export interface LineComment { path: string; line: number; side: 'old' | 'new'; text: string }

@@ -40,7 +40,7 @@ export function TaskHeader({ taskId }: { taskId: string }) {
         <span className={`chip chip-${card.column}`}>{STATUS_LABELS[task.status]}{task.review !== 'pending' ? ` · ${task.review}` : ''}</span>
         <span>{task.id}</span>
         <span>{task.agent}</span>
-        <Elapsed since={card.submittedAt} until={card.endedAt} />
+        <Elapsed time={card.time} />
         {detail?.branch && <code title={`from ${detail.baseBranch}`}>{detail.branch}</code>}
         {task.commit && <code title="Latest commit">{task.commit.slice(0, 10)}</code>}
         {detail?.worktreePath && <NativeExtras path={detail.worktreePath} />}

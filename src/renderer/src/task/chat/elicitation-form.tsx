@@ -4,10 +4,13 @@ import type { OpenQuestion } from '../../../../shared/questions';
 import { desk } from '../../state/store';
 import { formContent, schemaFields, type FormField } from './schema-fields';
 
-function Field({ field, value, onChange }: { field: FormField; value: string | boolean; onChange(value: string | boolean): void }) {
+function Field({ field, value, onChange, first, asked }: {
+  field: FormField; value: string | boolean; onChange(value: string | boolean): void; first: boolean; asked: string;
+}) {
   const id = useId();
+  // A field titled with the question itself says it once: the question above is its label.
   const label = (
-    <label htmlFor={id}>
+    <label htmlFor={id} className={field.label.trim() === asked.trim() ? 'sr-only' : undefined}>
       {field.label}
       {field.required && <span className="required" aria-hidden="true"> *</span>}
     </label>
@@ -36,6 +39,8 @@ function Field({ field, value, onChange }: { field: FormField; value: string | b
           value={String(value)}
           required={field.required}
           aria-required={field.required}
+          // The question is what the person came to the task for: its first text field takes the keyboard.
+          autoFocus={first}
           onChange={(event) => onChange(event.target.value)}
         />
       )}
@@ -55,11 +60,16 @@ export function ElicitationForm({ question }: { question: OpenQuestion }) {
   };
 
   return (
-    <form className="question form" aria-label="The agent asks a question" onSubmit={submit}>
+    <form
+      className="question form"
+      aria-label="The agent asks a question"
+      onSubmit={submit}
+      onKeyDown={(event) => { if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) { event.preventDefault(); event.currentTarget.requestSubmit(); } }}
+    >
       <p className="question-label">The agent asks</p>
       <p className="question-prompt">{question.prompt}</p>
       {fields.map((field) => (
-        <Field key={field.name} field={field} value={values[field.name] ?? ''} onChange={(value) => setValues({ ...values, [field.name]: value })} />
+        <Field key={field.name} first={field === fields[0]} asked={question.prompt} field={field} value={values[field.name] ?? ''} onChange={(value) => setValues({ ...values, [field.name]: value })} />
       ))}
       <div className="question-options">
         <button type="submit" className="primary">Send answer</button>

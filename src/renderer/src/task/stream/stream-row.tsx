@@ -8,11 +8,24 @@ import { Expandable } from './expandable';
 import { MarkdownText } from './markdown';
 import { ToolCallRow } from './tool-call';
 
-function answerText(answer: QuestionAnswer): string {
-  if ('optionId' in answer) return `chose ${answer.optionId}`;
-  if ('content' in answer) return `answered ${Object.values(answer.content).map(String).join(', ')}`;
-  if ('declined' in answer) return 'declined';
-  return 'cancelled (the task stopped)';
+/** What a person's answer says, in their words: the option they chose, what they filled in, or that they declined. */
+export function answerText(answer: QuestionAnswer, choice?: string): string {
+  if ('optionId' in answer) return choice ?? answer.optionId;
+  if ('content' in answer) return Object.values(answer.content).map(String).join(', ');
+  if ('declined' in answer) return 'Declined to answer.';
+  return '';
+}
+
+/** A person's words: right-aligned, "You", with the turn they start when it is not the first. */
+function YouBubble({ text, turn, note }: { text: string; turn?: number; note?: string }) {
+  return (
+    <div className="bubble-row bubble-row-you">
+      <div className="msg msg-you" data-who="you">
+        <span className="msg-who">You{note ? ` · ${note}` : ''}{turn !== undefined && turn > 1 && <span className="msg-turn">Turn {turn}</span>}</span>
+        <p>{text}</p>
+      </div>
+    </div>
+  );
 }
 
 function formatBytes(bytes: number): string {
@@ -28,10 +41,12 @@ const STATUS_TEXT: Record<string, string> = STATUS_LABELS;
 
 export const StreamRow = memo(function StreamRow({ item, stream }: { item: StreamItem; stream: TaskStream }) {
   switch (item.kind) {
+    case 'prompt':
+      return <YouBubble text={item.text} turn={item.turn} />;
     case 'message':
       return item.role === 'user'
-        ? <div className="msg msg-user"><span className="msg-who">Prompt</span><p>{item.text}</p></div>
-        : <div className="msg msg-agent"><MarkdownText text={item.text} /></div>;
+        ? <YouBubble text={item.text} note="as the agent recalls it" />
+        : <div className={`msg msg-agent${item.continues ? ' msg-continues' : ''}`} data-who="agent"><MarkdownText text={item.text} /></div>;
     case 'thought':
       return (
         <Expandable stream={stream} itemKey={item.key} className="thought" summary="Thought">
@@ -68,9 +83,14 @@ export const StreamRow = memo(function StreamRow({ item, stream }: { item: Strea
       );
     }
     case 'question':
-      return <p className="quiet-line">Asked: {item.question.prompt}</p>;
+      // While it is open the chat below shows it (and takes the answer); the stream shows it once, after.
+      return item.answered
+        ? <div className="msg msg-agent msg-asks" data-who="agent"><span className="msg-who">{item.question.kind === 'permission' ? 'Asked permission' : 'Asked'}</span><p>{item.question.prompt}</p></div>
+        : <p className="quiet-line">Waiting for your answer below.</p>;
     case 'answer':
-      return <p className="quiet-line">{item.answeredBy || 'Someone'} {answerText(item.answer)}.</p>;
+      return 'cancelled' in item.answer
+        ? <p className="quiet-line">The question was withdrawn: the task stopped.</p>
+        : <YouBubble text={answerText(item.answer, item.choice)} />;
     case 'governance':
       return <p className={`quiet-line gov gov-${item.decision}`}>Policy {item.decision}: {item.reason} <span className="gov-rule">({item.rule})</span></p>;
     case 'truncated':
@@ -81,7 +101,6 @@ export const StreamRow = memo(function StreamRow({ item, stream }: { item: Strea
       return (
         <p className="status-line">
           <span>{STATUS_TEXT[item.status] ?? item.status}{item.review !== 'pending' ? ` · ${item.review}` : ''}</span>
-          {item.attempt > 1 && <span className="status-attempt">attempt {item.attempt}</span>}
         </p>
       );
   }

@@ -1,8 +1,9 @@
-// When the desk tells the person something through the OS: a task starts waiting for an answer ("needs
-// input") or finishes its turn ("ready for review"). Once per such moment, however often the task's summary
-// is re-sent, and not while the person is looking at the board. Pure.
-import type { EventEnvelope } from '../../shared/events';
-import type { TaskStatus } from '../../shared/task';
+// When the desk tells the person something (an OS notification in the desktop app, a browser notification on
+// the board in a browser): a task starts waiting for an answer ("needs input") or finishes its turn ("ready
+// for review"). Once per such moment, however often the task's summary is re-sent, and not while the person
+// is looking at the board. Pure.
+import type { EventEnvelope } from './events';
+import type { TaskStatus, TaskSummary } from './task';
 
 export interface DeskNotification {
   taskId: string;
@@ -21,7 +22,11 @@ export interface NotificationStep {
 export function notificationFor(seen: SeenStatuses, envelope: EventEnvelope, windowFocused: boolean): NotificationStep {
   // Most events are agent output: they leave the map as it is, without a copy.
   if (envelope.event.type !== 'task') return { seen };
-  const { task } = envelope.event;
+  return notificationForTask(seen, envelope.event.task, windowFocused);
+}
+
+/** The same decision for a task summary as it now stands (the board reads summaries, not events). */
+export function notificationForTask(seen: SeenStatuses, task: TaskSummary, windowFocused: boolean): NotificationStep {
   const before = seen.get(task.id);
   if (before === task.status) return { seen };
   const next = new Map(seen).set(task.id, task.status);
