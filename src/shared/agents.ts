@@ -58,3 +58,55 @@ export const AgentLogin = z.object({
   eventsId: z.string(),
 });
 export type AgentLogin = z.infer<typeof AgentLogin>;
+
+/** Who the agent says it is in its `initialize` answer (ACP `agentInfo`). */
+export const AgentImplementation = z.object({ name: z.string(), title: z.string().optional(), version: z.string() });
+export type AgentImplementation = z.infer<typeof AgentImplementation>;
+
+/** The one thing that works for one of an agent's login methods. */
+export const LoginAction = z.discriminatedUnion('kind', [
+  /** The agent's own login command, run by the desk in a terminal (`POST /api/agents/<id>/login`). */
+  z.object({ kind: z.literal('terminal-login'), agentId: z.string(), methodId: z.string(), route: z.string() }),
+  /** Variables to set where the desk starts (it passes them to this agent), then `authMethod` in agents.json when named. */
+  z.object({ kind: z.literal('env'), variables: z.array(z.string()).min(1), authMethod: z.string().optional() }),
+  /** The desk asks the agent to log in this way when `authMethod` is set in agents.json. */
+  z.object({ kind: z.literal('authenticate'), methodId: z.string() }),
+]);
+export type LoginAction = z.infer<typeof LoginAction>;
+
+/** One of the agent's login methods (ACP `authMethods`), with the action that works for it, in words too. */
+export const LoginMethodHelp = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().optional(),
+  action: LoginAction,
+  hint: z.string(),
+});
+export type LoginMethodHelp = z.infer<typeof LoginMethodHelp>;
+
+/** What an agent that wants a login needs, whenever it says so (initialize, session/new or a prompt). */
+export const LoginHelp = z.object({
+  agentId: z.string(),
+  agentName: z.string(),
+  /** The agent's own words. */
+  agentMessage: z.string(),
+  methods: z.array(LoginMethodHelp),
+  /** One paragraph saying all of the above, as the task's error shows it. */
+  message: z.string(),
+});
+export type LoginHelp = z.infer<typeof LoginHelp>;
+
+/** What an agent's handshake test found (`POST /api/agents/<id>/test`: `initialize`, then `session/new` in a temp dir). */
+export const AgentTest = z.object({
+  agentId: z.string(),
+  /** `ready`: a session started; `needs-login`: the agent wants a login first; `failed`: anything else. */
+  outcome: z.enum(['ready', 'needs-login', 'failed']),
+  implementation: AgentImplementation.optional(),
+  /** The protocol the agent answered (`1` for ACP, `"1.0"` for Kandev). */
+  protocolVersion: z.union([z.number(), z.string()]).optional(),
+  login: LoginHelp.optional(),
+  message: z.string(),
+  durationMs: z.number().int().nonnegative(),
+  at: z.string(),
+});
+export type AgentTest = z.infer<typeof AgentTest>;

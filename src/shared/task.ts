@@ -88,6 +88,8 @@ export const TaskSummary = z.object({
   after: z.literal('approved').optional(),
   /** Present when the task's agent runs without the OS sandbox (none on this machine, or the policy turns it off). */
   unsandboxed: z.literal(true).optional(),
+  /** While the agent works: the time of its last word, present once it has said nothing for the desk's `quietAfterSeconds`. */
+  quietSince: z.string().optional(),
 });
 export type TaskSummary = z.infer<typeof TaskSummary>;
 

@@ -39,6 +39,9 @@ import { createTaskSandbox } from './sandbox/task-sandbox';
 import { createWorkspaceSetup } from './workspace/workspace-setup';
 import type { SandboxStatus } from '../../shared/sandbox';
 import { createTaskService, type TaskService } from './tasks/task-service';
+import { createQuietTasks } from './tasks/quiet-tasks';
+import { watchedRun } from './tasks/watched-run';
+import { createAgentNotes } from './agents/agent-notes';
 
 export interface Core {
   readonly repoRoot: string;
@@ -108,6 +111,8 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     // The bridge to the allowlist proxy runs inside the sandbox on the Node that runs the scripted agent.
     allowlistNetwork: (request) => prepareAllowlistNetwork({ ...request, nodePath: config.agents.scripted.command }),
   });
+  const quiet = createQuietTasks();
+  const agentNotes = createAgentNotes();
   const tasks = createTaskService({
     tasks: tasksRepo,
     transaction: (work) => db.transaction(work)(),
@@ -121,12 +126,15 @@ export async function createCore(config: CoreConfig): Promise<Core> {
       return { ...(promptsPerHour !== undefined && { promptsPerHour }), ...(concurrentTasks !== undefined && { concurrentTasks }) };
     },
     record,
-    run: runTask,
+    run: watchedRun(runTask, { quiet, notes: agentNotes }),
+    quiet,
     sandbox,
     now,
     config: { concurrency: config.concurrency, defaultAgent: config.defaultAgent, baseBranch, clientVersion: config.appVersion },
   });
 
+  // A task going quiet or speaking again reaches the board as its new summary.
+  quiet.onChange((id) => { const task = tasksRepo.get(id); if (task) record(id, task.attempt, { type: 'task', task: tasks.summary(id) }); });
   const router = createRouter();
   addApiRoutes(router, { tasks, events });
   const logins = createAgentLogins({
@@ -135,7 +143,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   });
   addAgentRoutes(router, { agents, defaultAgent: config.defaultAgent, logins });
   addGovernanceRoutes(router, { governance, repoRoot, worktreeOf: (id) => tasksRepo.get(id)?.worktreePath });
-  addBoardRoutes(router, { tasks, lastSeq: () => events.lastSeq(), fixedSettings: { serverName: config.serverName, repository: repoRoot, dataDir: config.dataDir, sandbox: sandboxStatus } });
+  addBoardRoutes(router, { tasks, lastSeq: () => events.lastSeq(), fixedSettings: { serverName: config.serverName, repository: repoRoot, dataDir: config.dataDir, sandbox: sandboxStatus }, quiet });
   addAgentAssignmentRoutes(router, { tasks, serverName: config.serverName });
   addAgentProtocolRoutes(router, { tasks, bus, db, repoRoot, now });
   const http = createHttpHost({

@@ -6,6 +6,9 @@ import { blockedReason, unmetDependencies } from './dependency-graph';
 import { createOpenQuestions, type OpenQuestions } from './open-questions';
 import { createTaskGraph, type TaskGraph } from './task-graph';
 import { createTaskListing, type TaskListingWriter } from './task-listing';
+import type { QuietTasks } from './quiet-tasks';
+
+export type { QuietTasks };
 import { toSummary } from './task-view';
 
 export interface TaskMemory {
@@ -17,9 +20,10 @@ export interface TaskMemory {
   summaryOf(task: TaskRecord): ReturnType<typeof toSummary>;
 }
 
-export function createTaskMemory(deps: { tasks: TasksRepo; unsandboxed(agent: string): boolean }): TaskMemory {
+export function createTaskMemory(deps: { tasks: TasksRepo; unsandboxed(agent: string): boolean; quiet?: QuietTasks | undefined }): TaskMemory {
   const openQuestions = createOpenQuestions();
-  const summaryOf = (task: TaskRecord) => toSummary(task, openQuestions.forTask(task.id), deps.unsandboxed(task.agent), blockedByOf(task));
+  const quietSince = (task: TaskRecord) => (task.status === 'in-progress' ? deps.quiet?.since(task.id) : undefined);
+  const summaryOf = (task: TaskRecord) => toSummary(task, openQuestions.forTask(task.id), deps.unsandboxed(task.agent), blockedByOf(task), quietSince(task));
   /** Why a queued task will not start by itself (a dependency failed, was cancelled or rejected); read from the graph. */
   const blockedByOf = (task: TaskRecord) => (task.status === 'queued' ? blockedReason(unmetDependencies(task.dependencies, graph.stateOf, task.after)) : undefined);
 
@@ -28,6 +32,8 @@ export function createTaskMemory(deps: { tasks: TasksRepo; unsandboxed(agent: st
   const listing = createTaskListing(stored, {
     summarize: summaryOf, load: (id) => deps.tasks.get(id), unsandboxed: deps.unsandboxed,
   });
+  // A task going quiet or speaking again changes its summary without a write to the task.
+  deps.quiet?.onChange((id) => { if (graph.get(id)) listing.refresh(id); });
   const written = (record: TaskRecord): TaskRecord => {
     const before = graph.get(record.id);
     graph.put(record);

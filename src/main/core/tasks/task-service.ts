@@ -18,7 +18,7 @@ import { agentRefused, dependencyCycle, taskBusy, taskNotFound, unknownAgent } f
 import type { RunContext, RunOutcome } from './task-runner';
 import { canTransition, isActive } from './task-state';
 import { toDetail } from './task-view';
-import { createTaskMemory } from './task-memory';
+import { createTaskMemory, type QuietTasks } from './task-memory';
 import type { TaskSandbox } from '../sandbox/task-sandbox';
 import type { WorkspaceSetup } from '../workspace/workspace-setup';
 import { cleanUpWorktree } from './worktree-cleanup';
@@ -73,6 +73,7 @@ export interface TaskServiceDeps {
   transaction?<T>(work: () => T): T;
   /** Starts each run's processes confined to the task, where the machine allows it. */
   sandbox: Pick<TaskSandbox, 'isolate' | 'confines'>;
+  /** Which running tasks' agents went quiet (their summaries say since when). */ quiet?: QuietTasks;
   now(): Date;
   /** `dependenciesAfter`: what dependencies must reach for tasks that do not say (default `completed`). */
   config: { concurrency: number; defaultAgent: string; baseBranch: string; clientVersion: string; dependenciesAfter?: DependencyGate };
@@ -93,7 +94,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
 
   const now = () => deps.now().toISOString();
   // The graph, the list and open questions live in memory; every write goes through them after the database.
-  const { graph, listing, tasks, questions, summaryOf } = createTaskMemory({ tasks: deps.tasks, unsandboxed: (agent) => !deps.sandbox.confines(agent) });
+  const { graph, listing, tasks, questions, summaryOf } = createTaskMemory({ tasks: deps.tasks, unsandboxed: (agent) => !deps.sandbox.confines(agent), quiet: deps.quiet });
   const { turns } = deps;
   const atomically = deps.transaction ?? (<T>(work: () => T): T => work());
   const requests = createAgentRequests({

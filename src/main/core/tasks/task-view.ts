@@ -7,7 +7,7 @@ import { blockedReason, unmetDependencies } from './dependency-graph';
 import type { DependencyStateOf } from './scheduler';
 
 /** `unsandboxed`: the task's agent runs without the OS sandbox (none on this machine, or the policy turns it off). */
-export function toSummary(task: TaskRecord, openQuestions: readonly OpenQuestion[] = [], unsandboxed = false, blockedBy?: string): TaskSummary {
+export function toSummary(task: TaskRecord, openQuestions: readonly OpenQuestion[] = [], unsandboxed = false, blockedBy?: string, quietSince?: string): TaskSummary {
   return {
     id: task.id,
     submittedAt: task.submittedAt,
@@ -22,6 +22,7 @@ export function toSummary(task: TaskRecord, openQuestions: readonly OpenQuestion
     ...(blockedBy !== undefined && { blockedBy }),
     ...(task.after === 'approved' && { after: 'approved' as const }),
     ...(unsandboxed && { unsandboxed: true as const }),
+    ...(quietSince !== undefined && { quietSince }),
   };
 }
 
