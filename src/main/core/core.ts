@@ -42,6 +42,8 @@ import { createTaskService, type TaskService } from './tasks/task-service';
 import { createQuietTasks } from './tasks/quiet-tasks';
 import { watchedRun } from './tasks/watched-run';
 import { createAgentNotes } from './agents/agent-notes';
+import { agentCacheDir, createAgentInstalls } from './agents/agent-installs';
+import { createAgentTests } from './agents/agent-tests';
 
 export interface Core {
   readonly repoRoot: string;
@@ -73,7 +75,8 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   const repository = await openRepository(config.repoPath);
   const repoRoot = repository.root;
   // The repository's node_modules/.bin comes last: it may supply an agent, never shadow one on PATH.
-  const agents = createAgentRegistry({ ...config.agents, searchDirs: [...config.agents.searchDirs, binDir(repoRoot)] });
+  // Agents installed from the board (the desk's agent cache) come before the repository's own.
+  const agents = createAgentRegistry({ ...config.agents, searchDirs: [...config.agents.searchDirs, binDir(agentCacheDir(config.dataDir)), binDir(repoRoot)] });
   if (!agents.get(config.defaultAgent)) throw unknownAgent(config.defaultAgent, agents.list().map((a) => a.id));
   const git = createGitService({
     repoRoot,
@@ -141,7 +144,9 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     agents, cwd: repoRoot, clientVersion: config.appVersion,
     record: (eventsId, event) => bus.publish(events.append(eventsId, 0, event, now().toISOString())),
   });
-  addAgentRoutes(router, { agents, defaultAgent: config.defaultAgent, logins });
+  const installs = createAgentInstalls({ agents, dataDir: config.dataDir, env: process.env, now, record: (eventsId, event) => bus.publish(events.append(eventsId, 0, event, now().toISOString())) });
+  const agentTests = createAgentTests({ agents, dataDir: config.dataDir, clientVersion: config.appVersion, now });
+  addAgentRoutes(router, { agents, defaultAgent: config.defaultAgent, logins, notes: agentNotes, installs, tests: agentTests });
   addGovernanceRoutes(router, { governance, repoRoot, worktreeOf: (id) => tasksRepo.get(id)?.worktreePath });
   addBoardRoutes(router, { tasks, lastSeq: () => events.lastSeq(), fixedSettings: { serverName: config.serverName, repository: repoRoot, dataDir: config.dataDir, sandbox: sandboxStatus }, quiet });
   addAgentAssignmentRoutes(router, { tasks, serverName: config.serverName });
@@ -175,6 +180,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
       retention?.stop();
       await tasks.shutdown();
       await logins.disposeAll();
+      await installs.disposeAll();
       await http.close();
       events.close();
       db.close();

@@ -42,7 +42,7 @@ export async function startAcpSession(channel: MessageChannel, options: AcpSessi
       throw error;
     }
   };
-  const loginRequired = (agentMessage: string) => agentLoginRequired(agentMessage, offeredMethods(options.init.authMethods));
+  const loginRequired = (agentMessage: string) => agentLoginRequired(agentMessage, offeredMethods(options.init.authMethods), agentImplementation(options.init.agentInfo).agent);
 
   const capabilities = options.init.agentCapabilities ?? {};
   const canLoad = capabilities.loadSession === true;

@@ -85,9 +85,9 @@ export function agentProtocolError(message: string): DeskError {
  * The agent wants a login; `details.methods` lists the ones it offers and `details.agentMessage` is its own word.
  * The task runner turns both into the actions that work for the agent (agent-auth.ts `loginHelp`).
  */
-export function agentLoginRequired(agentMessage: string, methods: OfferedMethod[]): DeskError {
+export function agentLoginRequired(agentMessage: string, methods: OfferedMethod[], agent?: AgentImplementation): DeskError {
   const names = methods.map((m) => `"${m.name}"`).join(', ');
-  return deskError('unavailable', 'agent_login_required', `The agent needs a login${names ? ` (${names})` : ''}: ${agentMessage}`, { methods, agentMessage });
+  return deskError('unavailable', 'agent_login_required', `The agent needs a login${names ? ` (${names})` : ''}: ${agentMessage}`, { methods, agentMessage, ...(agent && { agent }) });
 }
 
 /** `agentInfo` of an initialize answer, read without trusting its shape: `{ agent }` or nothing. */

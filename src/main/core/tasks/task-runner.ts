@@ -6,7 +6,7 @@ import { agentEnvironment } from '../agents/agent-environment';
 import { spawnAgent, type AgentExit, type AgentProcess } from '../agents/agent-process';
 import type { AgentRegistry } from '../agents/agent-registry';
 import type { AgentSpec } from '../agents/agent-spec';
-import type { AgentSession, ElicitationRequest, ElicitationResponse, PermissionOutcome, PermissionRequest } from '../agents/agent-session';
+import { agentImplementation, type AgentSession, type ElicitationRequest, type ElicitationResponse, type PermissionOutcome, type PermissionRequest } from '../agents/agent-session';
 import { agentChannel } from '../agents/agent-channel';
 import { connectAgent } from '../agents/connect-agent';
 import { INVALID_PARAMS, JsonRpcError, PeerClosedError } from '../../../shared/json-rpc-peer';
@@ -278,6 +278,8 @@ function loginWanted(context: RunContext, spec: AgentSpec, error: unknown): { st
     offeredMethods(details?.methods),
     agentMessage,
   );
+  const { agent } = agentImplementation(details?.agent);
+  if (agent) context.watch?.sawAgent(agent);
   context.record({ type: 'login-required', help });
   context.watch?.needsLogin(help);
   return { status: 'error', message: help.message };

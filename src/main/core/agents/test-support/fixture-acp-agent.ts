@@ -1,8 +1,9 @@
 // A tiny ACP agent for tests, as the source of a Node program (CommonJS, no dependencies) so a test can write it
 // anywhere, or pack it into an npm package. It says who it is and offers two logins; `--mode` picks what a prompt
 // does: `ok` (a message, end of turn), `auth` (ACP's auth_required at the prompt), `unknown` (an update kind ACP
-// does not have, then a message), `init-auth` (auth_required already at initialize).
-import { writeFileSync } from 'node:fs';
+// does not have, then a message), `init-auth` / `session-auth` (auth_required already at initialize / session/new).
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const FIXTURE_AGENT_INFO = { name: 'fixture-agent', title: 'Fixture Agent', version: '1.2.3' };
@@ -26,6 +27,7 @@ process.stdin.on('data', (chunk) => {
           { id: 'fixture-key', name: 'Use an API key', description: 'Requires FIXTURE_API_KEY in the environment' },
         ] } });
     } else if (message.method === 'session/new') {
+      if (mode === 'session-auth') { send({ id: message.id, error: { code: -32000, message: 'Authentication required' } }); continue; }
       send({ id: message.id, result: { sessionId: 'fixture-session' } });
     } else if (message.method === 'session/prompt') {
       const sessionId = message.params.sessionId;
@@ -39,6 +41,19 @@ process.stdin.on('data', (chunk) => {
   }
 });
 `;
+
+/**
+ * An npm package whose bin `bin` is the fixture agent, packed with `npm pack` into `dir`; returns the tarball's path.
+ * Packing reads only the files here, so it needs no network.
+ */
+export function packFixtureAgent(dir: string, bin: string): string {
+  const packageDir = join(dir, 'package');
+  mkdirSync(packageDir, { recursive: true });
+  writeFixtureAgent(packageDir);
+  writeFileSync(join(packageDir, 'package.json'), JSON.stringify({ name: 'fixture-acp-agent', version: FIXTURE_AGENT_INFO.version, bin: { [bin]: 'fixture-agent.js' } }));
+  const out = execFileSync('npm', ['pack', '--pack-destination', dir, '--silent'], { cwd: packageDir, encoding: 'utf8' });
+  return join(dir, out.trim().split('\n').at(-1) ?? '');
+}
 
 /** Writes the fixture agent as `dir/fixture-agent.js` and returns its path. */
 export function writeFixtureAgent(dir: string): string {
