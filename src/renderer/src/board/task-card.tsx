@@ -7,6 +7,7 @@ import { desk, useDesk } from '../state/store';
 import { DependencyBadge } from './dependency-badge';
 import { carriesTask, draggedTask, startTaskDrag } from './drag';
 import { Elapsed } from './elapsed';
+import { QuietNote } from './quiet-note';
 
 export const TaskCard = memo(function TaskCard({ id }: { id: string }) {
   const task = useDesk((state) => state.tasks[id]);
@@ -67,6 +68,7 @@ export const TaskCard = memo(function TaskCard({ id }: { id: string }) {
       <h3 className="card-title">{card.title}</h3>
       {card.needsAnswer && <p className="card-needs">Needs your answer</p>}
       {card.activity && <p className="card-activity">{card.activity}</p>}
+      {task?.quietSince && task.status === 'in-progress' && <QuietNote taskId={id} since={task.quietSince} />}
       {(card.dependencies.length > 0 || card.canLink) && (
         <div className="card-links">
           {card.dependencies.length > 0 && (
