@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolateGitConfig } from '../../src/main/core/git/git-test-fixture';
-import { FIXTURE_AGENT_INFO, packFixtureAgent } from '../../src/main/core/agents/test-support/fixture-acp-agent';
+import { FIXTURE_AGENT_INFO, packFixtureAgent, writeFixtureAgent } from '../../src/main/core/agents/test-support/fixture-acp-agent';
 import { browserUnavailable, keepScreenshot, launchBrowser } from './support/browser';
 import { serveDesk, type ServedDesk } from './support/desk-server';
 
@@ -58,6 +58,43 @@ describe.skipIf(unavailable !== undefined)(`agents in Settings${unavailable ? ` 
       await page.emulateMedia({ colorScheme });
       await page.getByRole('group', { name: 'Agents' }).scrollIntoViewIfNeeded();
       await keepScreenshot(page, `settings-agents-${colorScheme}`);
+    }
+  });
+
+  it('shows a login the agent wants with what works for each method, and a silent turn with Cancel at hand', async () => {
+    await page?.close();
+    await desk?.stop();
+    const script = writeFixtureAgent(dir);
+    desk = await serveDesk({
+      agentsConfig: { agents: [{ id: 'needs-login', name: 'Needs login', command: process.execPath, args: [script, '--mode=auth'], dialect: 'acp' }] },
+      // The fixture agent lives in a temp dir the sandbox does not show; this test is about what the board says.
+      policy: { version: 1, agents: { 'needs-login': { sandbox: 'off' } } },
+    });
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    page.setDefaultTimeout(15_000);
+    await page.goto(desk.boardUrl);
+    await desk.api('PUT', '/api/settings', { quietAfterSeconds: 1 });
+    await desk.api('POST', '/', { id: 'quiet', prompt: 'Think it over\nsleep 8000' });
+    const card = page.getByRole('article', { name: 'Task quiet', exact: true });
+    await card.getByText(/No word from the agent for \ds/).waitFor();
+    await card.getByRole('button', { name: 'Cancel task quiet' }).waitFor();
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      await keepScreenshot(page, `quiet-card-${colorScheme}`);
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+
+    await desk.api('POST', '/', { id: 'login', prompt: 'Fix it', agent: 'needs-login' });
+    await page.getByRole('article', { name: 'Task login', exact: true }).click();
+    const help = page.getByRole('region', { name: 'Needs login needs a login' });
+    await help.waitFor();
+    expect(await help.textContent()).toContain('POST /api/agents/needs-login/login {"methodId": "fixture-login"}');
+    expect(await help.textContent()).toContain('set FIXTURE_API_KEY in the environment the desk starts in');
+    expect(await help.textContent()).not.toContain('<id>');
+    await help.getByRole('button', { name: 'Open Settings to log in' }).waitFor();
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      await keepScreenshot(page, `login-help-${colorScheme}`);
     }
   });
 });

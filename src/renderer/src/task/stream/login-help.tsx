@@ -1,5 +1,6 @@
 // The row an agent's login request becomes: each login method it offers, with the one action that works for it.
 import type { LoginHelp } from '../../../../shared/agents';
+import { desk } from '../../state/store';
 
 export function LoginHelpRow({ help }: { help: LoginHelp }) {
   return (
@@ -14,6 +15,10 @@ export function LoginHelpRow({ help }: { help: LoginHelp }) {
               <li key={method.id}>
                 <strong>{method.name}</strong>{method.description && <span className="quiet-line"> — {method.description}</span>}
                 <div className="login-hint">{method.action.kind === 'terminal-login' ? 'Log in from the desk: ' : 'To use it: '}{method.hint}</div>
+                {method.action.kind === 'terminal-login' && (
+                  // Settings holds the login terminal, where the person answers it; the agent's row has Log in.
+                  <button type="button" className="small" onClick={() => desk().openDialog({ kind: 'settings' })}>Open Settings to log in</button>
+                )}
               </li>
             ))}
           </ul>
