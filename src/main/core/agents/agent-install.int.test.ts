@@ -60,6 +60,10 @@ describe('installing an agent from the board', () => {
     expect(test.status, test.text).toBe(200);
     expect(test.json).toMatchObject({ agentId: 'fixture', outcome: 'ready', implementation: FIXTURE_AGENT_INFO, protocolVersion: 1, message: 'Fixture Agent 1.2.3 started a session.' });
     expect(await agentInfo(d, 'fixture')).toMatchObject({ state: 'ready', implementation: FIXTURE_AGENT_INFO });
+
+    // A task runs it from the cache, in the sandbox where this machine has one (the data dir is hidden there, the cache is not).
+    await d.api('POST', '/', { id: 'with-installed', prompt: 'hello', agent: 'fixture' });
+    expect(await d.waitForStatus('with-installed', ['error', 'completed'])).toBe('completed');
   });
 
   it('says why an install failed, with npm\'s own words', async () => {
