@@ -9,6 +9,85 @@ export type AgentDialect = z.infer<typeof AgentDialect>;
 export const AgentSource = z.enum(['builtin', 'config', 'ad-hoc']);
 export type AgentSource = z.infer<typeof AgentSource>;
 
+/** Who the agent says it is in its `initialize` answer (ACP `agentInfo`). */
+export const AgentImplementation = z.object({ name: z.string(), title: z.string().optional(), version: z.string() });
+export type AgentImplementation = z.infer<typeof AgentImplementation>;
+
+/** The one thing that works for one of an agent's login methods. */
+export const LoginAction = z.discriminatedUnion('kind', [
+  /** The agent's own login command, run by the desk in a terminal (`POST /api/agents/<id>/login`). */
+  z.object({ kind: z.literal('terminal-login'), agentId: z.string(), methodId: z.string(), route: z.string() }),
+  /** Variables to set where the desk starts (it passes them to this agent), then `authMethod` in agents.json when named. */
+  z.object({ kind: z.literal('env'), variables: z.array(z.string()).min(1), authMethod: z.string().optional() }),
+  /** The desk asks the agent to log in this way when `authMethod` is set in agents.json. */
+  z.object({ kind: z.literal('authenticate'), methodId: z.string() }),
+]);
+export type LoginAction = z.infer<typeof LoginAction>;
+
+/** One of the agent's login methods (ACP `authMethods`), with the action that works for it, in words too. */
+export const LoginMethodHelp = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().optional(),
+  action: LoginAction,
+  hint: z.string(),
+});
+export type LoginMethodHelp = z.infer<typeof LoginMethodHelp>;
+
+/** What an agent that wants a login needs, whenever it says so (initialize, session/new or a prompt). */
+export const LoginHelp = z.object({
+  agentId: z.string(),
+  agentName: z.string(),
+  /** The agent's own words. */
+  agentMessage: z.string(),
+  methods: z.array(LoginMethodHelp),
+  /** One paragraph saying all of the above, as the task's error shows it. */
+  message: z.string(),
+});
+export type LoginHelp = z.infer<typeof LoginHelp>;
+
+/** What an agent's handshake test found (`POST /api/agents/<id>/test`: `initialize`, then `session/new` in a temp dir). */
+export const AgentTest = z.object({
+  agentId: z.string(),
+  /** `ready`: a session started; `needs-login`: the agent wants a login first; `failed`: anything else. */
+  outcome: z.enum(['ready', 'needs-login', 'failed']),
+  implementation: AgentImplementation.optional(),
+  /** The protocol the agent answered (`1` for ACP, `"1.0"` for Kandev). */
+  protocolVersion: z.union([z.number(), z.string()]).optional(),
+  login: LoginHelp.optional(),
+  message: z.string(),
+  durationMs: z.number().int().nonnegative(),
+  at: z.string(),
+});
+export type AgentTest = z.infer<typeof AgentTest>;
+
+/** Where an agent is in its life on this desk, as Settings shows it. */
+export const AgentState = z.enum(['not-installed', 'installed', 'needs-login', 'ready']);
+export type AgentState = z.infer<typeof AgentState>;
+
+/** `POST /api/agents/<id>/install` body: what to give npm instead of the agent's package (a tarball path or a package spec). */
+export const StartInstall = z.object({ source: z.string().min(1).max(4096).optional() });
+export type StartInstall = z.infer<typeof StartInstall>;
+
+/** An install (npm, into the desk's agent cache): its progress and the end of its log; the log also streams as `install:<id>` events. */
+export const AgentInstall = z.object({
+  agentId: z.string(),
+  source: z.string(),
+  /** Where it installs: `<data dir>/agent-cache`, never a global prefix. */
+  prefix: z.string(),
+  state: z.enum(['running', 'done', 'failed']),
+  /** 0…1, an estimate while npm works; 1 when done. */
+  progress: z.number().min(0).max(1),
+  /** The last lines npm wrote. */
+  log: z.string(),
+  message: z.string().optional(),
+  startedAt: z.string(),
+  finishedAt: z.string().optional(),
+  /** The events id its log lines carry on the events socket. */
+  eventsId: z.string(),
+});
+export type AgentInstall = z.infer<typeof AgentInstall>;
+
 /** One agent as a client sees it. Its own variables (`env`) are left out: they may hold secrets. */
 export const AgentInfo = z.object({
   id: z.string().min(1),
@@ -27,6 +106,16 @@ export const AgentInfo = z.object({
   envAllowlist: z.array(z.string()),
   /** The agent a task gets when its submission names none. */
   isDefault: z.boolean(),
+  /** `not-installed`, `installed` (found, not tried), `needs-login` (it asked for one), `ready` (a test session started). */
+  state: AgentState,
+  /** What Install gives npm, when the desk can install this agent. */
+  npmPackage: z.string().optional(),
+  /** Who the agent said it is, the last time it was started or tested. */
+  implementation: AgentImplementation.optional(),
+  /** The login it asked for last, with what works for each method. */
+  login: LoginHelp.optional(),
+  test: AgentTest.optional(),
+  install: AgentInstall.optional(),
 });
 export type AgentInfo = z.infer<typeof AgentInfo>;
 
@@ -58,3 +147,4 @@ export const AgentLogin = z.object({
   eventsId: z.string(),
 });
 export type AgentLogin = z.infer<typeof AgentLogin>;
+

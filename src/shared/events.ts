@@ -1,5 +1,6 @@
 // The one event union that flows from agents to the store, the events socket and the renderer.
 import { z } from 'zod';
+import { LoginHelp } from './agents';
 import { OpenQuestion, QuestionAnswer } from './questions';
 import { TaskSummary } from './task';
 
@@ -35,8 +36,11 @@ export const AgentUpdate = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('tool-call'), ...ToolCallFields }),
   z.object({ kind: z.literal('tool-call-update'), ...ToolCallFields }),
   z.object({ kind: z.literal('plan'), entries: z.array(PlanEntry) }),
-  /** A variant we do not model yet (modes, commands, usage, extensions): stored and streamed as sent. */
-  z.object({ kind: z.literal('other'), name: z.string(), data: z.unknown() }),
+  /**
+   * A variant we do not model yet (modes, commands, usage, extensions): stored and streamed as sent. `text` is set
+   * for kinds the desk does not know at all (newer than its ACP, or a vendor's own), which the board shows as text.
+   */
+  z.object({ kind: z.literal('other'), name: z.string(), data: z.unknown(), text: z.string().optional() }),
 ]);
 export type AgentUpdate = z.infer<typeof AgentUpdate>;
 
@@ -69,6 +73,8 @@ export const TaskEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('question-answered'), questionId: z.string(), answer: QuestionAnswer, answeredBy: z.string() }),
   /** The store dropped this much of the task's output here (past its cap); what follows is the newest output. */
   z.object({ type: z.literal('output-truncated'), droppedBytes: z.number().int().nonnegative() }),
+  /** The agent wants a login (at initialize, session/new or a prompt): its login methods and what works for each. */
+  z.object({ type: z.literal('login-required'), help: LoginHelp }),
   /** A governance decision about something the agent asked to do. */
   z.object({
     type: z.literal('governance'), requestId: z.string(), decision: z.enum(['approved', 'rejected', 'escalated']),

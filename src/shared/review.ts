@@ -57,6 +57,8 @@ export const DeskSettings = z.object({
   dataDir: z.string(),
   /** Whether agents run in the OS sandbox on this machine, and how to fix it when not. */
   sandbox: SandboxStatus,
+  /** How long a turn may go without a word from the agent before its task shows "no word from the agent" (default 60). */
+  quietAfterSeconds: z.number().int().min(1).max(86_400),
 });
 export type DeskSettings = z.infer<typeof DeskSettings>;
 export const UpdateSettings = z.object({
@@ -64,5 +66,6 @@ export const UpdateSettings = z.object({
   concurrency: z.number().int().min(1).max(64).optional(),
   dependenciesAfter: DependencyGate.optional(),
   pushAfterApprove: PushAfterApprove.nullable().optional(),
+  quietAfterSeconds: z.number().int().min(1).max(86_400).optional(),
 }).strict();
 export type UpdateSettings = z.infer<typeof UpdateSettings>;

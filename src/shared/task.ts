@@ -134,6 +134,8 @@ export const TaskSummary = z.object({
   workingSince: z.string().optional(),
   /** What the agent did last, so a card shows it after a reload too. */
   lastActivity: TaskActivity.optional(),
+  /** While the agent works: the time of its last word, present once it has said nothing for the desk's `quietAfterSeconds`. */
+  quietSince: z.string().optional(),
 });
 export type TaskSummary = z.infer<typeof TaskSummary>;
 

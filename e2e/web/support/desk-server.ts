@@ -1,6 +1,6 @@
 // `npm run serve` as a spec starts it: the headless host from source on a temp repository, port chosen by the system.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { z } from 'zod';
@@ -19,12 +19,21 @@ export interface ServedDesk {
   stop(): Promise<void>;
 }
 
-/** `policy`: a governance policy written to the data dir before the desk starts. */
-export async function serveDesk(options: { policy?: z.input<typeof PolicyFile> } = {}): Promise<ServedDesk> {
+/**
+ * `policy`: a governance policy written to the data dir before the desk starts; `agentsConfig`: its agents.json;
+ * `env`: variables added to the desk's environment.
+ */
+export async function serveDesk(options: { policy?: z.input<typeof PolicyFile>; agentsConfig?: unknown; env?: Record<string, string> } = {}): Promise<ServedDesk> {
   const root = mkdtempSync(join(tmpdir(), 'desk-e2e-'));
   const repo = makeRepo(root, { 'README.md': '# Demo project\n', 'src/app.js': 'export const greet = () => "hello";\n' });
   if (options.policy) writePolicy(join(root, 'data'), options.policy);
-  const child = spawn(process.execPath, ['--import', 'tsx', SERVE, '--repo', repo, '--port', '0', '--data-dir', join(root, 'data'), '--token', TOKEN], { stdio: 'pipe' });
+  if (options.agentsConfig !== undefined) {
+    mkdirSync(join(root, 'data'), { recursive: true });
+    writeFileSync(join(root, 'data', 'agents.json'), JSON.stringify(options.agentsConfig));
+  }
+  const child = spawn(process.execPath, ['--import', 'tsx', SERVE, '--repo', repo, '--port', '0', '--data-dir', join(root, 'data'), '--token', TOKEN], {
+    stdio: 'pipe', ...(options.env && { env: { ...process.env, ...options.env } }),
+  });
   const { url, boardUrl } = await readyLines(child);
   return {
     url,

@@ -45,6 +45,11 @@ import { createDeskReposRepo } from './store/desk-repos-repo';
 import { createRepoSet, openRepo, type RepoSet } from './repos/repo-set';
 import type { SandboxStatus } from '../../shared/sandbox';
 import { createTaskService, type TaskService } from './tasks/task-service';
+import { createQuietTasks } from './tasks/quiet-tasks';
+import { watchedRun } from './tasks/watched-run';
+import { createAgentNotes } from './agents/agent-notes';
+import { agentCacheDir, createAgentInstalls } from './agents/agent-installs';
+import { createAgentTests } from './agents/agent-tests';
 
 export interface Core {
   readonly repoRoot: string;
@@ -79,7 +84,8 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   const repository = await openRepository(config.repoPath);
   const repoRoot = repository.root;
   // The repository's node_modules/.bin comes last: it may supply an agent, never shadow one on PATH.
-  const agents = createAgentRegistry({ ...config.agents, searchDirs: [...config.agents.searchDirs, binDir(repoRoot)] });
+  // Agents installed from the board (the desk's agent cache) come before the repository's own.
+  const agents = createAgentRegistry({ ...config.agents, searchDirs: [...config.agents.searchDirs, binDir(agentCacheDir(config.dataDir)), binDir(repoRoot)] });
   if (!agents.get(config.defaultAgent)) throw unknownAgent(config.defaultAgent, agents.list().map((a) => a.id));
   const opener = { dataDir: config.dataDir, deskId: await loadDeskId(config.dataDir), now };
   const first = await openRepo(opener, { path: repoRoot, repository, isDefault: true, ...(config.baseBranch !== undefined && { baseBranch: config.baseBranch }) });
@@ -117,6 +123,8 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     // The bridge to the allowlist proxy runs inside the sandbox on the Node that runs the scripted agent.
     allowlistNetwork: (request) => prepareAllowlistNetwork({ ...request, nodePath: config.agents.scripted.command }),
   });
+  const quiet = createQuietTasks();
+  const agentNotes = createAgentNotes();
   const tasks = createTaskService({
     tasks: tasksRepo,
     transaction: (work) => groupCommit.write(work),
@@ -131,21 +139,26 @@ export async function createCore(config: CoreConfig): Promise<Core> {
       return { ...(promptsPerHour !== undefined && { promptsPerHour }), ...(concurrentTasks !== undefined && { concurrentTasks }) };
     },
     record,
-    run: runTask,
+    run: watchedRun(runTask, { quiet, notes: agentNotes }),
+    quiet,
     sandbox,
     now,
     config: { concurrency: config.concurrency, defaultAgent: config.defaultAgent, baseBranch, clientVersion: config.appVersion },
   });
 
+  // A task going quiet or speaking again reaches the board as its new summary.
+  quiet.onChange((id) => { const task = tasksRepo.get(id); if (task) record(id, task.attempt, { type: 'task', task: tasks.summary(id) }); });
   const router = createRouter();
   addApiRoutes(router, { tasks, events });
   const logins = createAgentLogins({
     agents, cwd: repoRoot, clientVersion: config.appVersion,
     record: (eventsId, event) => bus.publish(events.append(eventsId, 0, event, now().toISOString())),
   });
-  addAgentRoutes(router, { agents, defaultAgent: config.defaultAgent, logins });
+  const installs = createAgentInstalls({ agents, dataDir: config.dataDir, env: process.env, now, record: (eventsId, event) => bus.publish(events.append(eventsId, 0, event, now().toISOString())) });
+  const agentTests = createAgentTests({ agents, dataDir: config.dataDir, clientVersion: config.appVersion, now });
+  addAgentRoutes(router, { agents, defaultAgent: config.defaultAgent, logins, notes: agentNotes, installs, tests: agentTests });
   addGovernanceRoutes(router, { governance, repoRoot, worktreeOf: (id) => tasksRepo.get(id)?.worktreePath });
-  addBoardRoutes(router, { tasks, lastSeq: () => events.lastSeq(), fixedSettings: { serverName: config.serverName, repository: repoRoot, dataDir: config.dataDir, sandbox: sandboxStatus } });
+  addBoardRoutes(router, { tasks, lastSeq: () => events.lastSeq(), fixedSettings: { serverName: config.serverName, repository: repoRoot, dataDir: config.dataDir, sandbox: sandboxStatus }, quiet });
   addBaseUpdateRoutes(router, { tasks });
   addReviewRoutes(router, { tasks, viewed: createViewedRepo(db, repoRoot), now });
   addAgentAssignmentRoutes(router, { tasks, serverName: config.serverName, repos });
@@ -180,6 +193,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
       retention?.stop();
       await tasks.shutdown();
       await logins.disposeAll();
+      await installs.disposeAll();
       await http.close();
       events.close();
       groupCommit.flush();

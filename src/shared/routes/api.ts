@@ -1,7 +1,7 @@
 // The app's own API for the board under /api (and the review actions under /tasks/<id>/): lists, diffs, review,
 // dependencies, settings, agents and their logins, the events socket and this contract as OpenAPI.
 import { z } from 'zod';
-import { AgentLogin, AgentsResponse, LoginInput, StartLogin } from '../agents';
+import { AgentInstall, AgentLogin, AgentsResponse, AgentTest, LoginInput, StartInstall, StartLogin } from '../agents';
 import { ApiErrorBody } from '../api-error';
 import { EventPage } from '../events';
 import { AddDependency, DeskSettings, SetDependencies, TaskDiff, UpdateSettings } from '../review';
@@ -93,6 +93,19 @@ export const apiRoutes = {
   stopLogin: defineRoute({
     method: 'DELETE', path: '/api/agents/:id/login', family, summary: 'Stop an agent login.',
     params: agent, responses: { 200: z.object({ stopped: z.string() }) }, error, errors: [404],
+  }),
+  startInstall: defineRoute({
+    method: 'POST', path: '/api/agents/:id/install', family,
+    summary: "Install an agent with npm into the desk's agent cache (its package, or {\"source\"}: a tarball path or package spec).",
+    params: agent, body: StartInstall, bodyKind: 'optional-json', responses: { 202: AgentInstall }, error, errors: [400, 404, 409],
+  }),
+  install: defineRoute({
+    method: 'GET', path: '/api/agents/:id/install', family, summary: "An agent install's progress and log.",
+    params: agent, responses: { 200: AgentInstall }, error, errors: [404],
+  }),
+  testAgent: defineRoute({
+    method: 'POST', path: '/api/agents/:id/test', family, summary: "Start the agent, initialize and session/new in an empty temp dir: who it is and whether it is ready.",
+    params: agent, responses: { 200: AgentTest }, error, errors: [404],
   }),
   events: defineRoute({
     method: 'GET', path: '/api/events', family,

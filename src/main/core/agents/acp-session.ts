@@ -1,14 +1,12 @@
 // The standard ACP v1 dialect after `initialize`, on the SDK's client app: login, a new or continued session in
 // the task's worktree, and turns.
-import { RequestError, methods, type AnyMessage, type AuthMethod, type InitializeResponse, type NewSessionRequest, type Stream } from '@agentclientprotocol/sdk';
-import type { DeskError } from '../../../shared/desk-error';
+import { RequestError, methods, type AnyMessage, type InitializeResponse, type NewSessionRequest, type Stream } from '@agentclientprotocol/sdk';
 import { JsonRpcError } from '../../../shared/json-rpc-peer';
 import type { MessageChannel } from '../../../shared/ndjson-channel';
 import { deskClientApp } from './acp-client-methods';
-import { agentLoginRequired, agentProtocolError, type AgentSession, type SessionCallbacks } from './agent-session';
-
-/** ACP's error code for "authenticate first". */
-const AUTH_REQUIRED = -32000;
+import { isAuthRequired, offeredMethods } from './agent-auth';
+import { agentImplementation, agentLoginRequired, agentProtocolError, type AgentSession, type SessionCallbacks } from './agent-session';
+import { keepUnknownUpdates } from './unknown-updates';
 
 export interface AcpSessionOptions {
   cwd: string;
@@ -23,21 +21,28 @@ export interface AcpSessionOptions {
 export async function startAcpSession(channel: MessageChannel, options: AcpSessionOptions, callbacks: SessionCallbacks): Promise<AgentSession & { continued: boolean }> {
   let replaying = false;
   // The SDK checks each message's shape itself; our channel only parses JSON lines.
-  const stream: Stream = { readable: channel.readable as ReadableStream<AnyMessage>, writable: channel.writable };
+  // Update kinds newer than the SDK's schema would be dropped by it; they reach the task as text instead.
+  const readable = keepUnknownUpdates(channel.readable, callbacks.onUpdate);
+  const stream: Stream = { readable: readable as ReadableStream<AnyMessage>, writable: channel.writable };
   const connection = deskClientApp(callbacks, () => replaying).connect(stream);
   // Closing the channel (agent exit) fails pending calls with its reason; the SDK ending on its own closes the channel.
   channel.onClose((error) => connection.close(error));
   void connection.closed.then(() => channel.close(new Error('The ACP connection closed')));
   const agent = connection.agent;
-  /** SDK rejections become the desk's JsonRpcError, which the task runner reports as the agent's failure. */
+  /**
+   * SDK rejections become the desk's JsonRpcError, which the task runner reports as the agent's failure; a login the
+   * agent wants, whenever it says so (authenticate, session/new or a prompt), becomes `agent_login_required`.
+   */
   const call = async <T>(work: () => Promise<T>): Promise<T> => {
     try {
       return await work();
     } catch (error) {
+      if (error instanceof RequestError && isAuthRequired(error)) throw loginRequired(error.message);
       if (error instanceof RequestError) throw new JsonRpcError(error.code, error.message, error.data);
       throw error;
     }
   };
+  const loginRequired = (agentMessage: string) => agentLoginRequired(agentMessage, offeredMethods(options.init.authMethods), agentImplementation(options.init.agentInfo).agent);
 
   const capabilities = options.init.agentCapabilities ?? {};
   const canLoad = capabilities.loadSession === true;
@@ -69,7 +74,7 @@ export async function startAcpSession(channel: MessageChannel, options: AcpSessi
       described = created;
     }
   } catch (error) {
-    if (error instanceof RequestError && error.code === AUTH_REQUIRED) throw loginRequired(options.init.authMethods ?? [], error.message);
+    if (error instanceof RequestError && isAuthRequired(error)) throw loginRequired(error.message);
     if (error instanceof RequestError) throw new JsonRpcError(error.code, error.message, error.data);
     throw error;
   } finally {
@@ -83,6 +88,7 @@ export async function startAcpSession(channel: MessageChannel, options: AcpSessi
     continued,
     features: {
       canContinue: canLoad || canResume,
+      ...agentImplementation(options.init.agentInfo),
       ...(described.modes !== undefined && described.modes !== null && { modes: described.modes }),
       ...(described.configOptions !== undefined && described.configOptions !== null && { configOptions: described.configOptions }),
     },
@@ -103,15 +109,4 @@ export async function startAcpSession(channel: MessageChannel, options: AcpSessi
         : { sessionId: id, configId, value }));
     },
   };
-}
-
-function loginRequired(methods: AuthMethod[], agentMessage: string): DeskError {
-  const described = methods.map((m) => ({ id: m.id, name: m.name || m.id, ...(typeof m.description === 'string' && { description: m.description }) }));
-  const list = described.map((m) => `"${m.name}"${m.description ? ` (${m.description})` : ''}`).join(', ');
-  return agentLoginRequired(
-    described.length > 0
-      ? `The agent needs a login before it can work: ${list}. Log in once outside the desk (a terminal login also runs with POST /api/agents/<id>/login), or set the agent's authMethod and pass its key through envAllowlist.`
-      : `The agent needs a login before it can work (${agentMessage}).`,
-    described,
-  );
 }

@@ -39,6 +39,9 @@ export function mapAcpUpdate(update: SessionUpdate): AgentUpdate {
         kind: 'plan',
         entries: update.entries.map((entry) => ({ content: entry.content, priority: entry.priority, status: entry.status })),
       };
+    case 'notice':
+      // A notice is meant for the person: it is shown as text.
+      return { kind: 'other', name: update.sessionUpdate, data: update, text: [update.title, update.description].filter(Boolean).join(': ') };
     default:
       return { kind: 'other', name: update.sessionUpdate, data: update };
   }

@@ -21,4 +21,9 @@ describe('adHocAgentSpec', () => {
     const gemini = adHocAgentSpec({ words: ['gemini', '--acp', '--model', 'pro'], cwd: '/', known: KNOWN_AGENTS });
     expect(gemini).toMatchObject({ name: 'Gemini CLI (ad hoc)', args: ['--acp', '--model', 'pro'], envAllowlist: expect.arrayContaining(['GEMINI_API_KEY']) });
   });
+
+  it('knows a known agent behind a wrapper', () => {
+    const wrapped = adHocAgentSpec({ words: ['env', 'HOME=/tmp/x', 'gemini', '--acp'], cwd: '/', known: KNOWN_AGENTS });
+    expect(wrapped).toMatchObject({ name: 'Gemini CLI (ad hoc)', command: 'env', stateDirs: ['~/.gemini'], envAllowlist: expect.arrayContaining(['GEMINI_API_KEY']) });
+  });
 });

@@ -1,7 +1,8 @@
 // The agent `--agent-command 'CMD ARGS'` describes: tried at once, without editing agents.json. Pure.
-import { basename, extname, isAbsolute, resolve } from 'node:path';
+import { basename, isAbsolute, resolve } from 'node:path';
 import { AD_HOC_AGENT_ID } from './agents-config';
 import type { AgentSpec } from './agent-spec';
+import { vendorOf } from './agent-vendor';
 import type { KnownAgent } from './known-agents';
 
 export interface AdHocOptions {
@@ -17,9 +18,9 @@ export function adHocAgentSpec({ words, dialect, cwd, known }: AdHocOptions): Ag
   const [program, ...args] = words;
   if (program === undefined) throw new Error('An ad-hoc agent needs a command.');
   const command = !isAbsolute(program) && /[\\/]/.test(program) ? resolve(cwd, program) : program;
-  // `--agent-command 'gemini --acp'` should still get Gemini's keys; any other program gets none.
-  const programName = basename(program, extname(program));
-  const match = known.find((agent) => agent.command === programName);
+  // `--agent-command 'gemini --acp'` (also wrapped: `env HOME=x gemini --acp`, `npx @google/gemini-cli --acp`)
+  // still gets Gemini's keys, state dirs and hosts; any other program gets none.
+  const match = vendorOf(words, known);
   return {
     id: AD_HOC_AGENT_ID,
     name: match ? `${match.name} (ad hoc)` : `Ad-hoc agent (${basename(program)})`,
@@ -28,5 +29,7 @@ export function adHocAgentSpec({ words, dialect, cwd, known }: AdHocOptions): Ag
     dialect: dialect ?? 'auto',
     envAllowlist: match ? [...match.envAllowlist] : [],
     env: {},
+    ...(match?.stateDirs && { stateDirs: [...match.stateDirs] }),
+    ...(match?.networkHosts && { networkHosts: [...match.networkHosts] }),
   };
 }

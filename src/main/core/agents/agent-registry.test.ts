@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createAgentRegistry, type AgentCatalog } from './agent-registry';
+import { agentState, createAgentRegistry, type AgentCatalog } from './agent-registry';
 import type { AgentSpec } from './agent-spec';
 import { KNOWN_AGENTS } from './known-agents';
 
@@ -74,5 +74,25 @@ describe('createAgentRegistry', () => {
     const mine = createAgentRegistry(catalog({ custom }), machine()).describe('scripted').find((agent) => agent.id === 'mine');
     expect(JSON.stringify(mine)).not.toContain('secret');
     expect(mine?.envAllowlist).toEqual(['MY_KEY']);
+  });
+});
+
+describe('an agent\'s state and package', () => {
+  it('is not installed, installed, needs a login or ready, from what the desk learnt', () => {
+    expect(agentState(false, { test: { agentId: 'a', outcome: 'ready', message: '', durationMs: 1, at: '' } })).toBe('not-installed');
+    expect(agentState(true, {})).toBe('installed');
+    expect(agentState(true, { login: { agentId: 'a', agentName: 'A', agentMessage: '', methods: [], message: '' } })).toBe('needs-login');
+    expect(agentState(true, { test: { agentId: 'a', outcome: 'ready', message: '', durationMs: 1, at: '' } })).toBe('ready');
+    expect(agentState(true, { test: { agentId: 'a', outcome: 'failed', message: '', durationMs: 1, at: '' } })).toBe('installed');
+  });
+
+  it('installs a known agent\'s package, or the one agents.json names for it', () => {
+    const plain = createAgentRegistry(catalog(), machine());
+    expect(plain.npmPackageOf('gemini')).toBe('@google/gemini-cli');
+    expect(plain.npmPackageOf('scripted')).toBeUndefined();
+    const overridden = createAgentRegistry(catalog({ custom: [spec('gemini', 'gemini', { args: ['--acp'], npmPackage: '/tmp/gemini.tgz' }), spec('mine', 'mine')] }), machine());
+    expect(overridden.npmPackageOf('gemini')).toBe('/tmp/gemini.tgz');
+    expect(overridden.npmPackageOf('mine')).toBeUndefined();
+    expect(overridden.describe('scripted').find((agent) => agent.id === 'gemini')).toMatchObject({ state: 'not-installed', npmPackage: '/tmp/gemini.tgz' });
   });
 });

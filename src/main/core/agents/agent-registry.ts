@@ -1,6 +1,7 @@
 // The agents the desk can run, by id: the scripted agent, the known vendor agents, agents.json and `--agent-command`.
 // Programs are looked up when asked for, so an agent installed while the desk runs is found without a restart.
-import type { AgentInfo, AgentSource } from '../../../shared/agents';
+import type { AgentInfo, AgentInstall, AgentSource, AgentState } from '../../../shared/agents';
+import type { AgentNote } from './agent-notes';
 import { findCommand, isExecutableFile, type Detection, type DetectionContext } from './agent-detection';
 import type { AgentSpec } from './agent-spec';
 import type { KnownAgent } from './known-agents';
@@ -11,8 +12,20 @@ export interface AgentRegistry {
   /** Whether the id names an agent, without looking for its program (a submission asks this, not where it is). */
   has(id: string): boolean;
   list(): AgentSpec[];
-  /** Every agent with whether its program can be found, for `GET /api/agents` and the board. */
-  describe(defaultAgent: string): AgentInfo[];
+  /** Every agent with whether its program can be found and what the desk learnt of it, for `GET /api/agents` and the board. */
+  describe(defaultAgent: string, facts?: (agentId: string) => AgentFacts): AgentInfo[];
+  /** What Install gives npm for the agent: its agents.json `npmPackage`, else the known agent's package. */
+  npmPackageOf(id: string): string | undefined;
+}
+
+/** What the desk learnt of an agent besides its program: from runs and tests (AgentNote) and its install. */
+export interface AgentFacts extends AgentNote { install?: AgentInstall }
+
+/** Settings' one word for an agent. Pure. */
+export function agentState(available: boolean, facts: AgentFacts): AgentState {
+  if (!available) return 'not-installed';
+  if (facts.login) return 'needs-login';
+  return facts.test?.outcome === 'ready' ? 'ready' : 'installed';
 }
 
 /** What a host decides about agents; a later source overrides an earlier one with the same id. */
@@ -35,7 +48,7 @@ export interface RegistryProbe {
   isExecutable?: (path: string) => boolean;
 }
 
-interface Entry { spec: AgentSpec; source: AgentSource; npmPackage?: string }
+interface Entry { spec: AgentSpec; source: AgentSource; npmPackage?: string | undefined }
 
 export function createAgentRegistry(catalog: AgentCatalog, probe: RegistryProbe = {}): AgentRegistry {
   const platform = probe.platform ?? process.platform;
@@ -48,7 +61,8 @@ export function createAgentRegistry(catalog: AgentCatalog, probe: RegistryProbe 
   const entries = new Map<string, Entry>();
   entries.set(catalog.scripted.id, { spec: catalog.scripted, source: 'builtin' });
   for (const { npmPackage, ...spec } of catalog.builtins) entries.set(spec.id, { spec, source: 'builtin', npmPackage });
-  for (const spec of catalog.custom) entries.set(spec.id, { spec, source: 'config' });
+  // An agents.json entry that replaces a known agent keeps its package unless it names its own.
+  for (const spec of catalog.custom) entries.set(spec.id, { spec, source: 'config', npmPackage: spec.npmPackage ?? entries.get(spec.id)?.npmPackage });
   if (catalog.adHoc) entries.set(catalog.adHoc.id, { spec: catalog.adHoc, source: 'ad-hoc' });
 
   const launchable = ({ spec }: Entry, detection: Detection): AgentSpec => (detection.found ? { ...spec, command: detection.path } : spec);
@@ -60,11 +74,12 @@ export function createAgentRegistry(catalog: AgentCatalog, probe: RegistryProbe 
     },
     has: (id) => entries.has(id),
     list: () => [...entries.values()].map((entry) => launchable(entry, findCommand(entry.spec.command, context))),
-    describe: (defaultAgent) => [...entries.values()].map((entry) => describeEntry(entry, findCommand(entry.spec.command, context), defaultAgent)),
+    describe: (defaultAgent, facts = () => ({})) => [...entries.values()].map((entry) => describeEntry(entry, findCommand(entry.spec.command, context), defaultAgent, facts(entry.spec.id))),
+    npmPackageOf: (id) => entries.get(id)?.npmPackage,
   };
 }
 
-function describeEntry({ spec, source, npmPackage }: Entry, detection: Detection, defaultAgent: string): AgentInfo {
+function describeEntry({ spec, source, npmPackage }: Entry, detection: Detection, defaultAgent: string, facts: AgentFacts): AgentInfo {
   const hint = npmPackage ? `; install it with "npm install -g ${npmPackage}"` : '';
   return {
     id: spec.id,
@@ -77,5 +92,11 @@ function describeEntry({ spec, source, npmPackage }: Entry, detection: Detection
     ...(detection.found ? { resolvedPath: detection.path } : { reason: `${detection.reason}${hint}` }),
     envAllowlist: [...spec.envAllowlist],
     isDefault: spec.id === defaultAgent,
+    state: agentState(detection.found, facts),
+    ...(npmPackage !== undefined && { npmPackage }),
+    ...(facts.implementation && { implementation: facts.implementation }),
+    ...(facts.login && { login: facts.login }),
+    ...(facts.test && { test: facts.test }),
+    ...(facts.install && { install: facts.install }),
   };
 }

@@ -1,6 +1,9 @@
 // What the task runner needs from a connected agent, whatever dialect it speaks.
+import type { AgentImplementation } from '../../../shared/agents';
 import type { AgentUpdate } from '../../../shared/events';
 import { deskError, type DeskError } from '../../../shared/desk-error';
+import { isObject } from '../../../shared/is-object';
+import type { OfferedMethod } from './agent-auth';
 
 export interface PermissionOption { optionId: string; name: string; kind: string }
 
@@ -50,6 +53,8 @@ export interface TurnEnd { stopReason: string }
 export interface SessionFeatures {
   /** Can continue an earlier session in a new process (`session/load` or `session/resume`). */
   canContinue: boolean;
+  /** Who the agent says it is (`agentInfo` of its initialize answer), when it says. */
+  agent?: AgentImplementation;
   modes?: unknown;
   configOptions?: unknown;
 }
@@ -76,7 +81,17 @@ export function agentProtocolError(message: string): DeskError {
   return deskError('conflict', 'agent_protocol', message);
 }
 
-/** The agent wants a login the desk cannot do for it; the message says which, `details.methods` lists them. */
-export function agentLoginRequired(message: string, methods: { id: string; name: string; description?: string }[]): DeskError {
-  return deskError('unavailable', 'agent_login_required', message, { methods });
+/**
+ * The agent wants a login; `details.methods` lists the ones it offers and `details.agentMessage` is its own word.
+ * The task runner turns both into the actions that work for the agent (agent-auth.ts `loginHelp`).
+ */
+export function agentLoginRequired(agentMessage: string, methods: OfferedMethod[], agent?: AgentImplementation): DeskError {
+  const names = methods.map((m) => `"${m.name}"`).join(', ');
+  return deskError('unavailable', 'agent_login_required', `The agent needs a login${names ? ` (${names})` : ''}: ${agentMessage}`, { methods, agentMessage, ...(agent && { agent }) });
+}
+
+/** `agentInfo` of an initialize answer, read without trusting its shape: `{ agent }` or nothing. */
+export function agentImplementation(raw: unknown): { agent?: AgentImplementation } {
+  if (!isObject(raw) || typeof raw.name !== 'string' || typeof raw.version !== 'string') return {};
+  return { agent: { name: raw.name, version: raw.version, ...(typeof raw.title === 'string' && raw.title !== '' && { title: raw.title }) } };
 }

@@ -25,5 +25,7 @@ export const AgentSpec = z.object({
   stateDirs: z.array(GrantedPath).optional(),
   /** The service hosts the agent talks to; inside the sandbox it reaches these and nothing else. */
   networkHosts: z.array(HostPattern).optional(),
+  /** What the desk's Install gives npm for this agent (a package spec or a tarball path). */
+  npmPackage: z.string().min(1).optional(),
 });
 export type AgentSpec = z.infer<typeof AgentSpec>;

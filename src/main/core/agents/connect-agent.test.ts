@@ -58,7 +58,11 @@ describe('connectAgent', () => {
     const { desk, agent } = pair();
     agent.handle('initialize', () => ({ protocolVersion: 1, authMethods: [{ id: 'claude-login', name: 'Log in with Claude', description: 'Run claude /login' }] }));
     agent.handle('session/new', () => { throw new JsonRpcError(-32000, 'Authentication required'); });
-    await expect(connectAgent(desk, options, callbacks())).rejects.toThrow(/needs a login before it can work: "Log in with Claude" \(Run claude \/login\)/);
+    await expect(connectAgent(desk, options, callbacks())).rejects.toMatchObject({
+      code: 'agent_login_required',
+      message: 'The agent needs a login ("Log in with Claude"): Authentication required',
+      details: { agentMessage: 'Authentication required', methods: [{ id: 'claude-login', name: 'Log in with Claude', description: 'Run claude /login' }] },
+    });
   });
 
   it('logs in with the configured method before the session', async () => {

@@ -1,6 +1,7 @@
 // What the board needs beyond the AA protocol: review (diff, approve, reject, re-run), dependency links and settings.
 import type { DeskSettings } from '../../../shared/review';
 import { apiRoutes } from '../../../shared/routes';
+import { DEFAULT_QUIET_AFTER_SECONDS, type QuietTasks } from '../tasks/quiet-tasks';
 import type { TaskService } from '../tasks/task-service';
 import { answerList, encodeList } from './list-answer';
 import type { Router } from './router';
@@ -9,11 +10,13 @@ export interface BoardRouteDeps {
   tasks: TaskService;
   lastSeq(): number;
   fixedSettings: Pick<DeskSettings, 'serverName' | 'repository' | 'dataDir' | 'sandbox'>;
+  /** Holds `quietAfterSeconds`; without it the setting reads as the default and is not changed. */
+  quiet?: Pick<QuietTasks, 'limitSeconds' | 'setLimitSeconds'>;
 }
 
 export function addBoardRoutes(router: Router, deps: BoardRouteDeps): void {
   const { tasks } = deps;
-  const settings = (): DeskSettings => ({ ...deps.fixedSettings, ...tasks.settings() });
+  const settings = (): DeskSettings => ({ ...deps.fixedSettings, ...tasks.settings(), quietAfterSeconds: deps.quiet?.limitSeconds() ?? DEFAULT_QUIET_AFTER_SECONDS });
 
   router
     // The board loads this, then opens the events socket with ?after=lastSeq: no gap, no duplicate.
@@ -45,7 +48,9 @@ export function addBoardRoutes(router: Router, deps: BoardRouteDeps): void {
     })
     .on(apiRoutes.settings, async () => [200, settings()])
     .on(apiRoutes.updateSettings, async ({ body }) => {
-      tasks.configure(await body());
+      const { quietAfterSeconds, ...rest } = await body();
+      tasks.configure(rest);
+      if (quietAfterSeconds !== undefined) deps.quiet?.setLimitSeconds(quietAfterSeconds);
       return [200, settings()];
     });
 }

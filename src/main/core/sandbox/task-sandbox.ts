@@ -1,6 +1,7 @@
 // The runner a task's processes start through: "start this command for this task, isolated; end it whole".
 // With bubblewrap every process (the agent, each terminal) gets the task's confined view of the machine and a
 // PID namespace that dies with it; without, the desk says so and runs them as plain children.
+import { agentCacheDir } from '../agents/agent-installs';
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, realpath, rm } from 'node:fs/promises';
 import { realpathSync, rmSync, statSync } from 'node:fs';
@@ -126,7 +127,8 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
           stateDirs,
           readablePaths: policy.readablePaths,
           extraWritable: proxy?.bindPaths ?? [],
-          keepReadable: network === 'host' ? resolverDirs() : [],
+          // Agents installed from Settings live in the data dir, which is hidden: their cache comes back read-only.
+          keepReadable: [agentCacheDir(deps.dataDir), ...(network === 'host' ? resolverDirs() : [])],
           kindOf,
         })),
       };

@@ -10,6 +10,9 @@ import { unarchivedWhenActive } from './task-archive';
 import { createOpenQuestions, type OpenQuestions } from './open-questions';
 import { createTaskGraph, type TaskGraph } from './task-graph';
 import { createTaskListing, type TaskListingWriter } from './task-listing';
+import type { QuietTasks } from './quiet-tasks';
+
+export type { QuietTasks };
 import { toSummary } from './task-view';
 import { workingTimePatch } from './working-time';
 
@@ -29,14 +32,17 @@ export interface TaskMemoryDeps {
   unsandboxed(agent: string): boolean;
   record(taskId: string, attempt: number, event: TaskEvent): void;
   now(): Date;
+  /** Which running tasks' agents went quiet (their summaries say since when). */
+  quiet?: QuietTasks | undefined;
 }
 
 export function createTaskMemory(deps: TaskMemoryDeps): TaskMemory {
   const openQuestions = createOpenQuestions();
   const activity = createActivityTracker();
+  const quietSince = (task: TaskRecord) => (task.status === 'in-progress' ? deps.quiet?.since(task.id) : undefined);
   const summaryOf = (task: TaskRecord) => {
     const lastActivity = activity.get(task.id) ?? task.lastActivity;
-    return toSummary({ ...task, ...(lastActivity && { lastActivity }) }, openQuestions.forTask(task.id), deps.unsandboxed(task.agent), blockedByOf(task));
+    return toSummary({ ...task, ...(lastActivity && { lastActivity }) }, openQuestions.forTask(task.id), deps.unsandboxed(task.agent), blockedByOf(task), quietSince(task));
   };
   /** Why a queued task will not start by itself (a dependency failed, was cancelled or rejected); read from the graph. */
   const blockedByOf = (task: TaskRecord) => (task.status === 'queued' ? blockedReason(unmetDependencies(task.dependencies, graph.stateOf, task.after)) : undefined);
@@ -52,6 +58,8 @@ export function createTaskMemory(deps: TaskMemoryDeps): TaskMemory {
   });
   /** Tasks left working by an earlier run of the desk: that stretch's end is unknown, so it does not count. */
   const interrupted = new Set(stored.filter((task) => task.workingSince !== undefined).map((task) => task.id));
+  // A task going quiet or speaking again changes its summary without a write to the task.
+  deps.quiet?.onChange((id) => { if (graph.get(id)) listing.refresh(id); });
   const written = (record: TaskRecord): TaskRecord => {
     const before = graph.get(record.id);
     records.set(record.id, record);

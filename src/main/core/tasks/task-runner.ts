@@ -6,7 +6,7 @@ import { agentEnvironment } from '../agents/agent-environment';
 import { spawnAgent, type AgentExit, type AgentProcess } from '../agents/agent-process';
 import type { AgentRegistry } from '../agents/agent-registry';
 import type { AgentSpec } from '../agents/agent-spec';
-import type { AgentSession, ElicitationRequest, ElicitationResponse, PermissionOutcome, PermissionRequest } from '../agents/agent-session';
+import { agentImplementation, type AgentSession, type ElicitationRequest, type ElicitationResponse, type PermissionOutcome, type PermissionRequest } from '../agents/agent-session';
 import { agentChannel } from '../agents/agent-channel';
 import { connectAgent } from '../agents/connect-agent';
 import { INVALID_PARAMS, JsonRpcError, PeerClosedError } from '../../../shared/json-rpc-peer';
@@ -19,6 +19,9 @@ import { createTextTail } from './text-tail';
 import type { WorkspaceSetup } from '../workspace/workspace-setup';
 import { type TaskIsolation } from '../sandbox/task-sandbox';
 import { isDeskError } from '../../../shared/desk-error';
+import { isAuthRequired, loginHelp, offeredMethods } from '../agents/agent-auth';
+import { AD_HOC_AGENT_ID } from '../agents/agents-config';
+import { watchQuiet, type QuietTimer, type RunWatch } from './run-watch';
 
 export type RunOutcome =
   | { status: 'completed'; commit: string; output: string }
@@ -56,6 +59,8 @@ export interface RunContext {
   cleanUpPrevious(): Promise<void>;
   /** How the agent and its terminals are started: confined to the task by the sandbox, where there is one. */
   isolate(request: { taskId: string; worktree: string; agent: AgentSpec; log(line: string): void }): Promise<TaskIsolation>;
+  /** The agent going quiet, who it says it is, a login it wants (filled by the core; absent in some tests). */
+  watch?: RunWatch;
 }
 
 /**
@@ -179,6 +184,13 @@ async function converse(
     }
   };
   let session: AgentSession | undefined;
+  // Set while the prompt runs: every update, request and terminal output from the agent counts as a word.
+  let quiet: QuietTimer | undefined;
+  const heard = <T>(value: T): T => { quiet?.word(); return value; };
+  const heldUp = async <T>(work: () => Promise<T>): Promise<T> => {
+    quiet?.hold(true);
+    try { return await work(); } finally { quiet?.hold(false); }
+  };
   const onAbort = () => {
     session?.cancel();
     // A well-behaved agent answers the cancel by ending its turn; the rest is cut short by the kill.
@@ -195,18 +207,22 @@ async function converse(
       ...(continueSessionId !== undefined && { continueSessionId }),
     }, {
       onUpdate: (update: AgentUpdate) => {
+        heard(update);
         if (update.kind === 'message' && update.role === 'agent') onText(update.text);
         context.record({ type: 'agent', update });
       },
       handlers: {
-        requestPermission: (request) => context.decidePermission(request, cwd),
-        elicit: (request) => context.elicit(request),
-        readTextFile: (request) => guarded({ kind: 'read', path: request.path }, () => files.readTextFile(request)),
-        writeTextFile: (request) => guarded({ kind: 'edit', path: request.path }, () => files.writeTextFile(request)),
+        requestPermission: (request) => heldUp(() => context.decidePermission(request, cwd)),
+        elicit: (request) => heldUp(() => context.elicit(request)),
+        readTextFile: (request) => guarded({ kind: 'read', path: heard(request).path }, () => files.readTextFile(request)),
+        writeTextFile: (request) => guarded({ kind: 'edit', path: heard(request).path }, () => files.writeTextFile(request)),
         terminals: {
           ...terminals,
+          output: (terminalId) => heard(terminals.output(terminalId)),
+          // A command the agent waits for is work, not silence.
+          waitForExit: (terminalId) => heldUp(() => terminals.waitForExit(terminalId)),
           create: async (params) => {
-            await context.authorizeCommand([params.command, ...(params.args ?? [])].join(' '), cwd);
+            await heldUp(() => context.authorizeCommand([params.command, ...(params.args ?? [])].join(' '), cwd));
             // A person may answer "allow" just as the task is cancelled: a cancelled task starts nothing.
             if (context.signal.aborted) throw new JsonRpcError(INVALID_PARAMS, 'Command not run: the task was cancelled.');
             return terminals.create(params);
@@ -215,6 +231,11 @@ async function converse(
       },
     });
     session = connected;
+    const { agent: implementation } = connected.features;
+    if (implementation) {
+      context.watch?.sawAgent(implementation);
+      context.record({ type: 'log', level: 'info', source: 'desk', text: `The agent is ${implementation.title ?? implementation.name} ${implementation.version}${implementation.title ? ` (${implementation.name})` : ''}.` });
+    }
     context.onSession(connected);
     context.update({ sessionId: connected.sessionId });
     if (connected.features.modes !== undefined) context.record({ type: 'agent', update: { kind: 'other', name: 'session_modes', data: connected.features.modes } });
@@ -222,7 +243,11 @@ async function converse(
     if (signal.aborted) return { status: 'cancelled' };
 
     const prompt = turn.number > 1 && !connected.continued ? followUpWithContext(context.task.prompt, turn.prompt) : turn.prompt;
-    const end = await connected.prompt(prompt);
+    const { watch } = context;
+    if (watch) {
+      quiet = watchQuiet({ limitMs: () => watch.quietAfterMs(), now: Date.now, onQuiet: (since) => watch.setQuiet(since === undefined ? undefined : new Date(since).toISOString()) });
+    }
+    const end = await connected.prompt(prompt).finally(() => quiet?.stop());
     switch (end.stopReason) {
       case 'end_turn':
         return { status: 'ended' };
@@ -235,6 +260,7 @@ async function converse(
     }
   } catch (error) {
     if (signal.aborted) return { status: 'cancelled' };
+    if (isDeskError(error, 'agent_login_required') || isAuthRequired(error)) return loginWanted(context, spec, error);
     if (error instanceof PeerClosedError) {
       // Output closes a moment before the exit is reported; the exit code says more.
       const exit = await Promise.race([agent.exited, new Promise<undefined>((resolve) => { setTimeout(resolve, 1000); })]);
@@ -246,6 +272,22 @@ async function converse(
   } finally {
     signal.removeEventListener('abort', onAbort);
   }
+}
+
+/** The agent wants a login (at initialize, session/new or a prompt): the task's error lists its methods and what works. */
+function loginWanted(context: RunContext, spec: AgentSpec, error: unknown): { status: 'error'; message: string } {
+  const details = isDeskError(error) ? error.details : undefined;
+  const agentMessage = typeof details?.agentMessage === 'string' ? details.agentMessage : error instanceof Error ? error.message : String(error);
+  const help = loginHelp(
+    { id: spec.id, name: spec.name, envAllowlist: spec.envAllowlist, source: spec.id === AD_HOC_AGENT_ID ? 'ad-hoc' : 'config' },
+    offeredMethods(details?.methods),
+    agentMessage,
+  );
+  const { agent } = agentImplementation(details?.agent);
+  if (agent) context.watch?.sawAgent(agent);
+  context.record({ type: 'login-required', help });
+  context.watch?.needsLogin(help);
+  return { status: 'error', message: help.message };
 }
 
 /** An agent that cannot continue its earlier session gets the task's story with the follow-up. */

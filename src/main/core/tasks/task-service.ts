@@ -19,7 +19,7 @@ import { agentRefused, dependencyCycle, taskBusy, taskNotFound, unknownAgent } f
 import type { RunContext, RunOutcome } from './task-runner';
 import { canTransition, isActive } from './task-state';
 import { toDetail } from './task-view';
-import { createTaskMemory } from './task-memory';
+import { createTaskMemory, type QuietTasks } from './task-memory';
 import { recordingPrompts } from './prompt-events';
 import type { TaskSandbox } from '../sandbox/task-sandbox';
 import type { WorkspaceSetup } from '../workspace/workspace-setup';
@@ -78,6 +78,7 @@ export interface TaskServiceDeps {
   transaction?<T>(work: () => T): Promise<T>;
   /** Starts each run's processes confined to the task, where the machine allows it. */
   sandbox: Pick<TaskSandbox, 'isolate' | 'confines'>;
+  /** Which running tasks' agents went quiet (their summaries say since when). */ quiet?: QuietTasks;
   now(): Date;
   /** `dependenciesAfter`: what dependencies must reach for tasks that do not say (default `completed`); `pushAfterApprove`: what an approval pushes. */
   config: { concurrency: number; defaultAgent: string; baseBranch: string; clientVersion: string; dependenciesAfter?: DependencyGate; pushAfterApprove?: PushAfterApprove | null };
@@ -97,7 +98,9 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
 
   const now = () => deps.now().toISOString();
   // The graph, the list and open questions live in memory; every write goes through them after the database.
-  const { graph, listing, tasks, questions, summaryOf, record: recordEvent } = createTaskMemory({ tasks: deps.tasks, unsandboxed: (agent) => !deps.sandbox.confines(agent), record: deps.record, now: deps.now });
+  const { graph, listing, tasks, questions, summaryOf, record: recordEvent } = createTaskMemory({
+    tasks: deps.tasks, unsandboxed: (agent) => !deps.sandbox.confines(agent), record: deps.record, now: deps.now, quiet: deps.quiet,
+  });
   const turns = recordingPrompts(deps.turns, (id, event) => recordEvent(id, tasks.get(id)?.attempt ?? 0, event));
   const atomically = deps.transaction ?? (async <T>(work: () => T): Promise<T> => work());
   const repos = deps.repos ?? singleRepo({ git: deps.git, workspace: deps.workspace, baseBranch: deps.config.baseBranch });

@@ -7,7 +7,7 @@ import { blockedReason, unmetDependencies } from './dependency-graph';
 import type { DependencyStateOf } from './scheduler';
 
 /** `unsandboxed`: the task's agent runs without the OS sandbox (none on this machine, or the policy turns it off). */
-export function toSummary(task: TaskRecord, openQuestions: readonly OpenQuestion[] = [], unsandboxed = false, blockedBy?: string): TaskSummary {
+export function toSummary(task: TaskRecord, openQuestions: readonly OpenQuestion[] = [], unsandboxed = false, blockedBy?: string, quietSince?: string): TaskSummary {
   return {
     id: task.id,
     submittedAt: task.submittedAt,
@@ -31,6 +31,7 @@ export function toSummary(task: TaskRecord, openQuestions: readonly OpenQuestion
     workingMs: task.workingMs,
     ...(task.workingSince !== undefined && { workingSince: task.workingSince }),
     ...(task.lastActivity !== undefined && { lastActivity: task.lastActivity }),
+    ...(quietSince !== undefined && { quietSince }),
   };
 }
 

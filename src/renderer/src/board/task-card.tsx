@@ -8,6 +8,7 @@ import { DependencyBadge } from './dependency-badge';
 import { carriesTask, draggedTask, startTaskDrag } from './drag';
 import { Elapsed } from './elapsed';
 import { isSelectable, pickCard } from './selection';
+import { QuietNote } from './quiet-note';
 
 export const TaskCard = memo(function TaskCard({ id }: { id: string }) {
   const task = useDesk((state) => state.tasks[id]);
@@ -95,6 +96,7 @@ export const TaskCard = memo(function TaskCard({ id }: { id: string }) {
         </p>
       )}
       {card.activity && <p className="card-activity">{card.activity}</p>}
+      {task?.quietSince && task.status === 'in-progress' && <QuietNote taskId={id} since={task.quietSince} />}
       {card.dependencies.length > 0 && (
         <div className="card-links">
           <ul className="deps" aria-label="Dependencies">

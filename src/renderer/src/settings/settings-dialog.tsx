@@ -3,6 +3,7 @@
 import { useEffect, useId, useState } from 'react';
 import { desk, useDesk } from '../state/store';
 import { Dialog } from '../ui/dialog';
+import { AgentsSection } from './agents-section';
 import { ConnectionSection } from './connection-section';
 import { PolicyEditor } from './policy-editor';
 import { PushSection } from './push-section';
@@ -15,17 +16,19 @@ function DeskSection() {
   const agents = useDesk((state) => state.agents);
   const [agent, setAgent] = useState('');
   const [concurrency, setConcurrency] = useState('');
+  const [quietAfter, setQuietAfter] = useState('');
   const [error, setError] = useState<string>();
-  const ids = { agent: useId(), concurrency: useId() };
+  const ids = { agent: useId(), concurrency: useId(), quiet: useId() };
 
   useEffect(() => {
     if (!settings) return;
     setAgent(settings.defaultAgent);
     setConcurrency(String(settings.concurrency));
+    setQuietAfter(String(settings.quietAfterSeconds));
   }, [settings]);
 
   if (!settings) return <p className="hint">Loading the settings…</p>;
-  const save = async () => setError(await desk().saveSettings({ defaultAgent: agent, concurrency: Number(concurrency) }));
+  const save = async () => setError(await desk().saveSettings({ defaultAgent: agent, concurrency: Number(concurrency), quietAfterSeconds: Number(quietAfter) }));
 
   return (
     <fieldset className="settings-group">
@@ -41,7 +44,7 @@ function DeskSection() {
           <select id={ids.agent} value={agent} onChange={(event) => setAgent(event.target.value)}>
             {agents?.agents.map((option) => (
               <option key={option.id} value={option.id}>
-                {option.name} — {option.available ? 'installed' : `not installed${option.reason ? `: ${option.reason}` : ''}`}
+                {option.name} — {option.available ? 'installed' : 'not installed'}
               </option>
             ))}
           </select>
@@ -49,6 +52,10 @@ function DeskSection() {
         <div className="form-field narrow">
           <label htmlFor={ids.concurrency}>Concurrency</label>
           <input id={ids.concurrency} type="number" min={1} max={64} value={concurrency} onChange={(event) => setConcurrency(event.target.value)} />
+        </div>
+        <div className="form-field narrow">
+          <label htmlFor={ids.quiet} title="A turn without a word from the agent for this long shows on its card">Quiet after (s)</label>
+          <input id={ids.quiet} type="number" min={1} max={86400} value={quietAfter} onChange={(event) => setQuietAfter(event.target.value)} />
         </div>
       </div>
       {error && <p role="alert" className="form-error">{error}</p>}
@@ -70,6 +77,7 @@ export function SettingsDialog() {
         <DeskSection />
         <PushSection />
         <ReposSection />
+        <AgentsSection />
         <SandboxSection />
         <PolicyEditor />
         <p className="hint">Light and dark follow your system’s appearance.</p>

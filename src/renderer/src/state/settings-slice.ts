@@ -1,5 +1,6 @@
 // The desk's settings, its agents and its governance policy, as the settings dialog and the new-task form show them.
-import type { AgentsResponse } from '../../../shared/agents';
+import type { AgentLogin, AgentsResponse, AgentTest } from '../../../shared/agents';
+import { apiRoutes } from '../../../shared/routes';
 import type { PolicyView } from '../../../shared/governance';
 import type { DeskSettings, UpdateSettings } from '../../../shared/review';
 import type { DeskApi } from '../api/desk-api';
@@ -16,6 +17,25 @@ export interface SettingsSlice {
   /** Resolves with the server's message when it refuses, else undefined. */
   saveSettings(update: UpdateSettings): Promise<string | undefined>;
   savePolicy(text: string): Promise<string | undefined>;
+  /** Starts an agent's install (its package, or `source`); resolves with the server's message when it refuses. */
+  installAgent(agentId: string, source?: string): Promise<string | undefined>;
+  /** The handshake test; its result also shows in the agent's row after the agents reload. */
+  testAgent(agentId: string): Promise<AgentTest | string>;
+  /** Starts, reads, types into and stops an agent's terminal login. */
+  startLogin(agentId: string, methodId?: string): Promise<AgentLogin | string>;
+  readLogin(agentId: string): Promise<AgentLogin | string>;
+  typeIntoLogin(agentId: string, data: string): Promise<AgentLogin | string>;
+  stopLogin(agentId: string): Promise<void>;
+}
+
+/** Runs an API call, answering the server's refusal as its message. */
+async function orMessage<T>(work: () => Promise<T> | undefined): Promise<T | string> {
+  try {
+    const result = await work();
+    return result === undefined ? 'Not connected to a desk.' : result;
+  } catch (error) {
+    return messageOf(error);
+  }
 }
 
 export const createSettingsSlice: SliceCreator<SettingsSlice> = (set, get) => ({
@@ -54,6 +74,26 @@ export const createSettingsSlice: SliceCreator<SettingsSlice> = (set, get) => ({
     } catch (error) {
       return messageOf(error);
     }
+  },
+
+  async installAgent(agentId, source) {
+    const result = await orMessage(() => get().api?.call(apiRoutes.startInstall, { params: { id: agentId }, body: source === undefined ? {} : { source } }));
+    void get().loadAgents();
+    return typeof result === 'string' ? result : undefined;
+  },
+
+  async testAgent(agentId) {
+    const result = await orMessage(() => get().api?.call(apiRoutes.testAgent, { params: { id: agentId } }));
+    void get().loadAgents();
+    return result;
+  },
+
+  startLogin: (agentId, methodId) => orMessage(() => get().api?.call(apiRoutes.startLogin, { params: { id: agentId }, body: methodId === undefined ? {} : { methodId } })),
+  readLogin: (agentId) => orMessage(() => get().api?.call(apiRoutes.login, { params: { id: agentId } })),
+  typeIntoLogin: (agentId, data) => orMessage(() => get().api?.call(apiRoutes.loginInput, { params: { id: agentId }, body: { data } })),
+  async stopLogin(agentId) {
+    await orMessage(() => get().api?.call(apiRoutes.stopLogin, { params: { id: agentId } }));
+    void get().loadAgents();
   },
 
   async savePolicy(text) {

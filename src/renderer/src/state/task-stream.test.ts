@@ -19,6 +19,15 @@ describe('task stream', () => {
     expect(stream.items).toEqual([{ key: '1', kind: 'message', role: 'agent', text: 'Hello world!' }]);
   });
 
+  it('shows an update of a kind the desk does not know as text, and keeps known unmodelled ones out of the way', () => {
+    const stream = createStream();
+    appendToStream(stream, [
+      envelope(1, 't', { type: 'agent', update: { kind: 'other', name: 'repository_indexing', data: {}, text: 'Indexing the repository' } }),
+      envelope(2, 't', { type: 'agent', update: { kind: 'other', name: 'usage_update', data: { used: 10 } } }),
+    ]);
+    expect(stream.items).toEqual([{ key: '1', kind: 'log', level: 'info', source: 'agent', text: 'repository_indexing: Indexing the repository' }]);
+  });
+
   it('shows where the desk dropped output and how much', () => {
     const stream = createStream();
     appendToStream(stream, [envelope(1, 't', chunk('start')), envelope(2, 't', { type: 'output-truncated', droppedBytes: 1234 }), envelope(3, 't', chunk('end'))]);

@@ -1,6 +1,7 @@
 // A task's live stream as rows to show: message chunks merged, tool calls updated in place, terminals
 // kept as output buffers. It lives outside React state on purpose: 50,000 events would make immutable
 // copies quadratic. Each changed row is a new object, so memoized rows re-render only when they change.
+import type { LoginHelp } from '../../../shared/agents';
 import type { EventEnvelope, MessageRun, PlanEntry, ToolCallStatus } from '../../../shared/events';
 import type { OpenQuestion, QuestionAnswer } from '../../../shared/questions';
 import type { TaskStatus } from '../../../shared/task';
@@ -31,6 +32,8 @@ export type StreamItem =
   /** `choice`: the name of the option chosen, as the question offered it. */
   | { key: string; kind: 'answer'; questionId: string; answer: QuestionAnswer; answeredBy: string; choice?: string }
   | { key: string; kind: 'governance'; decision: string; rule: string; reason: string }
+  /** The agent wants a login: its methods, each with the action that works. */
+  | { key: string; kind: 'login'; help: LoginHelp }
   | { key: string; kind: 'log'; level: string; source: string; text: string }
   /** The desk stored only the start and the end of the task's output; this much in between was dropped. */
   | { key: string; kind: 'truncated'; droppedBytes: number }
@@ -198,8 +201,16 @@ function appendOne(stream: TaskStream, { seq, event }: EventEnvelope): boolean {
         }
         return true;
       }
+      // A kind of update the desk does not know: shown as text rather than dropped.
+      if (update.kind === 'other' && update.text !== undefined) {
+        items.push({ key, kind: 'log', level: 'info', source: 'agent', text: `${update.name}: ${update.text}` });
+        return true;
+      }
       return false;
     }
+    case 'login-required':
+      items.push({ key, kind: 'login', help: event.help });
+      return true;
     case 'log':
       // Consecutive lines of an agent's stderr read as one block.
       if (event.source === 'agent' && last?.kind === 'log' && last.source === 'agent' && last.level === event.level) {

@@ -3,6 +3,7 @@
 import { deskBridge } from '../../../shared/desk-bridge';
 import { STATUS_LABELS } from '../../../shared/task-status-labels';
 import { Elapsed } from '../board/elapsed';
+import { QuietNote } from '../board/quiet-note';
 import { cardViewModel } from '../state/selectors';
 import { desk, useDesk } from '../state/store';
 import { TaskActions } from './task-actions';
@@ -58,6 +59,7 @@ export function TaskHeader({ taskId }: { taskId: string }) {
       {unmet.length > 0 && !detail?.blockedBy && (
         <p className="task-waiting">Waits for {unmet.map((dependency) => `${dependency.id} (${dependency.status})`).join(', ')}.</p>
       )}
+      {task.quietSince && task.status === 'in-progress' && <QuietNote taskId={task.id} since={task.quietSince} />}
       {detail?.errorMessage && <p className="task-error">{detail.errorMessage}</p>}
       {task.review === 'approved' && <p className="task-approved">Approved: merged into {detail?.baseBranch ?? 'the base branch'}.</p>}
     </header>

@@ -5,6 +5,7 @@ import { STATUS_LABELS } from '../../../../shared/task-status-labels';
 import type { StreamItem, TaskStream } from '../../state/task-stream';
 import { TerminalView } from '../terminal/terminal-view';
 import { Expandable } from './expandable';
+import { LoginHelpRow } from './login-help';
 import { MarkdownText } from './markdown';
 import { ToolCallRow } from './tool-call';
 
@@ -95,6 +96,8 @@ export const StreamRow = memo(function StreamRow({ item, stream }: { item: Strea
       return <p className={`quiet-line gov gov-${item.decision}`}>Policy {item.decision}: {item.reason} <span className="gov-rule">({item.rule})</span></p>;
     case 'truncated':
       return <p className="quiet-line truncated" role="note">Output truncated: {formatBytes(item.droppedBytes)} dropped here to keep the desk's storage bounded; the newest output follows.</p>;
+    case 'login':
+      return <LoginHelpRow help={item.help} />;
     case 'log':
       return <pre className={`log log-${item.level} log-${item.source}`}>{item.text}</pre>;
     case 'status':
