@@ -69,6 +69,13 @@ export const UnmetDependency = z.object({
 });
 export type UnmetDependency = z.infer<typeof UnmetDependency>;
 
+/**
+ * A task an agent proposed (through the desk's MCP server): `pending` until a person or the policy accepts it (it
+ * does not run before), then `accepted`; `dismissed` when a person turned it down (the task is cancelled).
+ */
+export const ProposalState = z.enum(['pending', 'accepted', 'dismissed']);
+export type ProposalState = z.infer<typeof ProposalState>;
+
 /** One task as listed by `GET /` (the AA fields, then ours). */
 export const TaskSummary = z.object({
   id: z.string(),
@@ -88,6 +95,9 @@ export const TaskSummary = z.object({
   after: z.literal('approved').optional(),
   /** Present when the task's agent runs without the OS sandbox (none on this machine, or the policy turns it off). */
   unsandboxed: z.literal(true).optional(),
+  /** The task whose agent proposed this one, and where the proposal stands. */
+  proposedBy: z.string().optional(),
+  proposal: ProposalState.optional(),
 });
 export type TaskSummary = z.infer<typeof TaskSummary>;
 

@@ -39,6 +39,10 @@ import { createTaskSandbox } from './sandbox/task-sandbox';
 import { createWorkspaceSetup } from './workspace/workspace-setup';
 import type { SandboxStatus } from '../../shared/sandbox';
 import { createTaskService, type TaskService } from './tasks/task-service';
+import { createMcpAccess } from './mcp/mcp-access';
+import { createMcpEndpoint } from './mcp/mcp-endpoint';
+import { createMcpTools } from './mcp/mcp-tools';
+import { addProposalRoutes } from './http/proposal-routes';
 
 export interface Core {
   readonly repoRoot: string;
@@ -108,6 +112,14 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     // The bridge to the allowlist proxy runs inside the sandbox on the Node that runs the scripted agent.
     allowlistNetwork: (request) => prepareAllowlistNetwork({ ...request, nodePath: config.agents.scripted.command }),
   });
+  // The MCP server agents reach with their task's token; its tools act through the task service and governance.
+  const mcp = createMcpAccess({
+    endpoint: () => createMcpEndpoint({ tools: createMcpTools({ tasks, governance }), version: config.appVersion }),
+    callerOf: (taskId) => {
+      const task = tasksRepo.get(taskId);
+      return task?.worktreePath === undefined ? undefined : { taskId, agentId: task.agent, worktree: task.worktreePath };
+    },
+  });
   const tasks = createTaskService({
     tasks: tasksRepo,
     transaction: (work) => db.transaction(work)(),
@@ -121,7 +133,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
       return { ...(promptsPerHour !== undefined && { promptsPerHour }), ...(concurrentTasks !== undefined && { concurrentTasks }) };
     },
     record,
-    run: runTask,
+    run: mcp.wrapRun(runTask),
     sandbox,
     now,
     config: { concurrency: config.concurrency, defaultAgent: config.defaultAgent, baseBranch, clientVersion: config.appVersion },
@@ -138,11 +150,13 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   addBoardRoutes(router, { tasks, lastSeq: () => events.lastSeq(), fixedSettings: { serverName: config.serverName, repository: repoRoot, dataDir: config.dataDir, sandbox: sandboxStatus } });
   addAgentAssignmentRoutes(router, { tasks, serverName: config.serverName });
   addAgentProtocolRoutes(router, { tasks, bus, db, repoRoot, now });
+  addProposalRoutes(router, { tasks });
   const http = createHttpHost({
     router,
     security: { token: config.token, allowedHosts: config.allowedHosts, allowedOrigins: config.allowedOrigins },
     eventsSocket: createEventsSocket({ bus, events }),
     resolveAgentToken: (token) => governance.agentForToken(token),
+    mcp,
     staticUi: createStaticUi(config.uiDir),
     ...(config.checkAnswers && { checkAnswers: true }),
     log: (error) => log(`Request failed: ${error instanceof Error ? error.stack : String(error)}`),
@@ -154,6 +168,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     repoRoot, baseBranch, tasks, events, bus, git, agents, governance, sandbox: sandboxStatus, http,
     async listen(port, host) {
       const address = await http.listen(port, host);
+      mcp.listening(address);
       sandbox.sweep();
       await tasks.recover();
       tasks.start();

@@ -3,11 +3,12 @@ import { aaRoutes } from './aa';
 import { agentRoutes } from './agent';
 import { apiRoutes } from './api';
 import { apRoutes } from './ap';
+import { proposalRoutes } from './proposals';
 import type { RouteDef } from './route';
 
-export { aaRoutes, agentRoutes, apiRoutes, apRoutes };
+export { aaRoutes, agentRoutes, apiRoutes, apRoutes, proposalRoutes };
 
 /** Every route in the order the server matches them: the AA short forms (`/:id`) last. */
 export const ALL_ROUTES: readonly RouteDef[] = [
-  ...Object.values(apiRoutes), ...Object.values(agentRoutes), ...Object.values(apRoutes), ...Object.values(aaRoutes),
+  ...Object.values(apiRoutes), ...Object.values(proposalRoutes), ...Object.values(agentRoutes), ...Object.values(apRoutes), ...Object.values(aaRoutes),
 ];

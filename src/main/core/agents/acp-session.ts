@@ -5,6 +5,8 @@ import type { DeskError } from '../../../shared/desk-error';
 import { JsonRpcError } from '../../../shared/json-rpc-peer';
 import type { MessageChannel } from '../../../shared/ndjson-channel';
 import { deskClientApp } from './acp-client-methods';
+import { MCP_SERVER_NAME } from '../../../shared/mcp';
+import type { McpServerEntry } from '../mcp/mcp-access';
 import { agentLoginRequired, agentProtocolError, type AgentSession, type SessionCallbacks } from './agent-session';
 
 /** ACP's error code for "authenticate first". */
@@ -18,6 +20,8 @@ export interface AcpSessionOptions {
   authMethod?: string;
   /** Continue this earlier session when the agent supports it. */
   continueSessionId?: string;
+  /** The desk's MCP server, passed in `session/new` when the agent declares `mcpCapabilities.http`. */
+  mcp?: McpServerEntry;
 }
 
 export async function startAcpSession(channel: MessageChannel, options: AcpSessionOptions, callbacks: SessionCallbacks): Promise<AgentSession & { continued: boolean }> {
@@ -48,7 +52,10 @@ export async function startAcpSession(channel: MessageChannel, options: AcpSessi
     await call(() => agent.request(methods.agent.authenticate, { methodId }));
   }
 
-  const base: NewSessionRequest = { cwd: options.cwd, mcpServers: [] };
+  // Every agent takes stdio MCP servers; an HTTP one only when the agent says it does.
+  const mcpServers: NewSessionRequest['mcpServers'] = options.mcp && capabilities.mcpCapabilities?.http === true
+    ? [{ type: 'http', name: MCP_SERVER_NAME, url: options.mcp.url, headers: options.mcp.headers }] : [];
+  const base: NewSessionRequest = { cwd: options.cwd, mcpServers };
   let sessionId: string;
   let continued = false;
   let described: { modes?: unknown; configOptions?: unknown } = {};

@@ -117,4 +117,11 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE tasks ADD COLUMN wait_until TEXT NOT NULL DEFAULT 'completed';
   `,
+  // 8: tasks proposed by another task's agent (the desk's MCP server): who proposed it, whether a person or the
+  // policy accepted it yet (a pending proposal never runs), and the audit-log request that decides it.
+  `
+  ALTER TABLE tasks ADD COLUMN proposed_by TEXT;
+  ALTER TABLE tasks ADD COLUMN proposal TEXT;
+  ALTER TABLE tasks ADD COLUMN proposal_request TEXT;
+  `,
 ];

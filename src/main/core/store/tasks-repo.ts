@@ -1,5 +1,5 @@
 // Typed reads and writes of the tasks table for one repository; callers never see SQL.
-import type { DependencyGate, ReviewState, TaskStatus } from '../../../shared/task';
+import type { DependencyGate, ProposalState, ReviewState, TaskStatus } from '../../../shared/task';
 import type { Db } from './database';
 
 /** A task as the core keeps it. */
@@ -28,6 +28,10 @@ export interface TaskRecord {
   sessionId?: string;
   /** `approved`: the task starts only once every dependency is approved, not merely completed. */
   after?: DependencyGate;
+  /** Set when another task's agent proposed this task: that task's id, the proposal's state, its audit request. */
+  proposedBy?: string;
+  proposal?: ProposalState;
+  proposalRequest?: string;
 }
 
 /** Fields a run may change; `null` clears a field. */
@@ -49,6 +53,7 @@ interface TaskRow {
   submitted_at: string; updated_at: string; started_at: string | null; finished_at: string | null;
   base_branch: string; base_commit: string | null; branch: string | null; worktree_path: string | null; commit_sha: string | null;
   error_message: string | null; attempt: number; agent_pid: number | null; session_id: string | null; wait_until: string;
+  proposed_by: string | null; proposal: string | null; proposal_request: string | null;
 }
 
 const COLUMNS: Record<keyof TaskPatch, keyof TaskRow> = {
@@ -56,6 +61,7 @@ const COLUMNS: Record<keyof TaskPatch, keyof TaskRow> = {
   updatedAt: 'updated_at', startedAt: 'started_at', finishedAt: 'finished_at', baseBranch: 'base_branch',
   baseCommit: 'base_commit', branch: 'branch', worktreePath: 'worktree_path', commit: 'commit_sha', errorMessage: 'error_message',
   attempt: 'attempt', agentPid: 'agent_pid', sessionId: 'session_id', after: 'wait_until',
+  proposedBy: 'proposed_by', proposal: 'proposal', proposalRequest: 'proposal_request',
 };
 
 export function createTasksRepo(db: Db, repo: string): TasksRepo {
@@ -64,9 +70,11 @@ export function createTasksRepo(db: Db, repo: string): TasksRepo {
   const nextSeq = db.prepare<[], { next: number }>('SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM tasks');
   const remove = db.prepare<[string, string]>('DELETE FROM tasks WHERE repo = ? AND id = ?');
   const insert = db.prepare(`INSERT INTO tasks (repo, id, seq, prompt, dependencies, agent, status, review, submitted_at,
-      updated_at, started_at, finished_at, base_branch, base_commit, branch, worktree_path, commit_sha, error_message, attempt, agent_pid, session_id, wait_until)
+      updated_at, started_at, finished_at, base_branch, base_commit, branch, worktree_path, commit_sha, error_message, attempt, agent_pid, session_id, wait_until,
+      proposed_by, proposal, proposal_request)
     VALUES (@repo, @id, @seq, @prompt, @dependencies, @agent, @status, @review, @submitted_at, @updated_at, @started_at,
-      @finished_at, @base_branch, @base_commit, @branch, @worktree_path, @commit_sha, @error_message, @attempt, @agent_pid, @session_id, @wait_until)`);
+      @finished_at, @base_branch, @base_commit, @branch, @worktree_path, @commit_sha, @error_message, @attempt, @agent_pid, @session_id, @wait_until,
+      @proposed_by, @proposal, @proposal_request)`);
   const updateStatements = new Map<string, ReturnType<Db['prepare']>>();
 
   function get(id: string): TaskRecord | undefined {
@@ -137,6 +145,9 @@ function fromRow(row: TaskRow): TaskRecord {
     agentPid: row.agent_pid ?? undefined,
     sessionId: row.session_id ?? undefined,
     ...(row.wait_until === 'approved' && { after: 'approved' as const }),
+    ...(row.proposed_by !== null && { proposedBy: row.proposed_by }),
+    ...(row.proposal !== null && { proposal: row.proposal as ProposalState }),
+    ...(row.proposal_request !== null && { proposalRequest: row.proposal_request }),
   };
 }
 
@@ -148,5 +159,6 @@ function toRow(task: TaskRecord): Omit<TaskRow, never> {
     base_commit: task.baseCommit ?? null, branch: task.branch ?? null, worktree_path: task.worktreePath ?? null, commit_sha: task.commit ?? null,
     error_message: task.errorMessage ?? null, attempt: task.attempt, agent_pid: task.agentPid ?? null,
     session_id: task.sessionId ?? null, wait_until: task.after ?? 'completed',
+    proposed_by: task.proposedBy ?? null, proposal: task.proposal ?? null, proposal_request: task.proposalRequest ?? null,
   };
 }

@@ -19,6 +19,7 @@ import { createTextTail } from './text-tail';
 import type { WorkspaceSetup } from '../workspace/workspace-setup';
 import { type TaskIsolation } from '../sandbox/task-sandbox';
 import { isDeskError } from '../../../shared/desk-error';
+import type { McpServerEntry } from '../mcp/mcp-access';
 
 export type RunOutcome =
   | { status: 'completed'; commit: string; output: string }
@@ -54,6 +55,8 @@ export interface RunContext {
   cleanUpPrevious(): Promise<void>;
   /** How the agent and its terminals are started: confined to the task by the sandbox, where there is one. */
   isolate(request: { taskId: string; worktree: string; agent: AgentSpec; log(line: string): void }): Promise<TaskIsolation>;
+  /** The desk's MCP server for this run (its URL and this task's token), handed to agents that take HTTP MCP servers. */
+  mcp?: McpServerEntry;
 }
 
 /**
@@ -188,6 +191,7 @@ async function converse(
       clientVersion: context.clientVersion,
       ...(spec.authMethod !== undefined && { authMethod: spec.authMethod }),
       ...(continueSessionId !== undefined && { continueSessionId }),
+      ...(context.mcp && { mcp: context.mcp }),
     }, {
       onUpdate: (update: AgentUpdate) => {
         if (update.kind === 'message' && update.role === 'agent') onText(update.text);

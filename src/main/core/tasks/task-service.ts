@@ -9,6 +9,7 @@ import type { TaskPatch, TaskRecord, TasksRepo } from '../store/tasks-repo';
 import type { TurnsRepo } from '../store/turns-repo';
 import { createAgentRequests, type PermissionGate } from './agent-requests';
 import { createTaskReview, type TaskReview } from './task-review';
+import { createTaskProposals, type ProposalFields, type TaskProposals } from './task-proposals';
 import { reapOrphan } from './orphans';
 import { pickTasksToStart } from './scheduler';
 import type { GraphNode, TaskGraph } from './task-graph';
@@ -53,6 +54,8 @@ export interface TaskService extends TaskReview {
   start(): void;
   /** Stops every agent; their tasks are re-queued to run again at the next start. */
   shutdown(): Promise<void>;
+  /** Tasks proposed by agents (the desk's MCP server): propose, accept, dismiss. */
+  readonly proposals: TaskProposals;
 }
 
 /** Per-agent limits from the governance policy. */
@@ -123,9 +126,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
     return updated;
   }
 
-  function log(task: TaskRecord, text: string, level: 'info' | 'warn' | 'error' = 'info'): void {
-    deps.record(task.id, task.attempt, { type: 'log', level, source: 'desk', text });
-  }
+  const log = (task: TaskRecord, text: string, level: 'info' | 'warn' | 'error' = 'info') => deps.record(task.id, task.attempt, { type: 'log', level, source: 'desk', text });
 
   function assertNoCycle(id: string, dependencies: readonly string[]): void {
     const cycle = graph.cycleFor(id, dependencies);
@@ -245,7 +246,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
     return session;
   }
 
-  async function submit(input: SubmitTask): Promise<TaskRecord> {
+  async function submit(input: SubmitTask, proposal?: ProposalFields): Promise<TaskRecord> {
     const agent = input.agent ?? deps.config.defaultAgent;
     if (!deps.agents.get(agent)) throw unknownAgent(agent, deps.agents.list().map((a) => a.id));
     assertNoCycle(input.id, input.dependencies);
@@ -262,7 +263,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
         const written = tasks.putSubmission({
           id: input.id, prompt: input.prompt, dependencies: input.dependencies, agent, status: 'queued', review: 'pending',
           submittedAt: at, updatedAt: at, baseBranch: deps.config.baseBranch, attempt: previous?.attempt ?? 0,
-          ...((input.after ?? deps.config.dependenciesAfter) === 'approved' && { after: 'approved' as const }),
+          ...((input.after ?? deps.config.dependenciesAfter) === 'approved' && { after: 'approved' as const }), ...proposal,
         });
         turns.startOver(written.id, written.prompt, agent, at);
         return written;
@@ -280,6 +281,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
   });
 
   const review = createTaskReview({ git: deps.git, mustGet, save, log, withTaskLock, submit, cleanUp });
+  const proposals = createTaskProposals({ find: (id) => tasks.get(id), mustGet, submit, save, log, withTaskLock, schedule, gate: deps.gate, now });
 
   return {
     ...review,
@@ -289,8 +291,8 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
       schedule();
       return approved;
     },
-    submit,
-
+    submit: (input) => submit(input),
+    proposals,
     setDependencies(id, dependencies) {
       return withTaskLock(id, async () => {
         const task = mustGet(id);
@@ -314,10 +316,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
       schedule();
     },
 
-    settings: () => ({
-      concurrency: deps.config.concurrency, defaultAgent: deps.config.defaultAgent, baseBranch: deps.config.baseBranch,
-      dependenciesAfter: deps.config.dependenciesAfter ?? 'completed',
-    }),
+    settings: () => ({ ...pickSettings(deps.config), dependenciesAfter: deps.config.dependenciesAfter ?? 'completed' }),
 
     followUp(id, prompt) {
       return withTaskLock(id, async () => {
@@ -397,3 +396,5 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
     },
   };
 }
+
+const pickSettings = ({ concurrency, defaultAgent, baseBranch }: TaskServiceDeps['config']) => ({ concurrency, defaultAgent, baseBranch });

@@ -22,6 +22,8 @@ export function toSummary(task: TaskRecord, openQuestions: readonly OpenQuestion
     ...(blockedBy !== undefined && { blockedBy }),
     ...(task.after === 'approved' && { after: 'approved' as const }),
     ...(unsandboxed && { unsandboxed: true as const }),
+    ...(task.proposedBy !== undefined && { proposedBy: task.proposedBy }),
+    ...(task.proposal !== undefined && { proposal: task.proposal }),
   };
 }
 
