@@ -34,6 +34,7 @@ import { createTurnsRepo } from './store/turns-repo';
 import { unknownAgent } from './tasks/task-errors';
 import { runTask } from './tasks/task-runner';
 import { prepareAllowlistNetwork } from './sandbox/network/sandbox-network';
+import { prepareMcpRelay } from './sandbox/network/mcp-relay';
 import { probeSandbox } from './sandbox/sandbox-probe';
 import { createTaskSandbox } from './sandbox/task-sandbox';
 import { createWorkspaceSetup } from './workspace/workspace-setup';
@@ -111,6 +112,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     policyFor: (agentId) => governance.policyFor(agentId),
     // The bridge to the allowlist proxy runs inside the sandbox on the Node that runs the scripted agent.
     allowlistNetwork: (request) => prepareAllowlistNetwork({ ...request, nodePath: config.agents.scripted.command }),
+    mcpRelay: (request) => prepareMcpRelay({ ...request, nodePath: config.agents.scripted.command }),
   });
   // The MCP server agents reach with their task's token; its tools act through the task service and governance.
   const mcp = createMcpAccess({

@@ -17,7 +17,7 @@ import type { TaskPatch, TaskRecord } from '../store/tasks-repo';
 import { commitMessageFor } from './commit-message';
 import { createTextTail } from './text-tail';
 import type { WorkspaceSetup } from '../workspace/workspace-setup';
-import { type TaskIsolation } from '../sandbox/task-sandbox';
+import { type IsolationRequest, type TaskIsolation } from '../sandbox/task-sandbox';
 import { isDeskError } from '../../../shared/desk-error';
 import type { McpServerEntry } from '../mcp/mcp-access';
 
@@ -54,7 +54,7 @@ export interface RunContext {
   /** The repository's cleanup in the worktree an earlier run left, before a new one replaces it. */
   cleanUpPrevious(): Promise<void>;
   /** How the agent and its terminals are started: confined to the task by the sandbox, where there is one. */
-  isolate(request: { taskId: string; worktree: string; agent: AgentSpec; log(line: string): void }): Promise<TaskIsolation>;
+  isolate(request: IsolationRequest): Promise<TaskIsolation>;
   /** The desk's MCP server for this run (its URL and this task's token), handed to agents that take HTTP MCP servers. */
   mcp?: McpServerEntry;
 }
@@ -100,7 +100,7 @@ export async function runTask(context: RunContext): Promise<RunOutcome> {
 
   let isolation: TaskIsolation;
   try {
-    isolation = await context.isolate({ taskId: task.id, worktree, agent: spec, log: (line) => log(line, 'warn') });
+    isolation = await context.isolate({ taskId: task.id, worktree, agent: spec, log: (line) => log(line, 'warn'), ...(context.mcp && { mcpUrl: context.mcp.url }) });
   } catch (error) {
     if (isDeskError(error, 'sandbox_unavailable') || isDeskError(error, 'worktree_tampered')) return { status: 'error', message: error.message };
     throw error;
