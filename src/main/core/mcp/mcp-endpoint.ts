@@ -59,6 +59,6 @@ export function createMcpEndpoint(deps: { tools: McpTools; version: string }): M
 /** A tool's answer as MCP content: text for any client, structured for those that read it; errors flagged. */
 function result(answer: ToolAnswer): CallToolResult {
   if (!answer.ok) return { isError: true, content: [{ type: 'text', text: JSON.stringify(answer.error) }], structuredContent: answer.error };
-  const text = typeof answer.value === 'string' ? answer.value : JSON.stringify(answer.value, null, 2);
+  const text = typeof answer.value === 'string' ? answer.value : JSON.stringify(answer.value);
   return { content: [{ type: 'text', text }] };
 }

@@ -29,7 +29,7 @@ describe.skipIf(skip)(`the scripted agent and the desk's MCP server${skip ? ` (s
     expect(text).toContain('MCP propose_task: {');
     expect(text).toContain('MCP link_dependency: {');
     expect(text).toContain('MCP link_dependency refused: {"error":"conflict","code":"dependency_cycle","message":"These dependencies would close a cycle: follow-up → later → follow-up"');
-    expect(text).toContain('"id": "follow-up"');
+    expect(text).toContain('"id":"follow-up"');
 
     expect((await desk.api('GET', '/tasks/follow-up')).json).toMatchObject({ status: 'queued', proposal: 'pending', proposedBy: 'planner', dependencies: ['planner'] });
     expect((await desk.api('POST', '/tasks/follow-up/accept-proposal')).status).toBe(200);

@@ -7,6 +7,7 @@ import { desk, useDesk } from '../state/store';
 import { DependencyBadge } from './dependency-badge';
 import { carriesTask, draggedTask, startTaskDrag } from './drag';
 import { Elapsed } from './elapsed';
+import { ProposalBar } from './proposal-bar';
 
 export const TaskCard = memo(function TaskCard({ id }: { id: string }) {
   const task = useDesk((state) => state.tasks[id]);
@@ -65,6 +66,7 @@ export const TaskCard = memo(function TaskCard({ id }: { id: string }) {
         <Elapsed since={card.submittedAt} until={card.endedAt} />
       </div>
       <h3 className="card-title">{card.title}</h3>
+      {card.proposedBy !== undefined && <ProposalBar id={id} proposedBy={card.proposedBy} pending={card.proposalPending} />}
       {card.needsAnswer && <p className="card-needs">Needs your answer</p>}
       {card.activity && <p className="card-activity">{card.activity}</p>}
       {(card.dependencies.length > 0 || card.canLink) && (

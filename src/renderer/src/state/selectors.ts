@@ -94,6 +94,9 @@ export interface CardView {
   unsandboxed: boolean;
   /** Editable links: only a queued task's dependencies change. */
   canLink: boolean;
+  /** The task whose agent proposed this one, and whether the proposal still waits for a person. */
+  proposedBy: string | undefined;
+  proposalPending: boolean;
   submittedAt: number;
   /** When the elapsed time stops counting: undefined while the task runs or waits. */
   endedAt: number | undefined;
@@ -126,6 +129,8 @@ export function cardViewModel(
     needsAnswer: (task.openQuestions?.length ?? 0) > 0,
     unsandboxed: task.unsandboxed === true,
     canLink: task.status === 'queued',
+    proposedBy: task.proposedBy,
+    proposalPending: task.proposal === 'pending',
     submittedAt: Date.parse(task.submittedAt),
     endedAt: isFinished(task.status) ? Date.parse(task.updatedAt) : undefined,
   };
