@@ -13,7 +13,7 @@ const openDesk = desksPerTest();
 interface Keeper { desk: Desk; serversFile: string }
 
 /** A desk whose `keeper` agent hands the test the MCP servers it was given. */
-async function deskWithKeeper(policy: { propose?: 'allow' | 'ask' | 'deny' } = {}): Promise<Keeper> {
+async function deskWithKeeper(policy: { propose?: 'allow' | 'ask' | 'deny'; requestsPerMinute?: number } = {}): Promise<Keeper> {
   const dir = mkdtempSync(join(tmpdir(), 'desk-mcp-agent-'));
   onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
   const script = join(dir, 'keeper.cjs');
@@ -23,7 +23,10 @@ async function deskWithKeeper(policy: { propose?: 'allow' | 'ask' | 'deny' } = {
     concurrency: 3,
     agents: [scriptedAgent(), { ...scriptedAgent(), id: 'keeper', name: 'Keeper', args: [script, serversFile] }],
     // The stand-in writes outside its worktree (to hand the test its token): only unsandboxed can it.
-    policy: { version: 1, defaults: { capabilities: { ...(policy.propose && { propose: policy.propose }) } }, agents: { keeper: { sandbox: 'off' } } },
+    policy: {
+      version: 1, agents: { keeper: { sandbox: 'off' } },
+      defaults: { capabilities: { ...(policy.propose && { propose: policy.propose }) }, ...(policy.requestsPerMinute && { requestsPerMinute: policy.requestsPerMinute }) },
+    },
   });
   return { desk, serversFile };
 }
@@ -125,17 +128,20 @@ describe('the MCP server for agents', () => {
     expect(audit.filter((r) => r.action === 'link').map((r) => r.outcome)).toEqual(['failed', 'done']);
   });
 
-  it('queues a proposal at once when the policy allows proposals, and refuses it when the policy denies them', async () => {
+  it('queues a proposal at once when the policy allows proposals, refuses it when the policy denies them, and limits calls per minute', async () => {
     const allowing = await deskWithKeeper({ propose: 'allow' });
     const entry = await runKeeper(allowing, 'planner', 60_000);
     const client = await connect(entry.url, headersOf(entry));
     expect((await call(client, 'propose_task', { id: 'auto', prompt: 'say auto' })).body).toMatchObject({ proposal: 'accepted' });
     await allowing.desk.waitForStatus('auto', 'completed');
 
-    const denying = await deskWithKeeper({ propose: 'deny' });
+    const denying = await deskWithKeeper({ propose: 'deny', requestsPerMinute: 2 });
     const denied = await runKeeper(denying, 'planner', 60_000);
-    const refused = await call(await connect(denied.url, headersOf(denied)), 'propose_task', { id: 'nope', prompt: 'say no' });
+    const deniedClient = await connect(denied.url, headersOf(denied));
+    const refused = await call(deniedClient, 'propose_task', { id: 'nope', prompt: 'say no' });
     expect(refused).toEqual({ isError: true, body: expect.objectContaining({ code: 'policy_rejected' }) });
     expect((await denying.desk.api('GET', '/tasks/nope')).status).toBe(404);
+    expect((await call(deniedClient, 'list_tasks', {})).isError).toBe(false);
+    expect(await call(deniedClient, 'list_tasks', {})).toEqual({ isError: true, body: expect.objectContaining({ code: 'rate_limited' }) });
   });
 });

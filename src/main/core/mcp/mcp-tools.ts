@@ -16,7 +16,7 @@ export type ToolAnswer = { ok: true; value: unknown } | { ok: false; error: { er
 
 export interface McpToolsDeps {
   tasks: Pick<TaskService, 'list' | 'setDependencies' | 'diff' | 'proposals' | 'summary'>;
-  governance: Pick<GovernanceService, 'review' | 'complete'>;
+  governance: Pick<GovernanceService, 'review' | 'complete' | 'admitAgentRequest'>;
 }
 
 export interface McpTools {
@@ -38,6 +38,12 @@ export function createMcpTools(deps: McpToolsDeps): McpTools {
    */
   async function governed(caller: McpCaller, request: Pick<ReviewInput, 'kind' | 'title'>, work: (record: GovernanceRecord) => Promise<unknown>,
     holdWhenEscalated = false): Promise<ToolAnswer> {
+    try {
+      // Tool calls count against the agent's requests per minute, like its /agent/request calls.
+      governance.admitAgentRequest(caller.agentId);
+    } catch (error) {
+      return { ok: false, error: toHttpError(error).body() };
+    }
     const record = governance.review({
       agentId: caller.agentId, taskId: caller.taskId, source: 'mcp', kind: request.kind, title: request.title, paths: [], worktree: caller.worktree,
     });
