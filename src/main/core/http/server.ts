@@ -14,6 +14,7 @@ import { toHttpError } from './domain-errors';
 import type { EventsSocket } from './events-socket';
 import { HttpError } from './http-error';
 import { PreparedAnswer } from './list-answer';
+import { readJsonBody } from './request-body';
 import { readBody, readQuery, type Principal, type RegisteredRoute, type Router } from './router';
 import type { StaticUi } from './static-ui';
 import { bearerTokenOf, hasValidBearer, isAllowedHost, isAllowedOrigin, preflightHeaders, type SecurityConfig } from './security';
@@ -43,7 +44,7 @@ export interface HttpHostDeps {
    * The MCP server for agents at /mcp: opened only by a running task's own MCP token (never by the desk's token or
    * an agent token), and that token opens nothing else.
    */
-  mcp?: { handle(request: Request, token: string): Promise<Response | undefined> };
+  mcp?: { handle(request: Request, token: string, body: () => Promise<unknown>): Promise<Response | undefined> };
   /** Tests: hold every JSON answer to the schema its route declares; a mismatch answers 500 and is logged. */
   checkAnswers?: boolean;
 }
@@ -188,7 +189,8 @@ function securityMiddleware(deps: HttpHostDeps): MiddlewareHandler<Env> {
     if (isBrowserVisit(request, pathname)) return c.redirect('/ui/', 302);
     if (pathname === MCP_PATH && deps.mcp) {
       const token = bearerTokenOf(request.headers.authorization);
-      const answer = token === undefined ? undefined : await deps.mcp.handle(c.req.raw, token);
+      // The body is read (JSON only, size-limited) once the token is known to be a running task's.
+      const answer = token === undefined ? undefined : await deps.mcp.handle(c.req.raw, token, () => readJsonBody(request));
       if (!answer) throw unauthorized('Send your task\'s MCP token (given in session/new) as "Authorization: Bearer <token>".');
       return answer;
     }

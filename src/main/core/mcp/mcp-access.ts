@@ -12,7 +12,7 @@ export interface McpServerEntry { url: string; headers: { name: string; value: s
 
 export interface McpAccess {
   /** The /mcp answer for a request with `token`; undefined when the token is no running task's. */
-  handle(request: Request, token: string): Promise<Response | undefined>;
+  handle(request: Request, token: string, body: () => Promise<unknown>): Promise<Response | undefined>;
   /** Where the desk listens, once it does: the URL agents get follows it. */
   listening(address: AddressInfo): void;
   /** Runs a task's turn with its own token and the server entry in its context; the token dies with the run. */
@@ -32,12 +32,12 @@ export function createMcpAccess(deps: McpAccessDeps): McpAccess {
   let endpoint: McpEndpoint | undefined;
 
   return {
-    async handle(request, token) {
+    async handle(request, token, body) {
       const taskId = tokens.taskFor(token);
       const caller = taskId === undefined ? undefined : deps.callerOf(taskId);
       if (!caller) return undefined;
       endpoint ??= deps.endpoint();
-      return endpoint.handle(request, caller);
+      return endpoint.handle(request, caller, request.method === 'POST' ? await body() : undefined);
     },
     listening(address) {
       // Agents always call over loopback, whatever address the desk listens on.

@@ -7,8 +7,8 @@ import { LinkDependencyInput, ListTasksInput, MCP_SERVER_NAME, ProposeTaskInput,
 import type { McpCaller, McpTools, ToolAnswer } from './mcp-tools';
 
 export interface McpEndpoint {
-  /** Answers one HTTP request to /mcp for the task whose token came with it. */
-  handle(request: Request, caller: McpCaller): Promise<Response>;
+  /** Answers one HTTP request to /mcp for the task whose token came with it; a POST's body is read already. */
+  handle(request: Request, caller: McpCaller, parsedBody?: unknown): Promise<Response>;
 }
 
 type Sdk = [typeof McpServerModule, typeof TransportModule];
@@ -18,7 +18,7 @@ export function createMcpEndpoint(deps: { tools: McpTools; version: string }): M
   const { tools } = deps;
 
   return {
-    async handle(request, caller) {
+    async handle(request, caller, parsedBody) {
       const [{ McpServer }, { WebStandardStreamableHTTPServerTransport }] = await (sdk ??= Promise.all([
         import('@modelcontextprotocol/sdk/server/mcp.js'),
         import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
@@ -48,7 +48,7 @@ export function createMcpEndpoint(deps: { tools: McpTools; version: string }): M
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       await server.connect(transport);
       try {
-        return await transport.handleRequest(request);
+        return await transport.handleRequest(request, parsedBody === undefined ? undefined : { parsedBody });
       } finally {
         void server.close().catch(() => undefined);
       }

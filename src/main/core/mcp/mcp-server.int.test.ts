@@ -86,6 +86,9 @@ describe('the MCP server for agents', () => {
     const entry = await runKeeper(keeper, 'planner', 60_000);
     const client = await connect(entry.url, headersOf(entry));
     expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['link_dependency', 'list_tasks', 'propose_task', 'read_diff']);
+    // Bodies are held to the desk's limit, as on every route.
+    const huge = await desk.raw('POST', '/mcp', { headers: { ...headersOf(entry), 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: `"${'x'.repeat(2 * 1024 * 1024)}"` });
+    expect(huge.status).toBe(413);
 
     const listed = await call(client, 'list_tasks', {});
     expect(listed.isError).toBe(false);
