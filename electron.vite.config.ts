@@ -9,8 +9,9 @@ export default defineConfig({
     build: {
       // zod (every schema in src/shared) and simple-git (the start-up checks) are read at start: bundled, each
       // loads as part of one file instead of dozens (about 70 ms of the headless host's cold start together).
+      // The SDKs are bundled for one zod, not two; each still loads with its first use (dynamic import).
       // Native modules and what loads later stay in node_modules.
-      externalizeDeps: { exclude: ['zod', 'simple-git', '@agentclientprotocol/sdk'] },
+      externalizeDeps: { exclude: ['zod', 'simple-git', '@agentclientprotocol/sdk', '@modelcontextprotocol/sdk'] },
       rollupOptions: {
         input: {
           index: resolve('src/main/index.ts'),

@@ -13,6 +13,7 @@ import { createAcpSink } from './acp-sink';
 import { parseScript } from './script';
 import { runScript } from './script-runner';
 import { createSessionTable } from './scripted-sessions';
+import { mcpCaller } from './mcp-calls';
 
 export interface AcpScriptedAgentOptions {
   /** Bytes from the client (newline-delimited JSON-RPC). */
@@ -42,12 +43,13 @@ export function startAcpScriptedAgent(options: AcpScriptedAgentOptions): Running
       capabilities = params.clientCapabilities ?? {};
       return {
         protocolVersion: 1,
-        agentCapabilities: { loadSession: false },
+        // It calls HTTP MCP servers (the `mcp` script commands).
+        agentCapabilities: { loadSession: false, mcpCapabilities: { http: true } },
         agentInfo: { ...SCRIPTED_AGENT_INFO },
         authMethods: [],
       };
     })
-    .onRequest(methods.agent.session.new, ({ params }) => ({ sessionId: sessions.create(params.cwd).id }))
+    .onRequest(methods.agent.session.new, ({ params }) => ({ sessionId: sessions.create(params.cwd, params.mcpServers).id }))
     .onRequest(methods.agent.session.prompt, async ({ params, client, signal }): Promise<PromptResponse> => {
       const session = sessions.get(params.sessionId);
       if (!session) throw RequestError.sessionNotFound(params.sessionId);
@@ -59,7 +61,8 @@ export function startAcpScriptedAgent(options: AcpScriptedAgentOptions): Running
       try {
         const sink = createAcpSink({ client, sessionId: session.id, cwd: session.cwd, capabilities, signal: turn.signal });
         const commands = parseScript(promptText(params.prompt));
-        const result = await runScript(commands, { cwd: session.cwd, sink, signal: turn.signal, exit: options.exit });
+        const mcp = mcpCaller(session.mcpServers);
+        const result = await runScript(commands, { cwd: session.cwd, sink, signal: turn.signal, exit: options.exit, ...(mcp && { mcp }) });
         if (result.stop === 'failed') throw new RequestError(INTERNAL_ERROR, result.message);
         return { stopReason: result.stop };
       } finally {

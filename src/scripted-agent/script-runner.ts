@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ScriptCommand } from './script';
 import type { ScriptSink } from './script-sink';
+import type { McpCall } from './mcp-calls';
 import { runFileStep, runMoveStep, runShellStep } from './tool-steps';
 import { cancellableSleep, isCancellation, reasonOf, throwIfCancelled, untilCancelled } from './turn-cancellation';
 
@@ -13,6 +14,8 @@ export interface TurnOptions {
   signal: AbortSignal;
   /** Ends the process at once, for `crash`. */
   exit: (code: number) => never;
+  /** Calls a tool of the MCP server the session was given; absent when it got none. */
+  mcp?: McpCall;
 }
 
 /** How a turn ended. `failed` carries the message the client gets as an error. */
@@ -82,6 +85,24 @@ async function runStep(command: ScriptCommand, options: TurnOptions): Promise<St
     case 'spew':
       await spew(command.bytes, command.chunkBytes, sink, signal);
       return 'next';
+    case 'mcp':
+      await callMcp(command.tool, command.args, options);
+      return 'next';
+  }
+}
+
+/** Says what the tool answered; a refusal or an unreachable server is said too, and the script goes on. */
+async function callMcp(tool: string, args: Record<string, string>, { mcp, sink, signal }: TurnOptions): Promise<void> {
+  if (!mcp) {
+    await sink.message(`MCP ${tool} failed: this session was given no HTTP MCP server`);
+    return;
+  }
+  try {
+    const result = await untilCancelled(mcp(tool, args), signal);
+    await sink.message(result.isError ? `MCP ${tool} refused: ${result.text}` : `MCP ${tool}: ${result.text}`);
+  } catch (error) {
+    if (isCancellation(error, signal)) throw error;
+    await sink.message(`MCP ${tool} failed: ${reasonOf(error)}`);
   }
 }
 

@@ -127,6 +127,18 @@ describe('parseScript', () => {
   it('reads an empty prompt as no commands', () => {
     expect(parseScript('')).toEqual([]);
   });
+
+  it('reads mcp commands as calls of the desk\'s MCP tools, and says a malformed one', () => {
+    expect(parseScript('mcp list\nmcp list queued\nmcp propose docs write docs.md A\\nB\nmcp link b a\nmcp diff b\nmcp link b\nmcp fly')).toEqual([
+      { kind: 'mcp', tool: 'list_tasks', args: {} },
+      { kind: 'mcp', tool: 'list_tasks', args: { status: 'queued' } },
+      { kind: 'mcp', tool: 'propose_task', args: { id: 'docs', prompt: 'write docs.md A\nB' } },
+      { kind: 'mcp', tool: 'link_dependency', args: { task: 'b', dependsOn: 'a' } },
+      { kind: 'mcp', tool: 'read_diff', args: { task: 'b' } },
+      { kind: 'say', text: 'mcp link b' },
+      { kind: 'say', text: 'mcp fly' },
+    ]);
+  });
 });
 
 describe('resolve', () => {

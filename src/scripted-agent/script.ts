@@ -18,7 +18,8 @@ export type ScriptCommand =
   | { kind: 'fail'; message: string }
   | { kind: 'crash'; code: number }
   | { kind: 'flood'; count: number }
-  | { kind: 'spew'; bytes: number; chunkBytes: number };
+  | { kind: 'spew'; bytes: number; chunkBytes: number }
+  | { kind: 'mcp'; tool: 'list_tasks' | 'propose_task' | 'link_dependency' | 'read_diff'; args: Record<string, string> };
 
 export type ScriptCommandKind = ScriptCommand['kind'];
 
@@ -115,6 +116,28 @@ function parseCommand(keyword: string, rest: string): ScriptCommand | undefined 
       if (bytes === undefined || chunkBytes === undefined || chunkBytes < 1 || chunkBytes > MAX_SPEW_CHUNK) return undefined;
       return { kind: 'spew', bytes, chunkBytes };
     }
+    case 'mcp':
+      return parseMcp(rest);
+    default:
+      return undefined;
+  }
+}
+
+/** `mcp list [status]`, `mcp propose <id> <prompt>`, `mcp link <task> <depends-on>`, `mcp diff <task>`: a tool of the desk's MCP server. */
+function parseMcp(rest: string): ScriptCommand | undefined {
+  const [verb, tail] = splitFirstWord(rest);
+  const words = tail === '' ? [] : tail.split(/\s+/);
+  switch (verb) {
+    case 'list':
+      return words.length > 1 ? undefined : { kind: 'mcp', tool: 'list_tasks', args: words[0] ? { status: words[0] } : {} };
+    case 'propose': {
+      const [id, prompt] = splitFirstWord(tail);
+      return id === '' || prompt === '' ? undefined : { kind: 'mcp', tool: 'propose_task', args: { id, prompt: unescapeText(prompt) } };
+    }
+    case 'link':
+      return words.length !== 2 ? undefined : { kind: 'mcp', tool: 'link_dependency', args: { task: words[0] as string, dependsOn: words[1] as string } };
+    case 'diff':
+      return words.length !== 1 ? undefined : { kind: 'mcp', tool: 'read_diff', args: { task: words[0] as string } };
     default:
       return undefined;
   }

@@ -1,13 +1,16 @@
 // The sessions one scripted agent process serves, and the turn each may be running.
 import { randomUUID } from 'node:crypto';
+import type { McpServer } from '@agentclientprotocol/sdk';
 
 export interface ScriptedSession {
   readonly id: string;
   readonly cwd: string;
+  /** The MCP servers the client gave in `session/new`. */
+  readonly mcpServers: readonly McpServer[];
 }
 
 export interface SessionTable {
-  create(cwd: string): ScriptedSession;
+  create(cwd: string, mcpServers?: readonly McpServer[]): ScriptedSession;
   get(sessionId: string): ScriptedSession | undefined;
   /** The most recently created session (the Kandev dialect lets prompts omit the id). */
   latest(): ScriptedSession | undefined;
@@ -25,8 +28,8 @@ export function createSessionTable(): SessionTable {
   let latest: ScriptedSession | undefined;
 
   return {
-    create(cwd) {
-      const session = { id: randomUUID(), cwd };
+    create(cwd, mcpServers = []) {
+      const session = { id: randomUUID(), cwd, mcpServers };
       sessions.set(session.id, session);
       latest = session;
       return session;

@@ -3,8 +3,11 @@
 import { z } from 'zod';
 import { GrantedPath, HostPattern, SandboxMode } from './sandbox';
 
-/** What an agent may ask to do: the ACP tool kinds, plus `elicitation` (a question with a form). */
-export const Capability = z.enum(['read', 'edit', 'delete', 'move', 'execute', 'fetch', 'search', 'think', 'other', 'elicitation']);
+/**
+ * What an agent may ask to do: the ACP tool kinds, plus `elicitation` (a question with a form), and the desk's MCP
+ * tools that change the board: `propose` (a new task) and `link` (a dependency between tasks).
+ */
+export const Capability = z.enum(['read', 'edit', 'delete', 'move', 'execute', 'fetch', 'search', 'think', 'other', 'elicitation', 'propose', 'link']);
 export type Capability = z.infer<typeof Capability>;
 
 /** `allow` approves without a person, `ask` escalates to a person, `deny` rejects. */
@@ -19,6 +22,8 @@ export type CapabilityMode = z.infer<typeof CapabilityMode>;
 export const DEFAULT_CAPABILITIES: Readonly<Record<Capability, CapabilityMode>> = {
   read: 'allow', search: 'allow', think: 'allow', edit: 'allow',
   delete: 'ask', move: 'ask', execute: 'ask', fetch: 'ask', other: 'ask', elicitation: 'ask',
+  // A task an agent proposes waits for a person (`allow` queues it at once); linking tasks reorders, never adds, work.
+  propose: 'ask', link: 'allow',
 };
 
 /**
@@ -148,7 +153,7 @@ export const GovernanceRecord = z.object({
   agentId: z.string(),
   taskId: z.string().optional(),
   sessionId: z.string().optional(),
-  source: z.enum(['acp', 'agent-api']),
+  source: z.enum(['acp', 'agent-api', 'mcp']),
   requestType: RequestType,
   /** The capability asked for (ACP tool kind, `elicitation`, or the agent API action mapped to one). */
   action: z.string(),

@@ -94,9 +94,17 @@ export const PushOutcome = z.object({
   at: z.string(),
 });
 export type PushOutcome = z.infer<typeof PushOutcome>;
+
 /** What the agent did last, as a card shows it: a tool call's title, the tail of its message or thought, its plan. */
 export const TaskActivity = z.object({ kind: z.enum(['tool', 'message', 'thought', 'plan']), text: z.string() });
 export type TaskActivity = z.infer<typeof TaskActivity>;
+
+/**
+ * A task an agent proposed (through the desk's MCP server): `pending` until a person or the policy accepts it (it
+ * does not run before), then `accepted`; `dismissed` when a person turned it down (the task is cancelled).
+ */
+export const ProposalState = z.enum(['pending', 'accepted', 'dismissed']);
+export type ProposalState = z.infer<typeof ProposalState>;
 
 /** One task as listed by `GET /` (the AA fields, then ours). */
 export const TaskSummary = z.object({
@@ -136,6 +144,9 @@ export const TaskSummary = z.object({
   lastActivity: TaskActivity.optional(),
   /** While the agent works: the time of its last word, present once it has said nothing for the desk's `quietAfterSeconds`. */
   quietSince: z.string().optional(),
+  /** The task whose agent proposed this one, and where the proposal stands. */
+  proposedBy: z.string().optional(),
+  proposal: ProposalState.optional(),
 });
 export type TaskSummary = z.infer<typeof TaskSummary>;
 

@@ -39,6 +39,7 @@ import { createTurnsRepo } from './store/turns-repo';
 import { unknownAgent } from './tasks/task-errors';
 import { runTask } from './tasks/task-runner';
 import { prepareAllowlistNetwork } from './sandbox/network/sandbox-network';
+import { prepareMcpRelay } from './sandbox/network/mcp-relay';
 import { probeSandbox } from './sandbox/sandbox-probe';
 import { createTaskSandbox } from './sandbox/task-sandbox';
 import { createDeskReposRepo } from './store/desk-repos-repo';
@@ -50,6 +51,10 @@ import { watchedRun } from './tasks/watched-run';
 import { createAgentNotes } from './agents/agent-notes';
 import { agentCacheDir, createAgentInstalls } from './agents/agent-installs';
 import { createAgentTests } from './agents/agent-tests';
+import { createMcpAccess } from './mcp/mcp-access';
+import { createMcpEndpoint } from './mcp/mcp-endpoint';
+import { createMcpTools } from './mcp/mcp-tools';
+import { addProposalRoutes } from './http/proposal-routes';
 
 export interface Core {
   readonly repoRoot: string;
@@ -122,6 +127,15 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     policyFor: (agentId) => governance.policyFor(agentId),
     // The bridge to the allowlist proxy runs inside the sandbox on the Node that runs the scripted agent.
     allowlistNetwork: (request) => prepareAllowlistNetwork({ ...request, nodePath: config.agents.scripted.command }),
+    mcpRelay: (request) => prepareMcpRelay({ ...request, nodePath: config.agents.scripted.command }),
+  });
+  // The MCP server agents reach with their task's token; its tools act through the task service and governance.
+  const mcp = createMcpAccess({
+    endpoint: () => createMcpEndpoint({ tools: createMcpTools({ tasks, governance }), version: config.appVersion }),
+    callerOf: (taskId) => {
+      const task = tasksRepo.get(taskId);
+      return task?.worktreePath === undefined ? undefined : { taskId, agentId: task.agent, worktree: task.worktreePath };
+    },
   });
   const quiet = createQuietTasks();
   const agentNotes = createAgentNotes();
@@ -139,7 +153,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
       return { ...(promptsPerHour !== undefined && { promptsPerHour }), ...(concurrentTasks !== undefined && { concurrentTasks }) };
     },
     record,
-    run: watchedRun(runTask, { quiet, notes: agentNotes }),
+    run: mcp.wrapRun(watchedRun(runTask, { quiet, notes: agentNotes })),
     quiet,
     sandbox,
     now,
@@ -164,11 +178,13 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   addAgentAssignmentRoutes(router, { tasks, serverName: config.serverName, repos });
   addReposRoutes(router, { repos, tasks });
   addAgentProtocolRoutes(router, { tasks, bus, db, repoRoot, repoRoots: () => repos.list().map((repo) => repo.root), now });
+  addProposalRoutes(router, { tasks });
   const http = createHttpHost({
     router,
     security: { token: config.token, allowedHosts: config.allowedHosts, allowedOrigins: config.allowedOrigins },
     eventsSocket: createEventsSocket({ bus, events }),
     resolveAgentToken: (token) => governance.agentForToken(token),
+    mcp,
     staticUi: createStaticUi(config.uiDir),
     ...(config.checkAnswers && { checkAnswers: true }),
     log: (error) => log(`Request failed: ${error instanceof Error ? error.stack : String(error)}`),
@@ -180,6 +196,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     repoRoot, baseBranch, tasks, events, bus, git, repos, agents, governance, sandbox: sandboxStatus, http,
     async listen(port, host) {
       const address = await http.listen(port, host);
+      mcp.listening(address);
       sandbox.sweep();
       await tasks.recover();
       tasks.start();

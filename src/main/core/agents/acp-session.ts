@@ -4,6 +4,8 @@ import { RequestError, methods, type AnyMessage, type InitializeResponse, type N
 import { JsonRpcError } from '../../../shared/json-rpc-peer';
 import type { MessageChannel } from '../../../shared/ndjson-channel';
 import { deskClientApp } from './acp-client-methods';
+import { MCP_SERVER_NAME } from '../../../shared/mcp';
+import type { McpServerEntry } from '../mcp/mcp-access';
 import { isAuthRequired, offeredMethods } from './agent-auth';
 import { agentImplementation, agentLoginRequired, agentProtocolError, type AgentSession, type SessionCallbacks } from './agent-session';
 import { keepUnknownUpdates } from './unknown-updates';
@@ -16,6 +18,8 @@ export interface AcpSessionOptions {
   authMethod?: string;
   /** Continue this earlier session when the agent supports it. */
   continueSessionId?: string;
+  /** The desk's MCP server, passed in `session/new` when the agent declares `mcpCapabilities.http`. */
+  mcp?: McpServerEntry;
 }
 
 export async function startAcpSession(channel: MessageChannel, options: AcpSessionOptions, callbacks: SessionCallbacks): Promise<AgentSession & { continued: boolean }> {
@@ -53,7 +57,10 @@ export async function startAcpSession(channel: MessageChannel, options: AcpSessi
     await call(() => agent.request(methods.agent.authenticate, { methodId }));
   }
 
-  const base: NewSessionRequest = { cwd: options.cwd, mcpServers: [] };
+  // Every agent takes stdio MCP servers; an HTTP one only when the agent says it does.
+  const mcpServers: NewSessionRequest['mcpServers'] = options.mcp && capabilities.mcpCapabilities?.http === true
+    ? [{ type: 'http', name: MCP_SERVER_NAME, url: options.mcp.url, headers: options.mcp.headers }] : [];
+  const base: NewSessionRequest = { cwd: options.cwd, mcpServers };
   let sessionId: string;
   let continued = false;
   let described: { modes?: unknown; configOptions?: unknown } = {};

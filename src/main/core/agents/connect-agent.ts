@@ -8,6 +8,7 @@ import type { AgentDialect } from './agent-spec';
 import { agentProtocolError, type AgentSession, type SessionCallbacks } from './agent-session';
 import { KandevInitializeResult } from './kandev-messages';
 import { startKandevSession } from './kandev-session';
+import type { McpServerEntry } from '../mcp/mcp-access';
 
 /** ACP's protocol version (the SDK's PROTOCOL_VERSION; written out so the SDK loads only when an agent starts). */
 export const ACP_PROTOCOL_VERSION = 1;
@@ -29,6 +30,8 @@ export interface ConnectOptions {
   clientVersion: string;
   authMethod?: string;
   continueSessionId?: string;
+  /** The desk's MCP server for this task, offered to agents that declare HTTP MCP support. */
+  mcp?: McpServerEntry;
 }
 
 export async function connectAgent(channel: MessageChannel, options: ConnectOptions, callbacks: SessionCallbacks): Promise<AgentSession & { continued: boolean }> {
@@ -65,6 +68,7 @@ export async function connectAgent(channel: MessageChannel, options: ConnectOpti
     ...sessionOptions,
     init: init as InitializeResponse,
     ...(options.authMethod !== undefined && { authMethod: options.authMethod }),
+    ...(options.mcp && { mcp: options.mcp }),
   }, callbacks);
 }
 

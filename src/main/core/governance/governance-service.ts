@@ -174,6 +174,9 @@ export function createGovernanceService(deps: GovernanceServiceDeps): Governance
 
     answer(id, decision, answeredBy) {
       const record = get(id);
+      if (record.source === 'mcp') {
+        throw governanceConflict(`Request ${id} is a tool call of task ${record.taskId ?? '?'}'s agent; a proposed task is answered with POST /tasks/<proposed id>/accept-proposal or /dismiss-proposal.`);
+      }
       if (record.source !== 'agent-api') {
         throw governanceConflict(`Request ${id} was asked by the agent of task ${record.taskId ?? '?'}; answer it with POST /tasks/${record.taskId ?? '<id>'}/input.`);
       }

@@ -14,10 +14,12 @@ import { toHttpError } from './domain-errors';
 import type { EventsSocket } from './events-socket';
 import { HttpError } from './http-error';
 import { PreparedAnswer } from './list-answer';
+import { readJsonBody } from './request-body';
 import { readBody, readQuery, type Principal, type RegisteredRoute, type Router } from './router';
 import type { StaticUi } from './static-ui';
 import { bearerTokenOf, hasValidBearer, isAllowedHost, isAllowedOrigin, preflightHeaders, type SecurityConfig } from './security';
 import { deskError } from '../../../shared/desk-error';
+import { MCP_PATH } from '../../../shared/mcp';
 
 export interface HttpHost {
   readonly server: Server;
@@ -38,6 +40,11 @@ export interface HttpHostDeps {
   resolveAgentToken?(token: string): string | undefined;
   /** The built board at /ui/, served without a token (it carries no data; the token comes in the URL fragment). */
   staticUi?: StaticUi;
+  /**
+   * The MCP server for agents at /mcp: opened only by a running task's own MCP token (never by the desk's token or
+   * an agent token), and that token opens nothing else.
+   */
+  mcp?: { handle(request: Request, token: string, body: () => Promise<unknown>): Promise<Response | undefined> };
   /** Tests: hold every JSON answer to the schema its route declares; a mismatch answers 500 and is logged. */
   checkAnswers?: boolean;
 }
@@ -180,6 +187,13 @@ function securityMiddleware(deps: HttpHostDeps): MiddlewareHandler<Env> {
     if (request.method === 'OPTIONS') return preflight(request, c.env.outgoing);
     if (c.env.outgoing && await deps.staticUi?.handle(request, c.env.outgoing, pathname)) return RESPONSE_ALREADY_SENT;
     if (isBrowserVisit(request, pathname)) return c.redirect('/ui/', 302);
+    if (pathname === MCP_PATH && deps.mcp) {
+      const token = bearerTokenOf(request.headers.authorization);
+      // The body is read (JSON only, size-limited) once the token is known to be a running task's.
+      const answer = token === undefined ? undefined : await deps.mcp.handle(c.req.raw, token, () => readJsonBody(request));
+      if (!answer) throw unauthorized('Send your task\'s MCP token (given in session/new) as "Authorization: Bearer <token>".');
+      return answer;
+    }
     c.set('principal', authenticate(request, deps));
     try {
       decodeURIComponent(pathname);
@@ -282,8 +296,8 @@ function errorAnswer(error: unknown, log: (error: unknown) => void, corsHeaders:
   return sendJson(httpError.status, httpError.body(), { ...corsHeaders, ...httpError.headers }, outgoing);
 }
 
-function unauthorized(): HttpError {
-  return new HttpError(401, 'unauthorized', 'Send the desk\'s token as "Authorization: Bearer <token>".', undefined, {
+function unauthorized(message = 'Send the desk\'s token as "Authorization: Bearer <token>".'): HttpError {
+  return new HttpError(401, 'unauthorized', message, undefined, {
     'WWW-Authenticate': 'Bearer realm="Assignment Desk"',
   });
 }

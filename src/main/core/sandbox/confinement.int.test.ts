@@ -110,16 +110,22 @@ describe.skipIf(skip)(`an agent in the sandbox${skip ? ` (skipped: ${skip})` : '
     expect(existsSync(marker)).toBe(false);
   });
 
-  it('has no network: a server on the desk\'s loopback sees no connection', async () => {
+  it('has no network: a server on the desk\'s loopback sees no connection, and the desk\'s port leads only to its MCP server', async () => {
     let connections = 0;
     const server: Server = createServer((socket) => { connections++; socket.destroy(); });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const port = (server.address() as { port: number }).port;
     try {
       const desk = await openDesk({ agents: [scriptedAgent(), hostileAgent()] });
-      const { report } = await attack(desk, 'net', [{ connect: `127.0.0.1:${port}` }, { connect: `${desk.url.replace('http://', '')}` }]);
-      expect(report.map((r) => r.ok)).toEqual([false, false]);
+      const { report } = await attack(desk, 'net', [
+        { connect: `127.0.0.1:${port}` }, { get: `${desk.url}/` }, { get: `${desk.url}/api/tasks` }, { get: `${desk.url}/mcp` },
+      ]);
+      expect(report.map((r) => r.ok)).toEqual([false, false, false, false]);
       expect(connections).toBe(0);
+      // The relay to the desk's MCP server answers every other path itself: the desk never sees those requests.
+      expect(report.slice(1, 3).map((r) => r.output)).toEqual([expect.stringMatching(/^404 .*"mcp_only"/), expect.stringMatching(/^404 .*"mcp_only"/)]);
+      // /mcp reaches the desk, which wants the task's own MCP token (this agent declared no MCP support, so it has none).
+      expect(report[3]?.output).toMatch(/^401 .*MCP token/);
     } finally {
       server.close();
     }

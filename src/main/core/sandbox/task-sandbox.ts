@@ -30,7 +30,7 @@ export interface TaskIsolation {
 }
 
 /** The network allowlist as the sandbox uses it (./network/sandbox-network.ts, with the desk's Node filled in). */
-export type AllowlistNetwork = (request: { dir: string; hosts: readonly string[]; log(line: string): void }) => Promise<{
+export type AllowlistNetwork = (request: { dir: string; hosts: readonly string[]; noProxy?: readonly string[]; log(line: string): void }) => Promise<{
   wrap(command: string, args: string[]): { command: string; args: string[] };
   bindPaths: readonly string[];
   close(): Promise<void>;
@@ -44,6 +44,12 @@ export interface TaskSandboxDeps {
   home: string;
   policyFor(agentId: string): Pick<AgentPolicy, 'sandbox' | 'network' | 'readablePaths'>;
   allowlistNetwork?: AllowlistNetwork;
+  /** The relay to the desk's MCP server for agents without the host's network (./network/mcp-relay.ts). */
+  mcpRelay?: (request: { dir: string; port: number }) => Promise<{
+    wrap(command: string, args: string[]): { command: string; args: string[] };
+    bindPaths: readonly string[];
+    close(): Promise<void>;
+  }>;
 }
 
 const sandboxUnavailable = (message: string) => new DeskError('unavailable', 'sandbox_unavailable', message);
@@ -61,7 +67,18 @@ export interface TaskSandbox {
    * The isolation for one run of a task. Throws `sandbox_unavailable` when the policy requires a sandbox
    * this machine lacks, and `worktree_tampered` when the worktree's `.git` no longer leads into the repository.
    */
-  isolate(request: { taskId: string; worktree: string; agent: AgentSpec; log(line: string): void; gitCommonDir?: string }): Promise<TaskIsolation>;
+  isolate(request: IsolationRequest): Promise<TaskIsolation>;
+}
+
+export interface IsolationRequest {
+  taskId: string;
+  worktree: string;
+  agent: AgentSpec;
+  log(line: string): void;
+  /** The repository's shared git dir, when the desk has several; else the one the sandbox was made for. */
+  gitCommonDir?: string;
+  /** The desk's MCP server the agent is given (a loopback URL): reachable from inside the sandbox too. */
+  mcpUrl?: string;
 }
 
 export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
@@ -72,7 +89,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
     status,
     confines,
     sweep: () => rmSync(join(deps.dataDir, 'sb'), { recursive: true, force: true }),
-    async isolate({ worktree, agent, log, ...request }) {
+    async isolate({ worktree, agent, log, mcpUrl, ...request }) {
       // The repository the task works in, when the desk has several; else the one it was made for.
       const gitCommonDir = request.gitCommonDir ?? deps.gitCommonDir;
       const policy = deps.policyFor(agent.id);
@@ -106,10 +123,19 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
       } else if (hosts.length > 0 && deps.allowlistNetwork) {
         const netDir = join(root, 'net');
         await mkdir(netDir, { mode: 0o700 });
-        proxy = await deps.allowlistNetwork({ dir: netDir, hosts, log });
+        // The MCP relay's bridge listens on the sandbox's own loopback: reached directly, not through the proxy.
+        proxy = await deps.allowlistNetwork({ dir: netDir, hosts, log, ...(mcpUrl !== undefined && { noProxy: ['127.0.0.1'] }) });
         networkNote = `network limited to ${hosts.join(', ')}`;
       } else if (hosts.length > 0) {
         networkNote = 'network off (no allowlist proxy available)';
+      }
+
+      // Without the host's network the desk's port is out of reach: a relay brings exactly that port in.
+      let relay: Awaited<ReturnType<NonNullable<TaskSandboxDeps['mcpRelay']>>> | undefined;
+      if (mcpUrl !== undefined && network === 'none' && deps.mcpRelay) {
+        const netDir = join(root, 'net');
+        await mkdir(netDir, { recursive: true, mode: 0o700 });
+        relay = await deps.mcpRelay({ dir: netDir, port: Number(new URL(mcpUrl).port) });
       }
 
       const layout: SandboxLayout = {
@@ -126,7 +152,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
           tempDir,
           stateDirs,
           readablePaths: policy.readablePaths,
-          extraWritable: proxy?.bindPaths ?? [],
+          extraWritable: [...(proxy?.bindPaths ?? []), ...(relay?.bindPaths ?? [])],
           // Agents installed from Settings live in the data dir, which is hidden: their cache comes back read-only.
           keepReadable: [agentCacheDir(deps.dataDir), ...(network === 'host' ? resolverDirs() : [])],
           kindOf,
@@ -137,11 +163,14 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
         description: `Sandboxed (${status.version ?? 'bubblewrap'}): writes only to the worktree, its temp dir${stateDirs.length > 0 ? ` and ${stateDirs.join(', ')}` : ''}; ${networkNote}.`,
         env: { TMPDIR: tempDir, TMP: tempDir, TEMP: tempDir },
         wrap(command, args, options = {}) {
-          const inner = proxy ? proxy.wrap(command, [...args]) : { command, args: [...args] };
+          let inner = proxy ? proxy.wrap(command, [...args]) : { command, args: [...args] };
+          // The agent and the workspace's setup commands get the relay; terminals a person or agent opens do not.
+          if (relay && !options.terminal) inner = relay.wrap(inner.command, inner.args);
           return { command: layout.bwrap, args: bwrapArguments({ ...layout, newSession: !options.terminal, cwd: options.cwd ?? worktree }, inner.command, inner.args) };
         },
         async dispose() {
           await proxy?.close().catch(() => undefined);
+          await relay?.close().catch(() => undefined);
           await rm(root, { recursive: true, force: true }).catch(() => undefined);
         },
       };

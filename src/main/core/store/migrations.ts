@@ -163,4 +163,11 @@ export const MIGRATIONS: readonly string[] = [
   UPDATE tasks SET working_ms = MAX(0, CAST(ROUND((julianday(finished_at) - julianday(started_at)) * 86400000) AS INTEGER))
     WHERE started_at IS NOT NULL AND finished_at IS NOT NULL;
   `,
+  // Tasks proposed by another task's agent (the desk's MCP server): who proposed it, whether a person or the
+  // policy accepted it yet (a pending proposal never runs), and the audit-log request that decides it.
+  `
+  ALTER TABLE tasks ADD COLUMN proposed_by TEXT;
+  ALTER TABLE tasks ADD COLUMN proposal TEXT;
+  ALTER TABLE tasks ADD COLUMN proposal_request TEXT;
+  `,
 ];

@@ -1,5 +1,5 @@
 // Which queued tasks start now: first in, first out among those whose dependencies are all done. Pure.
-import type { DependencyGate, ReviewState, TaskStatus } from '../../../shared/task';
+import type { DependencyGate, ProposalState, ReviewState, TaskStatus } from '../../../shared/task';
 
 export interface SchedulableTask {
   id: string;
@@ -7,6 +7,8 @@ export interface SchedulableTask {
   dependencies: readonly string[];
   /** `approved`: a dependency counts only once approved, not merely completed. */
   after?: DependencyGate;
+  /** A proposed task runs only once accepted. */
+  proposal?: ProposalState;
 }
 
 /** What readiness needs to know of a dependency. */
@@ -17,9 +19,9 @@ export function dependencyDone(task: Pick<SchedulableTask, 'after'>, dependency:
   return dependency?.status === 'completed' && (task.after !== 'approved' || dependency.review === 'approved');
 }
 
-/** Whether a task may start as far as the graph goes: queued, and every dependency done. */
+/** Whether a task may start as far as the graph goes: queued, not a proposal still waiting, and every dependency done. */
 export function isReady(task: SchedulableTask, stateOf: DependencyStateOf): boolean {
-  return task.status === 'queued' && task.dependencies.every((d) => dependencyDone(task, stateOf(d)));
+  return task.status === 'queued' && task.proposal !== 'pending' && task.dependencies.every((d) => dependencyDone(task, stateOf(d)));
 }
 
 /**

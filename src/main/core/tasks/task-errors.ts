@@ -24,3 +24,10 @@ export const alreadyAnswered = (message: string, details?: Record<string, unknow
 /** Questions agents wait on: none open, or an answer that does not fit. */
 export const noOpenQuestion = (message: string) => new DeskError('conflict', 'no_open_question', message);
 export const invalidAnswer = (message: string) => new DeskError('invalid', 'invalid_answer', message);
+
+/** An agent proposed a task under an id already taken: a proposal never replaces a task. */
+export const taskExists = (taskId: string) =>
+  new DeskError('conflict', 'task_exists', `A task with id "${taskId}" exists already; propose the new task under another id.`, { taskId });
+
+/** Accept or dismiss asked of a task that is no proposal waiting for an answer. */
+export const noPendingProposal = (message: string) => new DeskError('conflict', 'no_pending_proposal', message);

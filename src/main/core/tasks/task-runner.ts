@@ -17,11 +17,12 @@ import type { TaskPatch, TaskRecord } from '../store/tasks-repo';
 import { commitMessageFor } from './commit-message';
 import { createTextTail } from './text-tail';
 import type { WorkspaceSetup } from '../workspace/workspace-setup';
-import { type TaskIsolation } from '../sandbox/task-sandbox';
+import { type IsolationRequest, type TaskIsolation } from '../sandbox/task-sandbox';
 import { isDeskError } from '../../../shared/desk-error';
 import { isAuthRequired, loginHelp, offeredMethods } from '../agents/agent-auth';
 import { AD_HOC_AGENT_ID } from '../agents/agents-config';
 import { watchQuiet, type QuietTimer, type RunWatch } from './run-watch';
+import type { McpServerEntry } from '../mcp/mcp-access';
 
 export type RunOutcome =
   | { status: 'completed'; commit: string; output: string }
@@ -58,9 +59,11 @@ export interface RunContext {
   /** The repository's cleanup in the worktree an earlier run left, before a new one replaces it. */
   cleanUpPrevious(): Promise<void>;
   /** How the agent and its terminals are started: confined to the task by the sandbox, where there is one. */
-  isolate(request: { taskId: string; worktree: string; agent: AgentSpec; log(line: string): void }): Promise<TaskIsolation>;
+  isolate(request: IsolationRequest): Promise<TaskIsolation>;
   /** The agent going quiet, who it says it is, a login it wants (filled by the core; absent in some tests). */
   watch?: RunWatch;
+  /** The desk's MCP server for this run (its URL and this task's token), handed to agents that take HTTP MCP servers. */
+  mcp?: McpServerEntry;
 }
 
 /**
@@ -104,7 +107,7 @@ export async function runTask(context: RunContext): Promise<RunOutcome> {
 
   let isolation: TaskIsolation;
   try {
-    isolation = await context.isolate({ taskId: task.id, worktree, agent: spec, log: (line) => log(line, 'warn') });
+    isolation = await context.isolate({ taskId: task.id, worktree, agent: spec, log: (line) => log(line, 'warn'), ...(context.mcp && { mcpUrl: context.mcp.url }) });
   } catch (error) {
     if (isDeskError(error, 'sandbox_unavailable') || isDeskError(error, 'worktree_tampered')) return { status: 'error', message: error.message };
     throw error;
@@ -205,6 +208,7 @@ async function converse(
       clientVersion: context.clientVersion,
       ...(spec.authMethod !== undefined && { authMethod: spec.authMethod }),
       ...(continueSessionId !== undefined && { continueSessionId }),
+      ...(context.mcp && { mcp: context.mcp }),
     }, {
       onUpdate: (update: AgentUpdate) => {
         heard(update);

@@ -9,6 +9,7 @@ import type { TaskPatch, TaskRecord, TasksRepo } from '../store/tasks-repo';
 import type { TurnsRepo } from '../store/turns-repo';
 import { createAgentRequests, type PermissionGate } from './agent-requests';
 import { createTaskReview, type TaskReview } from './task-review';
+import { createTaskProposals, type ProposalFields, type TaskProposals } from './task-proposals';
 import { reapOrphan } from './orphans';
 import { pickTasksToStart } from './scheduler';
 import type { GraphNode, TaskGraph } from './task-graph';
@@ -57,6 +58,8 @@ export interface TaskService extends TaskReview {
   start(): void;
   /** Stops every agent; their tasks are re-queued to run again at the next start. */
   shutdown(): Promise<void>;
+  /** Tasks proposed by agents (the desk's MCP server): propose, accept, dismiss. */
+  readonly proposals: TaskProposals;
 }
 
 export type { AgentLimits };
@@ -98,9 +101,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
 
   const now = () => deps.now().toISOString();
   // The graph, the list and open questions live in memory; every write goes through them after the database.
-  const { graph, listing, tasks, questions, summaryOf, record: recordEvent } = createTaskMemory({
-    tasks: deps.tasks, unsandboxed: (agent) => !deps.sandbox.confines(agent), record: deps.record, now: deps.now, quiet: deps.quiet,
-  });
+  const { graph, listing, tasks, questions, summaryOf, record: recordEvent } = createTaskMemory({ ...deps, unsandboxed: (agent) => !deps.sandbox.confines(agent) });
   const turns = recordingPrompts(deps.turns, (id, event) => recordEvent(id, tasks.get(id)?.attempt ?? 0, event));
   const atomically = deps.transaction ?? (async <T>(work: () => T): Promise<T> => work());
   const repos = deps.repos ?? singleRepo({ git: deps.git, workspace: deps.workspace, baseBranch: deps.config.baseBranch });
@@ -241,7 +242,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
     return session;
   }
 
-  async function submit(input: SubmitTask): Promise<TaskRecord> {
+  async function submit(input: SubmitTask, proposal?: ProposalFields): Promise<TaskRecord> {
     const agent = input.agent ?? deps.config.defaultAgent;
     const repo = repos.of(input.repo);
     if (!deps.agents.has(agent)) throw unknownAgent(agent, deps.agents.list().map((a) => a.id));
@@ -260,7 +261,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
         const written = tasks.putSubmission({
           id: input.id, prompt: input.prompt, dependencies: input.dependencies, agent, status: 'queued', review: 'pending',
           submittedAt: at, updatedAt: at, baseBranch: repo.baseBranch, attempt: previous?.attempt ?? 0, ...(repo.name !== undefined && { repo: repo.name }),
-          ...((input.after ?? deps.config.dependenciesAfter) === 'approved' && { after: 'approved' as const }),
+          ...((input.after ?? deps.config.dependenciesAfter) === 'approved' && { after: 'approved' as const }), ...proposal,
         });
         turns.startOver(written.id, written.prompt, agent, at);
         return written;
@@ -292,6 +293,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
   });
 
   const review = createTaskReview({ gitOf: (task) => repos.of(task.repo).git, mustGet, save, log, withTaskLock, submit, followUp, cleanUp, now: deps.now, pushAfterApprove: () => deps.config.pushAfterApprove ?? null });
+  const proposals = createTaskProposals({ find: (id) => tasks.get(id), mustGet, submit, save, log, withTaskLock, schedule, gate: deps.gate, now });
 
   return {
     ...review,
@@ -301,9 +303,9 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
       schedule();
       return approved;
     },
-    submit,
+    submit: (input) => submit(input),
     followUp,
-
+    proposals,
     setDependencies(id, dependencies) {
       return withTaskLock(id, async () => {
         const task = mustGet(id);
@@ -328,10 +330,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
       schedule();
     },
 
-    settings: () => ({
-      concurrency: deps.config.concurrency, defaultAgent: deps.config.defaultAgent, baseBranch: deps.config.baseBranch,
-      dependenciesAfter: deps.config.dependenciesAfter ?? 'completed', pushAfterApprove: deps.config.pushAfterApprove ?? null,
-    }),
+    settings: () => ({ ...pickSettings(deps.config), dependenciesAfter: deps.config.dependenciesAfter ?? 'completed', pushAfterApprove: deps.config.pushAfterApprove ?? null }),
 
     answer(id, input) {
       mustGet(id);
@@ -396,3 +395,5 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
     },
   };
 }
+
+const pickSettings = ({ concurrency, defaultAgent, baseBranch }: TaskServiceDeps['config']) => ({ concurrency, defaultAgent, baseBranch });

@@ -32,6 +32,8 @@ export function toSummary(task: TaskRecord, openQuestions: readonly OpenQuestion
     ...(task.workingSince !== undefined && { workingSince: task.workingSince }),
     ...(task.lastActivity !== undefined && { lastActivity: task.lastActivity }),
     ...(quietSince !== undefined && { quietSince }),
+    ...(task.proposedBy !== undefined && { proposedBy: task.proposedBy }),
+    ...(task.proposal !== undefined && { proposal: task.proposal }),
   };
 }
 

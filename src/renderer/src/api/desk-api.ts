@@ -1,6 +1,6 @@
 // Client of the desk's HTTP API: every call names a route of the contract (src/shared/routes), which gives its
 // method, path, parameters, body and answer type; nothing here restates a path or a shape.
-import { aaRoutes, agentRoutes, apiRoutes, baseRoutes, reposRoutes, reviewRoutes } from '../../../shared/routes';
+import { aaRoutes, agentRoutes, apiRoutes, baseRoutes, proposalRoutes, reposRoutes, reviewRoutes } from '../../../shared/routes';
 import { pathOf, type BodyInputOf, type QueryOf, type ResponseOf, type RouteDef } from '../../../shared/routes/route';
 import { ApiError } from './api-error';
 
@@ -64,6 +64,8 @@ export function createDeskApi(connection: Connection, fetchImpl: typeof fetch = 
     approve: (id: string) => call(apiRoutes.approve, { params: { id } }),
     reject: (id: string) => call(apiRoutes.reject, { params: { id } }),
     rerun: (id: string) => call(apiRoutes.rerun, { params: { id } }),
+    acceptProposal: (id: string) => call(proposalRoutes.acceptProposal, { params: { id } }),
+    dismissProposal: (id: string) => call(proposalRoutes.dismissProposal, { params: { id } }),
     diff: (id: string) => call(apiRoutes.diff, { params: { id } }),
     baseStatus: (id: string) => call(baseRoutes.baseStatus, { params: { id } }),
     updateFromBase: (id: string, strategy: 'merge' | 'rebase') => call(baseRoutes.update, { params: { id }, body: { strategy } }),

@@ -103,4 +103,20 @@ describe('task card', () => {
     render(<TaskCard id="waiting" />);
     expect(screen.getByRole('article', { name: 'Task waiting' }).querySelector('.elapsed')).toBeNull();
   });
+
+  it('shows who proposed a task and, while the proposal waits, approves it with one click', async () => {
+    const proposed = summary('docs', { title: 'Write the guide', status: 'queued', proposedBy: 'planner', proposal: 'pending' });
+    const accepted = summary('lint', { title: 'Add a lint step', status: 'queued', proposedBy: 'planner', proposal: 'accepted' });
+    const desk = seedDesk([proposed, accepted]);
+    const approve = vi.spyOn(desk, 'acceptProposal').mockResolvedValue({ ...proposed, proposal: 'accepted' });
+    render(<><TaskCard id="docs" /><TaskCard id="lint" /><Notices /></>);
+    const lint = screen.getByRole('article', { name: 'Task lint' });
+    expect(within(lint).getByText('Proposed by planner')).toBeTruthy();
+    expect(within(lint).queryByRole('button', { name: /Approve/ })).toBeNull();
+    expect(within(screen.getByRole('article', { name: 'Task docs' })).getByRole('button', { name: 'Dismiss proposed task docs' })).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Approve proposed task docs' }));
+    expect(approve).toHaveBeenCalledWith('docs');
+    expect(await screen.findByText('Accepted docs: it is queued and runs when its turn comes.')).toBeTruthy();
+    expect(deskStore.getState().openTaskId).toBeUndefined();
+  });
 });

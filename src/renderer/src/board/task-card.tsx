@@ -9,6 +9,7 @@ import { carriesTask, draggedTask, startTaskDrag } from './drag';
 import { Elapsed } from './elapsed';
 import { isSelectable, pickCard } from './selection';
 import { QuietNote } from './quiet-note';
+import { ProposalBar } from './proposal-bar';
 
 export const TaskCard = memo(function TaskCard({ id }: { id: string }) {
   const task = useDesk((state) => state.tasks[id]);
@@ -88,6 +89,7 @@ export const TaskCard = memo(function TaskCard({ id }: { id: string }) {
         <Elapsed time={card.time} />
       </div>
       <h3 className="card-title">{card.title}</h3>
+      {card.proposedBy !== undefined && <ProposalBar id={id} proposedBy={card.proposedBy} pending={card.proposalPending} />}
       {card.needsAnswer && <p className="card-needs">Needs your answer</p>}
       {task?.conflict && <p className="card-conflict">Conflicts with {task.conflict.baseBranch}: {task.conflict.files.join(', ')}</p>}
       {task?.push && (

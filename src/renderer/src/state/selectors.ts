@@ -105,6 +105,9 @@ export interface CardView {
   /** Editable links: only a queued task's dependencies change. */
   canLink: boolean;
   time: CardTime;
+  /** The task whose agent proposed this one, and whether the proposal still waits for a person. */
+  proposedBy: string | undefined;
+  proposalPending: boolean;
 }
 
 /**
@@ -152,6 +155,8 @@ export function cardViewModel(
     unsandboxed: task.unsandboxed === true,
     canLink: task.status === 'queued',
     time: cardTime(task),
+    proposedBy: task.proposedBy,
+    proposalPending: task.proposal === 'pending',
   };
 }
 

@@ -37,6 +37,9 @@ export interface TasksSlice extends BoardData {
   approveTask(id: string): Promise<boolean>;
   rejectTask(id: string): Promise<boolean>;
   rerunTask(id: string): Promise<boolean>;
+  /** A task an agent proposed: let it run, or turn it down. */
+  acceptProposal(id: string): Promise<boolean>;
+  dismissProposal(id: string): Promise<boolean>;
   answerQuestion(id: string, input: AnswerInput): Promise<boolean>;
   sendFollowUp(id: string, prompt: string): Promise<boolean>;
 }
@@ -171,6 +174,8 @@ export const createTasksSlice: SliceCreator<TasksSlice> = (set, get) => {
     }),
     rejectTask: (id) => attempt(() => api().reject(id), `Rejected ${id}: its branch is archived; your own work is untouched.`),
     rerunTask: (id) => attempt(() => api().rerun(id), `Task ${id} runs again.`),
+    acceptProposal: (id) => attempt(() => api().acceptProposal(id), `Accepted ${id}: it is queued and runs when its turn comes.`),
+    dismissProposal: (id) => attempt(() => api().dismissProposal(id), `Dismissed ${id}: it will not run.`),
     answerQuestion: (id, input) => attempt(() => api().answer(id, input), 'Answer sent; the agent goes on.'),
     sendFollowUp: (id, prompt) => attempt(() => api().followUp(id, prompt), `Follow-up sent to ${id}.`),
   };

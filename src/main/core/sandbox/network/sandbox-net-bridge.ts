@@ -1,4 +1,6 @@
 // Entry of the network bridge, run inside the sandbox as a wrapper: `sandbox-net-bridge --socket <path> --port <n> -- <command> <args…>`.
+// `--plain` leaves the proxy variables alone (a bridge to the desk's MCP relay, not to the egress proxy);
+// `--no-proxy <hosts>` names hosts the command reaches directly (the MCP relay's loopback port).
 // It listens on 127.0.0.1:<n> in the sandbox's own network namespace, pipes each connection to the desk's egress
 // proxy on the unix socket, and runs the command with stdio inherited and the proxy in its environment.
 // Self-contained (Node built-ins only) so the bundled file runs on its own. It never writes to stdout: that is
@@ -9,14 +11,14 @@ import { writeSync } from 'node:fs';
 import { connect, createServer, type AddressInfo } from 'node:net';
 import { constants } from 'node:os';
 
-const USAGE = 'usage: sandbox-net-bridge --socket <path> --port <0-65535> -- <command> [args…]';
+const USAGE = 'usage: sandbox-net-bridge --socket <path> --port <0-65535> [--plain] [--no-proxy <hosts>] -- <command> [args…]';
 /** Exit codes of a wrapper that failed itself, as env(1) uses them. */
 const EXIT_BRIDGE_FAILED = 125;
 const EXIT_CANNOT_RUN = 126;
 const EXIT_NOT_FOUND = 127;
 const FORWARDED_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
 
-interface BridgeArgs { socketPath: string; port: number; command: string; args: string[] }
+interface BridgeArgs { socketPath: string; port: number; command: string; args: string[]; plain: boolean; noProxy: string }
 
 function say(line: string): void {
   try {
@@ -29,26 +31,30 @@ function say(line: string): void {
 function parseArgs(argv: readonly string[]): BridgeArgs | undefined {
   let socketPath: string | undefined;
   let port: number | undefined;
+  let plain = false;
+  let noProxy = '';
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--socket') socketPath = argv[++i];
+    else if (arg === '--plain') plain = true;
+    else if (arg === '--no-proxy') noProxy = argv[++i] ?? '';
     else if (arg === '--port') port = /^\d{1,5}$/.test(argv[i + 1] ?? '') ? Number(argv[++i]) : undefined;
     else if (arg === '--') {
       const [command, ...args] = argv.slice(i + 1);
       if (!socketPath || port === undefined || port > 65535 || !command) return undefined;
-      return { socketPath, port, command, args };
+      return { socketPath, port, command, args, plain, noProxy };
     } else return undefined;
   }
   return undefined;
 }
 
 /** The command's environment: every common spelling of the proxy variables, and no exceptions to them. */
-function proxyEnvironment(env: NodeJS.ProcessEnv, port: number): NodeJS.ProcessEnv {
+function proxyEnvironment(env: NodeJS.ProcessEnv, port: number, noProxy: string): NodeJS.ProcessEnv {
   const url = `http://127.0.0.1:${port}`;
   return {
     ...env,
     HTTPS_PROXY: url, HTTP_PROXY: url, https_proxy: url, http_proxy: url, ALL_PROXY: url, all_proxy: url,
-    NO_PROXY: '', no_proxy: '',
+    NO_PROXY: noProxy, no_proxy: noProxy,
     NODE_USE_ENV_PROXY: '1',
   };
 }
@@ -74,7 +80,8 @@ function handleSignalsAndExit(): void {
 }
 
 function runCommand(bridge: BridgeArgs, port: number): void {
-  const started = spawn(bridge.command, bridge.args, { stdio: 'inherit', env: proxyEnvironment(process.env, port) });
+  const env = bridge.plain ? process.env : proxyEnvironment(process.env, port, bridge.noProxy);
+  const started = spawn(bridge.command, bridge.args, { stdio: 'inherit', env });
   child = started;
   started.on('error', (error: NodeJS.ErrnoException) => {
     say(`cannot run ${bridge.command}: ${error.message}`);

@@ -19,6 +19,8 @@ export interface AllowlistNetworkOptions {
   bridgeEntry?: string;
   /** The bridge's port on the sandbox's loopback; 0 (default) lets it take a free one and advertise that. */
   port?: number;
+  /** Hosts the agent reaches without the proxy (NO_PROXY), e.g. the desk's MCP relay on the sandbox's loopback. */
+  noProxy?: readonly string[];
 }
 
 export interface AllowlistNetwork {
@@ -58,16 +60,22 @@ export async function prepareAllowlistNetwork(options: AllowlistNetworkOptions):
     },
   });
 
-  const launcher = bridgeEntry.endsWith('.ts') ? ['--import', tsxLoaderUrl(), bridgeEntry] : [bridgeEntry];
+  const launcher = bridgeLauncher(bridgeEntry);
   const port = String(options.port ?? 0);
+  const noProxy = options.noProxy && options.noProxy.length > 0 ? ['--no-proxy', options.noProxy.join(',')] : [];
   return {
     wrap: (command, args) => ({
       command: options.nodePath,
-      args: [...launcher, '--socket', socketPath, '--port', port, '--', command, ...args],
+      args: [...launcher, '--socket', socketPath, '--port', port, ...noProxy, '--', command, ...args],
     }),
     bindPaths: [socketPath],
     close: () => proxy.close(),
   };
+}
+
+/** The Node arguments that run the bridge: the bundled file, or the source through tsx. */
+export function bridgeLauncher(bridgeEntry = defaultBridgeEntry()): string[] {
+  return bridgeEntry.endsWith('.ts') ? ['--import', tsxLoaderUrl(), bridgeEntry] : [bridgeEntry];
 }
 
 /** The bundled bridge beside the bundled desk (out/main, or out/main/chunks when this module lands in a chunk), else the source. */

@@ -17,6 +17,8 @@ export type Attack =
   | { connect: string }
   /** An HTTP GET of an absolute URL through the proxy the sandbox names in HTTP_PROXY. */
   | { getThroughProxy: string }
+  /** A plain HTTP GET of a URL, without any proxy. */
+  | { get: string }
   | { exec: string }
   /** Leaves a process behind that double-forks into its own session and ignores TERM and HUP. */
   | { leaveSurvivor: string }
@@ -45,6 +47,7 @@ async function attempt(attack: Attack, cwd: string): Promise<AttackResult> {
     }
     if ('connect' in attack) return await tryConnect(attack);
     if ('getThroughProxy' in attack) return await getThroughProxy(attack);
+    if ('get' in attack) return await getDirectly(attack);
     if ('exec' in attack) return { attack, ok: true, output: execFileSync('sh', ['-c', attack.exec], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }) };
     if ('leaveSurvivor' in attack) {
       // `(… &)` forks twice, setsid leaves our session and group: the grandchild belongs to nobody we know.
@@ -70,6 +73,19 @@ function getThroughProxy(attack: { getThroughProxy: string }): Promise<AttackRes
       response.on('data', (chunk: Buffer) => { body += chunk.toString(); });
       response.on('end', () => resolve({ attack, ok: response.statusCode === 200, output: `${response.statusCode} ${body}` }));
     });
+    request.on('error', (error: NodeJS.ErrnoException) => resolve({ attack, ok: false, error: error.code ?? error.message }));
+    request.end();
+  });
+}
+
+function getDirectly(attack: { get: string }): Promise<AttackResult> {
+  return new Promise((resolve) => {
+    const request = httpRequest(attack.get, { method: 'GET', timeout: 1500 }, (response) => {
+      let body = '';
+      response.on('data', (chunk: Buffer) => { body += chunk.toString(); });
+      response.on('end', () => resolve({ attack, ok: response.statusCode === 200, output: `${response.statusCode} ${body}` }));
+    });
+    request.on('timeout', () => request.destroy(new Error('timeout')));
     request.on('error', (error: NodeJS.ErrnoException) => resolve({ attack, ok: false, error: error.code ?? error.message }));
     request.end();
   });
