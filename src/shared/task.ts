@@ -1,6 +1,7 @@
 // The task contract shared by the core, its HTTP clients and the renderer: statuses, submissions and task views.
 import { z } from 'zod';
 import { OpenQuestion } from './questions';
+import { RunnerKind } from './runners';
 
 /** Where a task is in its life; the AA wire format uses these values as they are. */
 export const TaskStatus = z.enum(['queued', 'in-progress', 'awaiting-input', 'completed', 'error', 'cancelled']);
@@ -34,6 +35,8 @@ export const SubmitTask = z.object({
   agent: z.string().min(1).max(100).optional(),
   /** Default: the desk's setting (`completed` unless changed). */
   after: DependencyGate.optional(),
+  /** Where the agent runs (see docs/runners.md); default: the desk's default runner. */
+  runner: RunnerKind.optional(),
 });
 export type SubmitTask = z.infer<typeof SubmitTask>;
 
@@ -88,6 +91,8 @@ export const TaskSummary = z.object({
   after: z.literal('approved').optional(),
   /** Present when the task's agent runs without the OS sandbox (none on this machine, or the policy turns it off). */
   unsandboxed: z.literal(true).optional(),
+  /** Where the agent runs, when that is not this machine's sandbox (`local`). */
+  runner: RunnerKind.exclude(['local']).optional(),
 });
 export type TaskSummary = z.infer<typeof TaskSummary>;
 

@@ -39,6 +39,12 @@ import { createTaskSandbox } from './sandbox/task-sandbox';
 import { createWorkspaceSetup } from './workspace/workspace-setup';
 import type { SandboxStatus } from '../../shared/sandbox';
 import { createTaskService, type TaskService } from './tasks/task-service';
+import { RunnersConfig } from '../../shared/runners';
+import { addRunnerRoutes } from './http/runners-routes';
+import { createDockerRunner } from './runners/docker/docker-runner';
+import { createLocalRunner } from './runners/local-runner';
+import { createRunnerSet } from './runners/runner-set';
+import { loadRunnersConfig } from './runners/runners-file';
 
 export interface Core {
   readonly repoRoot: string;
@@ -69,6 +75,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   // Everything that can refuse the configuration runs before anything is opened or started.
   const repository = await openRepository(config.repoPath);
   const repoRoot = repository.root;
+  const deskId = await loadDeskId(config.dataDir);
   // The repository's node_modules/.bin comes last: it may supply an agent, never shadow one on PATH.
   const agents = createAgentRegistry({ ...config.agents, searchDirs: [...config.agents.searchDirs, binDir(repoRoot)] });
   if (!agents.get(config.defaultAgent)) throw unknownAgent(config.defaultAgent, agents.list().map((a) => a.id));
@@ -78,7 +85,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     worktreesDir: join(config.dataDir, 'worktrees', shortHash(repoRoot)),
     hooksDir: join(config.dataDir, 'no-hooks'),
     stateDir: join(config.dataDir, 'git', shortHash(repoRoot)),
-    deskId: await loadDeskId(config.dataDir),
+    deskId,
     now,
   });
   const baseBranch = config.baseBranch ?? await git.currentBranch();
@@ -87,6 +94,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   // A broken policy file stops the host with one clear line, before anything is opened.
   const policyStore = createPolicyFileStore(config.dataDir);
   policyStore.load();
+  const runnersConfig = config.runners !== undefined ? RunnersConfig.parse(config.runners) : loadRunnersConfig(config.dataDir);
 
   const sandboxStatus = await sandboxProbe;
   if (!sandboxStatus.available) log(`Agents run unsandboxed: ${sandboxStatus.reason} ${sandboxStatus.fix ?? ''}`.trim());
@@ -108,6 +116,12 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     // The bridge to the allowlist proxy runs inside the sandbox on the Node that runs the scripted agent.
     allowlistNetwork: (request) => prepareAllowlistNetwork({ ...request, nodePath: config.agents.scripted.command }),
   });
+  // One object: Settings changes `concurrency` through the task service, and the local runner's capacity follows it.
+  const taskConfig = { concurrency: config.concurrency, defaultAgent: config.defaultAgent, baseBranch, clientVersion: config.appVersion };
+  const runners = createRunnerSet([
+    createLocalRunner({ sandbox, capacity: () => taskConfig.concurrency }),
+    createDockerRunner({ config: runnersConfig.docker, deskId, repoRoot, gitCommonDir: repository.commonDir, policyFor: (agentId) => governance.policyFor(agentId) }),
+  ], runnersConfig.default);
   const tasks = createTaskService({
     tasks: tasksRepo,
     transaction: (work) => db.transaction(work)(),
@@ -123,8 +137,9 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     record,
     run: runTask,
     sandbox,
+    runners,
     now,
-    config: { concurrency: config.concurrency, defaultAgent: config.defaultAgent, baseBranch, clientVersion: config.appVersion },
+    config: taskConfig,
   });
 
   const router = createRouter();
@@ -134,6 +149,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     record: (eventsId, event) => bus.publish(events.append(eventsId, 0, event, now().toISOString())),
   });
   addAgentRoutes(router, { agents, defaultAgent: config.defaultAgent, logins });
+  addRunnerRoutes(router, { runners });
   addGovernanceRoutes(router, { governance, repoRoot, worktreeOf: (id) => tasksRepo.get(id)?.worktreePath });
   addBoardRoutes(router, { tasks, lastSeq: () => events.lastSeq(), fixedSettings: { serverName: config.serverName, repository: repoRoot, dataDir: config.dataDir, sandbox: sandboxStatus } });
   addAgentAssignmentRoutes(router, { tasks, serverName: config.serverName });
@@ -154,7 +170,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     repoRoot, baseBranch, tasks, events, bus, git, agents, governance, sandbox: sandboxStatus, http,
     async listen(port, host) {
       const address = await http.listen(port, host);
-      sandbox.sweep();
+      await runners.sweep();
       await tasks.recover();
       tasks.start();
       retention = startEventRetention({ events, now, days: config.output?.retentionDays ?? DEFAULT_RETENTION_DAYS, log });

@@ -117,4 +117,8 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE tasks ADD COLUMN wait_until TEXT NOT NULL DEFAULT 'completed';
   `,
+  // 8: runners. Where the task's agent runs: `local` (this machine's sandbox, as before), `docker` or `cluster`.
+  `
+  ALTER TABLE tasks ADD COLUMN runner TEXT NOT NULL DEFAULT 'local';
+  `,
 ];

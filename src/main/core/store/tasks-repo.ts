@@ -1,5 +1,6 @@
 // Typed reads and writes of the tasks table for one repository; callers never see SQL.
 import type { DependencyGate, ReviewState, TaskStatus } from '../../../shared/task';
+import type { RunnerKind } from '../../../shared/runners';
 import type { Db } from './database';
 
 /** A task as the core keeps it. */
@@ -28,6 +29,8 @@ export interface TaskRecord {
   sessionId?: string;
   /** `approved`: the task starts only once every dependency is approved, not merely completed. */
   after?: DependencyGate;
+  /** Where the agent runs; left out: `local`. */
+  runner?: RunnerKind;
 }
 
 /** Fields a run may change; `null` clears a field. */
@@ -48,14 +51,14 @@ interface TaskRow {
   id: string; seq: number; prompt: string; dependencies: string; agent: string; status: string; review: string;
   submitted_at: string; updated_at: string; started_at: string | null; finished_at: string | null;
   base_branch: string; base_commit: string | null; branch: string | null; worktree_path: string | null; commit_sha: string | null;
-  error_message: string | null; attempt: number; agent_pid: number | null; session_id: string | null; wait_until: string;
+  error_message: string | null; attempt: number; agent_pid: number | null; session_id: string | null; wait_until: string; runner: string;
 }
 
 const COLUMNS: Record<keyof TaskPatch, keyof TaskRow> = {
   prompt: 'prompt', dependencies: 'dependencies', agent: 'agent', status: 'status', review: 'review',
   updatedAt: 'updated_at', startedAt: 'started_at', finishedAt: 'finished_at', baseBranch: 'base_branch',
   baseCommit: 'base_commit', branch: 'branch', worktreePath: 'worktree_path', commit: 'commit_sha', errorMessage: 'error_message',
-  attempt: 'attempt', agentPid: 'agent_pid', sessionId: 'session_id', after: 'wait_until',
+  attempt: 'attempt', agentPid: 'agent_pid', sessionId: 'session_id', after: 'wait_until', runner: 'runner',
 };
 
 export function createTasksRepo(db: Db, repo: string): TasksRepo {
@@ -64,9 +67,9 @@ export function createTasksRepo(db: Db, repo: string): TasksRepo {
   const nextSeq = db.prepare<[], { next: number }>('SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM tasks');
   const remove = db.prepare<[string, string]>('DELETE FROM tasks WHERE repo = ? AND id = ?');
   const insert = db.prepare(`INSERT INTO tasks (repo, id, seq, prompt, dependencies, agent, status, review, submitted_at,
-      updated_at, started_at, finished_at, base_branch, base_commit, branch, worktree_path, commit_sha, error_message, attempt, agent_pid, session_id, wait_until)
+      updated_at, started_at, finished_at, base_branch, base_commit, branch, worktree_path, commit_sha, error_message, attempt, agent_pid, session_id, wait_until, runner)
     VALUES (@repo, @id, @seq, @prompt, @dependencies, @agent, @status, @review, @submitted_at, @updated_at, @started_at,
-      @finished_at, @base_branch, @base_commit, @branch, @worktree_path, @commit_sha, @error_message, @attempt, @agent_pid, @session_id, @wait_until)`);
+      @finished_at, @base_branch, @base_commit, @branch, @worktree_path, @commit_sha, @error_message, @attempt, @agent_pid, @session_id, @wait_until, @runner)`);
   const updateStatements = new Map<string, ReturnType<Db['prepare']>>();
 
   function get(id: string): TaskRecord | undefined {
@@ -137,6 +140,7 @@ function fromRow(row: TaskRow): TaskRecord {
     agentPid: row.agent_pid ?? undefined,
     sessionId: row.session_id ?? undefined,
     ...(row.wait_until === 'approved' && { after: 'approved' as const }),
+    ...(row.runner !== 'local' && { runner: row.runner as RunnerKind }),
   };
 }
 
@@ -148,5 +152,6 @@ function toRow(task: TaskRecord): Omit<TaskRow, never> {
     base_commit: task.baseCommit ?? null, branch: task.branch ?? null, worktree_path: task.worktreePath ?? null, commit_sha: task.commit ?? null,
     error_message: task.errorMessage ?? null, attempt: task.attempt, agent_pid: task.agentPid ?? null,
     session_id: task.sessionId ?? null, wait_until: task.after ?? 'completed',
+    runner: task.runner ?? 'local',
   };
 }

@@ -3,7 +3,7 @@
 import { access } from 'node:fs/promises';
 import type { AgentUpdate, TaskEvent } from '../../../shared/events';
 import { agentEnvironment } from '../agents/agent-environment';
-import { spawnAgent, type AgentExit, type AgentProcess } from '../agents/agent-process';
+import { spawnAgent, type AgentExit, type RunningAgent } from '../agents/agent-process';
 import type { AgentRegistry } from '../agents/agent-registry';
 import type { AgentSpec } from '../agents/agent-spec';
 import type { AgentSession, ElicitationRequest, ElicitationResponse, PermissionOutcome, PermissionRequest } from '../agents/agent-session';
@@ -18,6 +18,7 @@ import { commitMessageFor } from './commit-message';
 import { createTextTail } from './text-tail';
 import type { WorkspaceSetup } from '../workspace/workspace-setup';
 import { type TaskIsolation } from '../sandbox/task-sandbox';
+import type { RunnerIsolation } from '../runners/runner';
 import { isDeskError } from '../../../shared/desk-error';
 
 export type RunOutcome =
@@ -53,7 +54,7 @@ export interface RunContext {
   /** The repository's cleanup in the worktree an earlier run left, before a new one replaces it. */
   cleanUpPrevious(): Promise<void>;
   /** How the agent and its terminals are started: confined to the task by the sandbox, where there is one. */
-  isolate(request: { taskId: string; worktree: string; agent: AgentSpec; log(line: string): void }): Promise<TaskIsolation>;
+  isolate(request: { taskId: string; worktree: string; agent: AgentSpec; log(line: string): void }): Promise<TaskIsolation & Partial<Pick<RunnerIsolation, 'startAgent'>>>;
 }
 
 /**
@@ -95,11 +96,11 @@ export async function runTask(context: RunContext): Promise<RunOutcome> {
   }
   if (signal.aborted) return { status: 'cancelled' };
 
-  let isolation: TaskIsolation;
+  let isolation: Awaited<ReturnType<RunContext['isolate']>>;
   try {
     isolation = await context.isolate({ taskId: task.id, worktree, agent: spec, log: (line) => log(line, 'warn') });
   } catch (error) {
-    if (isDeskError(error, 'sandbox_unavailable') || isDeskError(error, 'worktree_tampered')) return { status: 'error', message: error.message };
+    if (isDeskError(error, 'sandbox_unavailable') || isDeskError(error, 'worktree_tampered') || isDeskError(error, 'runner_unavailable')) return { status: 'error', message: error.message };
     throw error;
   }
   log(isolation.description, isolation.kind === 'none' ? 'warn' : 'info');
@@ -112,16 +113,13 @@ export async function runTask(context: RunContext): Promise<RunOutcome> {
       if (signal.aborted) return { status: 'cancelled' };
       if (setup.failed) return { status: 'error', message: setup.failed };
     }
-    const launch = isolation.wrap(spec.command, spec.args);
-    const agent = await spawnAgent({
-      ...launch,
-      program: spec.command,
-      cwd: worktree,
-      env,
-      onLogLine: (line) => context.record({ type: 'log', level: 'info', source: 'agent', text: line }),
-    });
-    context.update({ agentPid: agent.pid });
-    log(`Started ${spec.name} (pid ${agent.pid}) in ${worktree}`);
+    const onLogLine = (line: string) => context.record({ type: 'log', level: 'info', source: 'agent', text: line });
+    // A runner starts the agent its own way (a container); the sandbox alone only says how to wrap the command.
+    const agent = isolation.startAgent
+      ? await isolation.startAgent({ command: spec.command, args: spec.args, cwd: worktree, env, onLogLine })
+      : await spawnAgent({ ...isolation.wrap(spec.command, spec.args), program: spec.command, cwd: worktree, env, onLogLine });
+    if (agent.pid !== undefined) context.update({ agentPid: agent.pid });
+    log(`Started ${spec.name} (${agent.where}) in ${worktree}`);
     const terminals = createTerminalHost({ worktree, baseEnv: env, record: context.record, wrap: (command, args, cwd) => isolation.wrap(command, args, { terminal: true, cwd }) });
     try {
       const ended = await converse(context, agent, worktree, spec, terminals, said.append);
@@ -153,14 +151,14 @@ export async function runTask(context: RunContext): Promise<RunOutcome> {
 /** Runs the session and the turn; `ended` means the agent finished its turn well. */
 async function converse(
   context: RunContext,
-  agent: AgentProcess,
+  agent: RunningAgent,
   cwd: string,
   spec: AgentSpec,
   terminals: ReturnType<typeof createTerminalHost>,
   onText: (text: string) => void,
 ): Promise<Exclude<RunOutcome, { status: 'completed' }> | { status: 'ended' }> {
   const { signal, turn } = context;
-  const channel = agentChannel(agent.child.stdout, agent.child.stdin, (line) => context.record({ type: 'log', level: 'warn', source: 'agent', text: `(not JSON-RPC) ${line}` }));
+  const channel = agentChannel(agent.stdout, agent.stdin, (line) => context.record({ type: 'log', level: 'warn', source: 'agent', text: `(not JSON-RPC) ${line}` }));
   void agent.exited.then((exit) => channel.close(new PeerClosedError(describeExit(exit, agent.recentLog()))));
 
   const files = createWorktreeFiles(cwd);

@@ -22,6 +22,11 @@ import { createTaskMemory } from './task-memory';
 import type { TaskSandbox } from '../sandbox/task-sandbox';
 import type { WorkspaceSetup } from '../workspace/workspace-setup';
 import { cleanUpWorktree } from './worktree-cleanup';
+import type { RunnerKind } from '../../../shared/runners';
+import type { RunnerSet } from '../runners/runner-set';
+import { heldBack, type AgentLimits } from './start-limits';
+
+export type { AgentLimits } from './start-limits';
 
 export interface TaskService extends TaskReview {
   /** Replaces the tasks a queued task waits for; refuses a cycle (`dependency_cycle`) or a task that already started. */
@@ -55,9 +60,6 @@ export interface TaskService extends TaskReview {
   shutdown(): Promise<void>;
 }
 
-/** Per-agent limits from the governance policy. */
-export interface AgentLimits { promptsPerHour?: number; concurrentTasks?: number }
-
 export interface TaskServiceDeps {
   tasks: TasksRepo;
   turns: TurnsRepo;
@@ -73,12 +75,14 @@ export interface TaskServiceDeps {
   transaction?<T>(work: () => T): T;
   /** Starts each run's processes confined to the task, where the machine allows it. */
   sandbox: Pick<TaskSandbox, 'isolate' | 'confines'>;
+  /** Where agents may run (docs/runners.md); without it every task runs `local`, through `sandbox`. */
+  runners?: RunnerSet;
   now(): Date;
   /** `dependenciesAfter`: what dependencies must reach for tasks that do not say (default `completed`). */
   config: { concurrency: number; defaultAgent: string; baseBranch: string; clientVersion: string; dependenciesAfter?: DependencyGate };
 }
 
-interface ActiveRun { attempt: number; agent: string; controller: AbortController; done: Promise<void>; session?: AgentSession }
+interface ActiveRun { attempt: number; agent: string; runner: RunnerKind; controller: AbortController; done: Promise<void>; session?: AgentSession }
 
 const HOUR_MS = 3_600_000;
 /** Rate limits free up with time, not with events: look again this often while anything is held back. */
@@ -138,32 +142,27 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
     return task;
   }
 
-  /** Why a ready task of `agent` may not start now, or undefined when it may. */
-  function heldBy(agent: string, alsoStarting = 0): string | undefined {
-    const limits = deps.limits?.(agent) ?? {};
-    const runningOfAgent = [...running.values()].filter((r) => r.agent === agent).length + alsoStarting;
-    if (limits.concurrentTasks !== undefined && runningOfAgent >= limits.concurrentTasks) {
-      return `Waiting: agent ${agent} may run ${limits.concurrentTasks} task${limits.concurrentTasks === 1 ? '' : 's'} at once.`;
-    }
-    if (limits.promptsPerHour !== undefined) {
-      const since = new Date(deps.now().getTime() - HOUR_MS).toISOString();
-      if (turns.countStartedSince(agent, since) + alsoStarting >= limits.promptsPerHour) {
-        return `Waiting: agent ${agent} reached its limit of ${limits.promptsPerHour} prompts per hour.`;
-      }
-    }
-    return undefined;
+  /** Why a ready task may not start now (its agent's limits, its runner's capacity), or undefined when it may. */
+  function heldBy(task: { agent: string; runner?: RunnerKind }, picked: readonly { agent: string; runner?: RunnerKind }[] = []): string | undefined {
+    const on = (run: { agent: string; runner?: RunnerKind }) => ({ agent: run.agent, runner: run.runner ?? 'local' });
+    return heldBack(on(task), {
+      running: [...running.values()], picked: picked.map(on), limits: deps.limits?.(task.agent) ?? {},
+      promptsLastHour: () => turns.countStartedSince(task.agent, new Date(deps.now().getTime() - HOUR_MS).toISOString()),
+      runnerHeld: (runner, there) => deps.runners?.heldBy(runner, there),
+    });
   }
 
   function schedule(): void {
     if (!started || stopping) return;
     let held = false;
     const mayStart = (task: GraphNode, picked: readonly GraphNode[]) => {
-      const reason = heldBy(task.agent, picked.filter((p) => p.agent === task.agent).length);
+      const reason = heldBy(task, picked);
       held ||= reason !== undefined;
       return reason === undefined;
     };
     // Only queued tasks whose dependencies changed are looked at, not every task.
-    const picked = pickTasksToStart(graph.readyCandidates(), graph.stateOf, running.size, deps.config.concurrency, mayStart);
+    // `concurrency` is the local runner's capacity; the others' capacities come on top (each checked by mayStart).
+    const picked = pickTasksToStart(graph.readyCandidates(), graph.stateOf, running.size, deps.config.concurrency + (deps.runners?.extraCapacity() ?? 0), mayStart);
     for (const task of picked) startRun(mustGet(task.id));
     if (held && !recheck) recheck = setTimeout(() => { recheck = undefined; schedule(); }, RATE_LIMIT_RECHECK_MS).unref();
   }
@@ -175,7 +174,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
     turns.update(task.id, turn.turn, { status: 'running', startedAt });
     const record = save(task.id, { status: 'in-progress', attempt, startedAt, finishedAt: null, errorMessage: null, agentPid: null });
     const controller = new AbortController();
-    const run: ActiveRun = { attempt, agent: task.agent, controller, done: Promise.resolve() };
+    const run: ActiveRun = { attempt, agent: task.agent, runner: task.runner ?? 'local', controller, done: Promise.resolve() };
     const requestsOfRun = requests.forRun(record);
     const context: RunContext = {
       task: record,
@@ -192,7 +191,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
       elicit: (request) => requestsOfRun.elicitation(request, tasks.get(task.id)?.worktreePath ?? ''),
       authorizeFile: (access, worktree) => requestsOfRun.fileAccess(access, worktree),
       authorizeCommand: (commandLine, worktree) => requestsOfRun.terminalCommand(commandLine, worktree),
-      isolate: (request) => deps.sandbox.isolate(request),
+      isolate: (request) => (deps.runners ? deps.runners.isolate(run.runner, request) : deps.sandbox.isolate(request)),
       workspace: deps.workspace,
       cleanUpPrevious: () => cleanUp(record),
     };
@@ -248,6 +247,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
   async function submit(input: SubmitTask): Promise<TaskRecord> {
     const agent = input.agent ?? deps.config.defaultAgent;
     if (!deps.agents.get(agent)) throw unknownAgent(agent, deps.agents.list().map((a) => a.id));
+    const runner = deps.runners?.choose(input.runner) ?? 'local';
     assertNoCycle(input.id, input.dependencies);
     return withTaskLock(input.id, async () => {
       const previous = tasks.get(input.id);
@@ -263,6 +263,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
           id: input.id, prompt: input.prompt, dependencies: input.dependencies, agent, status: 'queued', review: 'pending',
           submittedAt: at, updatedAt: at, baseBranch: deps.config.baseBranch, attempt: previous?.attempt ?? 0,
           ...((input.after ?? deps.config.dependenciesAfter) === 'approved' && { after: 'approved' as const }),
+          ...(runner !== 'local' && { runner }),
         });
         turns.startOver(written.id, written.prompt, agent, at);
         return written;
@@ -367,7 +368,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
       return toDetail(task, {
         unsandboxed: !deps.sandbox.confines(task.agent),
         stateOf: graph.stateOf, openQuestions: questions.forTask(id), turns: turns.list(id),
-        ...(task.status === 'queued' && { heldBy: heldBy(task.agent) }),
+        ...(task.status === 'queued' && { heldBy: heldBy(task) }),
       });
     },
 

@@ -54,6 +54,8 @@ export interface DeskOptions {
   output?: CoreConfig['output'];
   /** The desk's clock; default: the real one. */
   now?: () => Date;
+  /** Where agents may run; default: `local` alone. */
+  runners?: CoreConfig['runners'];
 }
 
 /**
@@ -176,6 +178,7 @@ export async function startDesk(options: DeskOptions = {}): Promise<Desk & { roo
     ...(options.sandbox !== undefined && { sandbox: options.sandbox }),
     ...(options.output !== undefined && { output: options.output }),
     ...(options.now !== undefined && { now: options.now }),
+    ...(options.runners !== undefined && { runners: options.runners }),
   });
   const address = await core.listen(0, '127.0.0.1');
   const url = `http://127.0.0.1:${address.port}`;

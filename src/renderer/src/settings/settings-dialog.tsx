@@ -5,6 +5,7 @@ import { Dialog } from '../ui/dialog';
 import { ConnectionSection } from './connection-section';
 import { PolicyEditor } from './policy-editor';
 import { SandboxSection } from './sandbox-section';
+import { RunnersSection } from './runners-section';
 import '../styles/settings.css';
 
 function DeskSection() {
@@ -66,6 +67,7 @@ export function SettingsDialog() {
         <ConnectionSection />
         <DeskSection />
         <SandboxSection />
+        <RunnersSection />
         <PolicyEditor />
         <p className="hint">Light and dark follow your system’s appearance.</p>
       </div>

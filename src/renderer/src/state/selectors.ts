@@ -92,6 +92,8 @@ export interface CardView {
   needsAnswer: boolean;
   /** Its agent runs without the OS sandbox (the core says so; see Settings for why). */
   unsandboxed: boolean;
+  /** Where its agent runs when not on this machine (`docker`, `cluster`). */
+  runner: string | undefined;
   /** Editable links: only a queued task's dependencies change. */
   canLink: boolean;
   submittedAt: number;
@@ -125,6 +127,7 @@ export function cardViewModel(
     dependencies: task.dependencies.map((id, index) => ({ id, state: dependencyState(dependencyStatuses[index] ?? 'unknown') })),
     needsAnswer: (task.openQuestions?.length ?? 0) > 0,
     unsandboxed: task.unsandboxed === true,
+    runner: task.runner,
     canLink: task.status === 'queued',
     submittedAt: Date.parse(task.submittedAt),
     endedAt: isFinished(task.status) ? Date.parse(task.updatedAt) : undefined,

@@ -1,0 +1,59 @@
+// The agent as the main process of its container: its stdin/stdout over one attached connection (the Engine API's
+// multiplexed stream, split into stdout and stderr here), its exit from the daemon, and its end by force removal.
+import { PassThrough, type Duplex } from 'node:stream';
+import { createInterface } from 'node:readline';
+import type Dockerode from 'dockerode';
+import type { AgentExit, RunningAgent } from '../../agents/agent-process';
+
+const KEPT_LOG_LINES = 20;
+/** How long a removed container's exit may take to be reported before the desk stops waiting. */
+const STOP_LIMIT_MS = 2500;
+
+export async function startContainerAgent(docker: Dockerode, options: Dockerode.ContainerCreateOptions, onLogLine?: (line: string) => void): Promise<RunningAgent> {
+  const container = await docker.createContainer(options);
+  let removed = false;
+  const remove = async () => {
+    if (removed) return;
+    removed = true;
+    // Kills and removes in one call; a container the daemon already removed (AutoRemove) answers 404, which is fine.
+    await container.remove({ force: true }).catch(() => undefined);
+  };
+  try {
+    const stream = await container.attach({ stream: true, stdin: true, stdout: true, stderr: true, hijack: true }) as unknown as Duplex;
+    const stdout = new PassThrough();
+    const stderr = new PassThrough();
+    docker.modem.demuxStream(stream, stdout, stderr);
+    stream.on('end', () => { stdout.end(); stderr.end(); });
+    stream.on('error', () => { stdout.end(); stderr.end(); });
+    const log: string[] = [];
+    createInterface({ input: stderr, crlfDelay: Infinity }).on('line', (line) => {
+      log.push(line);
+      if (log.length > KEPT_LOG_LINES) log.shift();
+      onLogLine?.(line);
+    });
+    // Asked before the start, so an agent that exits at once is still seen to exit (the daemon then removes it).
+    const waited = container.wait({ condition: 'next-exit' }) as Promise<{ StatusCode: number }>;
+    await container.start();
+    const exited: Promise<AgentExit> = waited.then(
+      (result) => ({ code: result.StatusCode, signal: result.StatusCode === 137 ? 'SIGKILL' as const : null }),
+      () => ({ code: null, signal: 'SIGKILL' as const }),
+    );
+    void exited.then(() => { stdout.end(); stderr.end(); });
+    return {
+      where: `container ${container.id.slice(0, 12)}`,
+      stdin: stream,
+      stdout,
+      exited,
+      recentLog: () => log.join('\n'),
+      async stop() {
+        stream.end();
+        await remove();
+        await Promise.race([exited, new Promise((resolve) => { setTimeout(resolve, STOP_LIMIT_MS).unref(); })]);
+        stream.destroy();
+      },
+    };
+  } catch (error) {
+    await remove();
+    throw error;
+  }
+}
