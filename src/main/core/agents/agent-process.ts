@@ -21,6 +21,8 @@ export interface RunningAgent {
   recentLog(): string;
   /** Ends the agent and everything it started; resolves within about 3 s. */
   stop(): Promise<void>;
+  /** How long a cancelled agent may take to end its turn before it is stopped; default: the desk's grace. */
+  readonly cancelGraceMs?: number;
 }
 
 export interface AgentProcess extends RunningAgent {

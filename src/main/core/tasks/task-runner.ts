@@ -175,7 +175,7 @@ async function converse(
   const onAbort = () => {
     session?.cancel();
     // A well-behaved agent answers the cancel by ending its turn; the rest is cut short by the kill.
-    setTimeout(() => void agent.stop(), CANCEL_GRACE_MS).unref();
+    setTimeout(() => void agent.stop(), agent.cancelGraceMs ?? CANCEL_GRACE_MS).unref();
   };
   signal.addEventListener('abort', onAbort, { once: true });
   try {

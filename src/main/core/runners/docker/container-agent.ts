@@ -11,13 +11,13 @@ const STOP_LIMIT_MS = 2500;
 
 export async function startContainerAgent(docker: Dockerode, options: Dockerode.ContainerCreateOptions, onLogLine?: (line: string) => void): Promise<RunningAgent> {
   const container = await docker.createContainer(options);
-  let removed = false;
-  const remove = async () => {
-    if (removed) return;
-    removed = true;
-    // Kills and removes in one call; a container the daemon already removed (AutoRemove) answers 404, which is fine.
-    await container.remove({ force: true }).catch(() => undefined);
-  };
+  let removal: Promise<boolean> | undefined;
+  /** Kills and removes in one call, once; every caller waits for that one. True when the daemon confirmed it. */
+  const remove = () => (removal ??= container.remove({ force: true }).then(
+    () => true,
+    // 404: the daemon already removed it (AutoRemove after the agent exited); 409: its removal is under way.
+    (error: { statusCode?: number }) => error.statusCode === 404,
+  ));
   try {
     const stream = await container.attach({ stream: true, stdin: true, stdout: true, stderr: true, hijack: true }) as unknown as Duplex;
     const stdout = new PassThrough();
@@ -41,14 +41,16 @@ export async function startContainerAgent(docker: Dockerode, options: Dockerode.
     void exited.then(() => { stdout.end(); stderr.end(); });
     return {
       where: `container ${container.id.slice(0, 12)}`,
+      // Its removal takes the daemon a moment of its own: a cancelled container is removed at once, not after a grace.
+      cancelGraceMs: 0,
       stdin: stream,
       stdout,
       exited,
       recentLog: () => log.join('\n'),
       async stop() {
         stream.end();
-        await remove();
-        await Promise.race([exited, new Promise((resolve) => { setTimeout(resolve, STOP_LIMIT_MS).unref(); })]);
+        // Removed by force, the container and its processes are gone: waiting for the exit report adds nothing.
+        if (!(await remove())) await Promise.race([exited, new Promise((resolve) => { setTimeout(resolve, STOP_LIMIT_MS).unref(); })]);
         stream.destroy();
       },
     };
