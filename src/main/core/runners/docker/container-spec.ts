@@ -25,6 +25,15 @@ export interface ContainerRequest {
   env: Readonly<Record<string, string>>;
 }
 
+/** Each limit at the tighter of the two (the runner's configuration and the agent's policy). */
+export function tighterLimits(a: ContainerLimits, b: ContainerLimits | undefined): ContainerLimits {
+  const pick = (x: number | undefined, y: number | undefined) => (x === undefined ? y : y === undefined ? x : Math.min(x, y));
+  const cpus = pick(a.cpus, b?.cpus);
+  const memoryMb = pick(a.memoryMb, b?.memoryMb);
+  const pids = pick(a.pids, b?.pids);
+  return { ...(cpus !== undefined && { cpus }), ...(memoryMb !== undefined && { memoryMb }), ...(pids !== undefined && { pids }) };
+}
+
 /** Variables of the desk's machine that would mislead a program in another root file system. */
 const HOST_ONLY_ENV = new Set(['PATH', 'HOME', 'TMPDIR', 'TMP', 'TEMP', 'PWD', 'OLDPWD', 'SHELL', 'USER', 'LOGNAME']);
 

@@ -8,7 +8,7 @@ import { runnerUnavailable } from '../runner-set';
 import type { Runner } from '../runner';
 import { connectDocker, type DockerClient } from './docker-client';
 import { startContainerAgent } from './container-agent';
-import { createOptions, DESK_LABEL, runArguments, type ContainerRequest } from './container-spec';
+import { createOptions, DESK_LABEL, runArguments, tighterLimits, type ContainerRequest } from './container-spec';
 import { chooseImage } from './image-choice';
 
 export interface DockerRunnerDeps {
@@ -16,7 +16,7 @@ export interface DockerRunnerDeps {
   deskId: string;
   repoRoot: string;
   gitCommonDir: string;
-  policyFor(agentId: string): Pick<AgentPolicy, 'network'>;
+  policyFor(agentId: string): Pick<AgentPolicy, 'network' | 'containerLimits'>;
   /** Tests: a client already connected; default: dockerode on `config.host`, else `DOCKER_HOST`. */
   connect?(): Promise<DockerClient>;
 }
@@ -74,17 +74,19 @@ export function createDockerRunner(deps: DockerRunnerDeps): Runner {
       }
       await ensureImage(dockerClient, chosen.image);
       const worktreeGitDir = await linkedGitDir(worktree, deps.gitCommonDir);
-      const hosts = deps.policyFor(agent.id).network ?? agent.networkHosts ?? [];
+      const policy = deps.policyFor(agent.id);
+      const hosts = policy.network ?? agent.networkHosts ?? [];
+      const limits = tighterLimits(config.limits, policy.containerLimits);
       // Docker cannot filter by host name: an allowlist opens the configured network, none keeps it shut.
       const network = hosts.length > 0 ? config.network : 'none';
       if (hosts.length > 0 && !hosts.includes('*')) log(`The docker runner cannot limit the network to ${hosts.join(', ')}: the container gets network "${network}".`);
       const base: Omit<ContainerRequest, 'env'> = {
         deskId: deps.deskId, taskId, image: chosen.image, worktree, gitCommonDir: deps.gitCommonDir, worktreeGitDir,
-        readOnly: config.mounts, network, limits: config.limits, user: `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`,
+        readOnly: config.mounts, network, limits, user: `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`,
       };
       const agents: { stop(): Promise<void> }[] = [];
       const hostArgs = config.host !== undefined ? ['--host', config.host] : [];
-      const limitsNote = [config.limits.cpus && `${config.limits.cpus} CPUs`, config.limits.memoryMb && `${config.limits.memoryMb} MB`, config.limits.pids && `${config.limits.pids} processes`].filter(Boolean).join(', ');
+      const limitsNote = [limits.cpus && `${limits.cpus} CPUs`, limits.memoryMb && `${limits.memoryMb} MB`, limits.pids && `${limits.pids} processes`].filter(Boolean).join(', ');
       return {
         kind: 'container',
         description: `In a Docker container (${chosen.image}, from ${chosen.from}) at ${where}: writes only to the worktree and its own /tmp; ${network === 'none' ? 'network off' : `network "${network}"`}${limitsNote ? `; at most ${limitsNote}` : ''}.`,
