@@ -5,8 +5,9 @@ import { configDefaults, defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'e2e/**/*.spec.ts'],
-    // Real vendor agents from npm: `npm run test:agents` (vitest.agents.config.ts) runs those.
-    exclude: [...configDefaults.exclude, 'e2e/agents/**'],
+    // Real vendor agents from npm: `npm run test:agents` (vitest.agents.config.ts) runs those; the Docker and
+    // cluster runners: `npm run test:runners` (vitest.runners.config.ts).
+    exclude: [...configDefaults.exclude, 'e2e/agents/**', 'e2e/runners/**'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Two cores: agent processes and git do the heavy lifting, so keep test files from fighting over them.

@@ -2,6 +2,7 @@
 // Request states follow the governance text (pending → validating → approved / rejected / escalated → completed).
 import { z } from 'zod';
 import { GrantedPath, HostPattern, SandboxMode } from './sandbox';
+import { ContainerLimits } from './runners';
 
 /**
  * What an agent may ask to do: the ACP tool kinds, plus `elicitation` (a question with a form), and the desk's MCP
@@ -75,6 +76,8 @@ export const PolicyDefaults = z.strictObject({
   network: z.array(HostPattern).max(200).optional(),
   /** Paths the sandbox hides by default (credentials, e.g. `~/.ssh`) that the agent may read after all. */
   readablePaths: z.array(GrantedPath).max(100).default([]),
+  /** CPU, memory and process limits of the agent's container on the docker runner (tighter ones in runners.json win). */
+  containerLimits: ContainerLimits.optional(),
 });
 export type PolicyDefaults = z.infer<typeof PolicyDefaults>;
 
@@ -89,6 +92,7 @@ export const AgentOverrides = z.strictObject({
   sandbox: SandboxMode.optional(),
   network: z.array(HostPattern).max(200).optional(),
   readablePaths: z.array(GrantedPath).max(100).optional(),
+  containerLimits: ContainerLimits.optional(),
 });
 export type AgentOverrides = z.infer<typeof AgentOverrides>;
 
@@ -127,6 +131,7 @@ export const AgentPolicy = z.object({
   sandbox: SandboxMode,
   network: z.array(z.string()).optional(),
   readablePaths: z.array(z.string()),
+  containerLimits: ContainerLimits.optional(),
   tokenSha256: z.string().optional(),
 });
 export type AgentPolicy = z.infer<typeof AgentPolicy>;

@@ -13,5 +13,7 @@ export const RepoConfig = z.strictObject({
    * repository: copied from your checkout into each new worktree (copy-on-write where the file system can).
    */
   copy: z.array(z.string().min(1).max(500)).max(100).default([]),
+  /** The container image tasks of the `docker` and `cluster` runners run in (see docs/runners.md). */
+  image: z.string().min(1).max(500).optional(),
 });
 export type RepoConfig = z.infer<typeof RepoConfig>;

@@ -1,6 +1,7 @@
 // The task contract shared by the core, its HTTP clients and the renderer: statuses, submissions and task views.
 import { z } from 'zod';
 import { OpenQuestion } from './questions';
+import { RunnerKind } from './runners';
 
 /** Where a task is in its life; the AA wire format uses these values as they are. */
 export const TaskStatus = z.enum(['queued', 'in-progress', 'awaiting-input', 'completed', 'error', 'cancelled']);
@@ -36,6 +37,8 @@ export const SubmitTask = z.object({
   after: DependencyGate.optional(),
   /** The repository the task runs in (its name, as `GET /api/repos` lists it); default: the desk's first. `/r/<name>/` sets it. */
   repo: z.string().min(1).max(64).optional(),
+  /** Where the agent runs (see docs/runners.md); default: the desk's default runner. */
+  runner: RunnerKind.optional(),
 });
 export type SubmitTask = z.infer<typeof SubmitTask>;
 
@@ -147,6 +150,8 @@ export const TaskSummary = z.object({
   /** The task whose agent proposed this one, and where the proposal stands. */
   proposedBy: z.string().optional(),
   proposal: ProposalState.optional(),
+  /** Where the agent runs, when that is not this machine's sandbox (`local`). */
+  runner: RunnerKind.exclude(['local']).optional(),
 });
 export type TaskSummary = z.infer<typeof TaskSummary>;
 

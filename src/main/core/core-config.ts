@@ -1,5 +1,7 @@
 // Everything a host (the Electron app or the headless CLI) decides when it builds the core.
+import type { z } from 'zod';
 import type { SandboxStatus } from '../../shared/sandbox';
+import type { RunnersConfig } from '../../shared/runners';
 import type { AgentCatalog } from './agents/agent-registry';
 
 export interface CoreConfig {
@@ -37,6 +39,8 @@ export interface CoreConfig {
     /** Days the events of rejected, replaced or removed tasks are kept. Default 7. */
     retentionDays?: number;
   };
+  /** Where agents may run; default: `<dataDir>/runners.json`, else `local` alone (docs/runners.md). */
+  runners?: z.input<typeof RunnersConfig>;
   now?: () => Date;
   /** Tests: hold every JSON answer to the schema its route declares; a mismatch answers 500 and is logged. */
   checkAnswers?: boolean;

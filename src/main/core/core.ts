@@ -55,6 +55,12 @@ import { createMcpAccess } from './mcp/mcp-access';
 import { createMcpEndpoint } from './mcp/mcp-endpoint';
 import { createMcpTools } from './mcp/mcp-tools';
 import { addProposalRoutes } from './http/proposal-routes';
+import { RunnersConfig } from '../../shared/runners';
+import { addRunnerRoutes } from './http/runners-routes';
+import { createDockerRunner } from './runners/docker/docker-runner';
+import { createLocalRunner } from './runners/local-runner';
+import { createRunnerSet } from './runners/runner-set';
+import { loadRunnersConfig } from './runners/runners-file';
 
 export interface Core {
   readonly repoRoot: string;
@@ -88,6 +94,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   // Everything that can refuse the configuration runs before anything is opened or started.
   const repository = await openRepository(config.repoPath);
   const repoRoot = repository.root;
+  const deskId = await loadDeskId(config.dataDir);
   // The repository's node_modules/.bin comes last: it may supply an agent, never shadow one on PATH.
   // Agents installed from the board (the desk's agent cache) come before the repository's own.
   const agents = createAgentRegistry({ ...config.agents, searchDirs: [...config.agents.searchDirs, binDir(agentCacheDir(config.dataDir)), binDir(repoRoot)] });
@@ -101,6 +108,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   // A broken policy file stops the host with one clear line, before anything is opened.
   const policyStore = createPolicyFileStore(config.dataDir);
   policyStore.load();
+  const runnersConfig = config.runners !== undefined ? RunnersConfig.parse(config.runners) : loadRunnersConfig(config.dataDir);
 
   const sandboxStatus = await sandboxProbe;
   if (!sandboxStatus.available) log(`Agents run unsandboxed: ${sandboxStatus.reason} ${sandboxStatus.fix ?? ''}`.trim());
@@ -139,6 +147,12 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   });
   const quiet = createQuietTasks();
   const agentNotes = createAgentNotes();
+  // One object: Settings changes `concurrency` through the task service, and the local runner's capacity follows it.
+  const taskConfig = { concurrency: config.concurrency, defaultAgent: config.defaultAgent, baseBranch, clientVersion: config.appVersion };
+  const runners = createRunnerSet([
+    createLocalRunner({ sandbox, capacity: () => taskConfig.concurrency }),
+    createDockerRunner({ config: runnersConfig.docker, deskId, repoRoot, gitCommonDir: repository.commonDir, policyFor: (agentId) => governance.policyFor(agentId) }),
+  ], runnersConfig.default);
   const tasks = createTaskService({
     tasks: tasksRepo,
     transaction: (work) => groupCommit.write(work),
@@ -156,8 +170,9 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     run: mcp.wrapRun(watchedRun(runTask, { quiet, notes: agentNotes })),
     quiet,
     sandbox,
+    runners,
     now,
-    config: { concurrency: config.concurrency, defaultAgent: config.defaultAgent, baseBranch, clientVersion: config.appVersion },
+    config: taskConfig,
   });
 
   // A task going quiet or speaking again reaches the board as its new summary.
@@ -171,6 +186,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   const installs = createAgentInstalls({ agents, dataDir: config.dataDir, env: process.env, now, record: (eventsId, event) => bus.publish(events.append(eventsId, 0, event, now().toISOString())) });
   const agentTests = createAgentTests({ agents, dataDir: config.dataDir, clientVersion: config.appVersion, now });
   addAgentRoutes(router, { agents, defaultAgent: config.defaultAgent, logins, notes: agentNotes, installs, tests: agentTests });
+  addRunnerRoutes(router, { runners });
   addGovernanceRoutes(router, { governance, repoRoot, worktreeOf: (id) => tasksRepo.get(id)?.worktreePath });
   addBoardRoutes(router, { tasks, lastSeq: () => events.lastSeq(), fixedSettings: { serverName: config.serverName, repository: repoRoot, dataDir: config.dataDir, sandbox: sandboxStatus }, quiet });
   addBaseUpdateRoutes(router, { tasks });
@@ -197,7 +213,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     async listen(port, host) {
       const address = await http.listen(port, host);
       mcp.listening(address);
-      sandbox.sweep();
+      await runners.sweep();
       await tasks.recover();
       tasks.start();
       retention = startEventRetention({ events, now, days: config.output?.retentionDays ?? DEFAULT_RETENTION_DAYS, log });

@@ -5,6 +5,7 @@ import { AgentInstall, AgentLogin, AgentsResponse, AgentTest, LoginInput, StartI
 import { ApiErrorBody } from '../api-error';
 import { EventPage } from '../events';
 import { AddDependency, DeskSettings, SetDependencies, TaskDiff, UpdateSettings } from '../review';
+import { RunnersView } from '../runners';
 import { TaskDetail, TaskSummary } from '../task';
 import { TaskListQuery, TaskPage } from '../task-list';
 import { defineRoute, Segment } from './route';
@@ -73,6 +74,10 @@ export const apiRoutes = {
   updateSettings: defineRoute({
     method: 'PUT', path: '/api/settings', family, summary: "Change the desk's adjustable settings.",
     body: UpdateSettings, bodyKind: 'json', responses: { 200: DeskSettings }, error, errors: [400],
+  }),
+  runners: defineRoute({
+    method: 'GET', path: '/api/runners', family, summary: 'Where agents may run (local, docker, cluster): each runner\'s state, capacity and load.',
+    responses: { 200: RunnersView }, error,
   }),
   agents: defineRoute({
     method: 'GET', path: '/api/agents', family, summary: 'The agents a task may name, whether each can start here, and the default.',

@@ -1,12 +1,31 @@
 // Starts an agent as the leader of its own process group, with stdio pipes for the protocol and stderr as its log.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
 import { endProcessTree } from './process-tree';
 import { DeskError } from '../../../shared/desk-error';
 
 export interface AgentExit { code: number | null; signal: NodeJS.Signals | null }
 
-export interface AgentProcess {
+/** A running agent wherever it runs (a process here, a container elsewhere): its protocol streams and its end. */
+export interface RunningAgent {
+  /** The process id on this machine; absent when the agent runs in a container. */
+  readonly pid?: number;
+  /** Where it runs, for the task's log (e.g. "pid 123", "container 0123abcd"). */
+  readonly where: string;
+  readonly stdin: Writable;
+  readonly stdout: Readable;
+  /** Resolves when the agent has exited (never rejects). */
+  readonly exited: Promise<AgentExit>;
+  /** The last lines the agent wrote to stderr, for error messages. */
+  recentLog(): string;
+  /** Ends the agent and everything it started; resolves within about 3 s. */
+  stop(): Promise<void>;
+  /** How long a cancelled agent may take to end its turn before it is stopped; default: the desk's grace. */
+  readonly cancelGraceMs?: number;
+}
+
+export interface AgentProcess extends RunningAgent {
   readonly pid: number;
   readonly child: ChildProcessWithoutNullStreams;
   /** Resolves when the process has exited (never rejects). */
@@ -61,7 +80,10 @@ export async function spawnAgent(options: SpawnAgentOptions): Promise<AgentProce
 
   return {
     pid,
+    where: `pid ${pid}`,
     child,
+    stdin: child.stdin,
+    stdout: child.stdout,
     exited,
     recentLog: () => log.join('\n'),
     async stop() {

@@ -109,6 +109,8 @@ export function effectivePolicy(file: PolicyFile, agentId: string): AgentPolicy 
   const promptsPerHour = own?.promptsPerHour ?? defaults.promptsPerHour;
   const concurrentTasks = own?.concurrentTasks ?? defaults.concurrentTasks;
   const network = own?.network ?? defaults.network;
+  // Limits merge field by field: an agent may tighten (or loosen) one without restating the others.
+  const containerLimits = { ...defaults.containerLimits, ...own?.containerLimits };
   return {
     capabilities: { ...DEFAULT_CAPABILITIES, ...defaults.capabilities, ...own?.capabilities },
     allowedPaths: own?.allowedPaths ?? defaults.allowedPaths,
@@ -117,6 +119,7 @@ export function effectivePolicy(file: PolicyFile, agentId: string): AgentPolicy 
     sandbox: own?.sandbox ?? defaults.sandbox,
     readablePaths: own?.readablePaths ?? defaults.readablePaths,
     ...(network !== undefined && { network }),
+    ...(Object.keys(containerLimits).length > 0 && { containerLimits }),
     ...(promptsPerHour !== undefined && { promptsPerHour }),
     ...(concurrentTasks !== undefined && { concurrentTasks }),
     ...(own?.tokenSha256 !== undefined && { tokenSha256: own.tokenSha256 }),

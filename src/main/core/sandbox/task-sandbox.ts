@@ -15,7 +15,8 @@ import { DeskError } from '../../../shared/desk-error';
 
 /** How one task's processes are started. */
 export interface TaskIsolation {
-  readonly kind: SandboxKind;
+  /** `container`: a runner's container confines the task instead (src/main/core/runners). */
+  readonly kind: SandboxKind | 'container';
   /** One line for the task's log: what confines it, or why nothing does. */
   readonly description: string;
   /** Variables every process of the task gets on top of the agent's environment (its temp dir). */
@@ -192,7 +193,7 @@ function unconfined(description: string): TaskIsolation {
  * The worktree's own git dir, read from its `.git` file, and refused unless it lies in the repository's
  * `worktrees/` (a rewritten file would otherwise hand the agent another repository, writable).
  */
-async function linkedGitDir(worktree: string, gitCommonDir: string): Promise<string> {
+export async function linkedGitDir(worktree: string, gitCommonDir: string): Promise<string> {
   const file = join(worktree, '.git');
   const text = await readFile(file, 'utf8').catch(() => '');
   const match = /^gitdir: (.+)$/m.exec(text);

@@ -170,4 +170,8 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE tasks ADD COLUMN proposal TEXT;
   ALTER TABLE tasks ADD COLUMN proposal_request TEXT;
   `,
+  // 8: runners. Where the task's agent runs: `local` (this machine's sandbox, as before), `docker` or `cluster`.
+  `
+  ALTER TABLE tasks ADD COLUMN runner TEXT NOT NULL DEFAULT 'local';
+  `,
 ];

@@ -1,5 +1,6 @@
 // Typed reads and writes of the tasks table for one repository; callers never see SQL.
 import type { DependencyGate, ProposalState, PushOutcome, ReviewState, TaskActivity, TaskConflict, TaskStatus } from '../../../shared/task';
+import type { RunnerKind } from '../../../shared/runners';
 import type { Db } from './database';
 
 /** A task as the core keeps it. */
@@ -46,6 +47,8 @@ export interface TaskRecord {
   proposedBy?: string;
   proposal?: ProposalState;
   proposalRequest?: string;
+  /** Where the agent runs; left out: `local`. */
+  runner?: RunnerKind;
 }
 
 /** Fields a run may change; `null` clears a field. */
@@ -68,7 +71,7 @@ interface TaskRow {
   base_branch: string; base_commit: string | null; branch: string | null; worktree_path: string | null; commit_sha: string | null;
   error_message: string | null; attempt: number; agent_pid: number | null; session_id: string | null; wait_until: string; conflict: string | null; push_result: string | null;
   repo_name: string | null; archived_at: string | null; working_ms: number; working_since: string | null; last_activity: string | null;
-  proposed_by: string | null; proposal: string | null; proposal_request: string | null;
+  proposed_by: string | null; proposal: string | null; proposal_request: string | null; runner: string;
 }
 
 const COLUMNS: Record<keyof TaskPatch, keyof TaskRow> = {
@@ -77,7 +80,7 @@ const COLUMNS: Record<keyof TaskPatch, keyof TaskRow> = {
   baseCommit: 'base_commit', branch: 'branch', worktreePath: 'worktree_path', commit: 'commit_sha', errorMessage: 'error_message',
   attempt: 'attempt', agentPid: 'agent_pid', sessionId: 'session_id', after: 'wait_until', conflict: 'conflict', push: 'push_result',
   archivedAt: 'archived_at', workingMs: 'working_ms', workingSince: 'working_since', lastActivity: 'last_activity',
-  proposedBy: 'proposed_by', proposal: 'proposal', proposalRequest: 'proposal_request',
+  proposedBy: 'proposed_by', proposal: 'proposal', proposalRequest: 'proposal_request', runner: 'runner',
 };
 
 /**
@@ -92,10 +95,10 @@ export function createTasksRepo(db: Db, repo: string, options: { defaultRepo?: s
   // REPLACE: a resubmission's row takes the earlier one's place in one statement (no transaction of its own).
   const insert = db.prepare(`INSERT OR REPLACE INTO tasks (repo, id, seq, prompt, dependencies, agent, status, review, submitted_at,
       updated_at, started_at, finished_at, base_branch, base_commit, branch, worktree_path, commit_sha, error_message, attempt, agent_pid, session_id, wait_until, conflict, push_result, repo_name,
-      archived_at, working_ms, working_since, last_activity, proposed_by, proposal, proposal_request)
+      archived_at, working_ms, working_since, last_activity, proposed_by, proposal, proposal_request, runner)
     VALUES (@repo, @id, @seq, @prompt, @dependencies, @agent, @status, @review, @submitted_at, @updated_at, @started_at,
       @finished_at, @base_branch, @base_commit, @branch, @worktree_path, @commit_sha, @error_message, @attempt, @agent_pid, @session_id, @wait_until, @conflict, @push_result, @repo_name,
-      @archived_at, @working_ms, @working_since, @last_activity, @proposed_by, @proposal, @proposal_request)`);
+      @archived_at, @working_ms, @working_since, @last_activity, @proposed_by, @proposal, @proposal_request, @runner)`);
   const updateStatements = new Map<string, ReturnType<Db['prepare']>>();
 
   function get(id: string): TaskRecord | undefined {
@@ -179,6 +182,7 @@ function fromRow(row: TaskRow, defaultRepo: string | undefined): TaskRecord {
     ...(row.proposed_by !== null && { proposedBy: row.proposed_by }),
     ...(row.proposal !== null && { proposal: row.proposal as ProposalState }),
     ...(row.proposal_request !== null && { proposalRequest: row.proposal_request }),
+    ...(row.runner !== 'local' && { runner: row.runner as RunnerKind }),
   };
 }
 
@@ -192,6 +196,6 @@ function toRow(task: TaskRecord): Omit<TaskRow, 'repo_name'> {
     session_id: task.sessionId ?? null, wait_until: task.after ?? 'completed', conflict: task.conflict ? JSON.stringify(task.conflict) : null,
     push_result: task.push ? JSON.stringify(task.push) : null, archived_at: task.archivedAt ?? null,
     working_ms: task.workingMs, working_since: task.workingSince ?? null, last_activity: task.lastActivity ? JSON.stringify(task.lastActivity) : null,
-    proposed_by: task.proposedBy ?? null, proposal: task.proposal ?? null, proposal_request: task.proposalRequest ?? null,
+    proposed_by: task.proposedBy ?? null, proposal: task.proposal ?? null, proposal_request: task.proposalRequest ?? null, runner: task.runner ?? 'local',
   };
 }

@@ -1,5 +1,6 @@
 // The task graph in memory: each task's status and dependencies, who waits for whom, and which queued tasks
 // may have become ready. Loaded once at start; the task service feeds it every write right after the database.
+import type { RunnerKind } from '../../../shared/runners';
 import type { DependencyGate, ProposalState, ReviewState, TaskStatus } from '../../../shared/task';
 import { findCycle } from './dependency-graph';
 import { isReady, type DependencyStateOf } from './scheduler';
@@ -14,6 +15,8 @@ export interface GraphNode {
   readonly review: ReviewState;
   readonly after?: DependencyGate;
   readonly proposal?: ProposalState;
+  /** Where the agent runs; left out: `local`. */
+  readonly runner?: RunnerKind;
 }
 
 export interface TaskGraph {
@@ -97,6 +100,7 @@ export function createTaskGraph(initial: Iterable<GraphNode>): TaskGraph {
       id: task.id, seq: task.seq, status: task.status, agent: task.agent, dependencies: [...task.dependencies], review: task.review,
       ...(task.after !== undefined && { after: task.after }),
       ...(task.proposal !== undefined && { proposal: task.proposal }),
+      ...(task.runner !== undefined && { runner: task.runner }),
     };
     const previous = byId.get(task.id);
     if (previous) unlink(previous);

@@ -71,7 +71,8 @@ export function createTaskListing(initial: readonly TaskRecord[], deps: TaskList
       if (previous) ordered = undefined;
       else ordered?.push(entry);
     }
-    if (!sandboxOf.has(summary.agent)) sandboxOf.set(summary.agent, summary.unsandboxed === true);
+    // Only tasks on this machine's sandbox (no `runner`) say whether the agent is sandboxed.
+    if (summary.runner === undefined && !sandboxOf.has(summary.agent)) sandboxOf.set(summary.agent, summary.unsandboxed === true);
   }
 
   /** The policy may have moved an agent into or out of the sandbox since its summaries were made. */
@@ -81,7 +82,7 @@ export function createTaskListing(initial: readonly TaskRecord[], deps: TaskList
       if (now === was) continue;
       sandboxOf.set(agent, now);
       for (const [id, entry] of entries) {
-        if (entry.summary.agent !== agent) continue;
+        if (entry.summary.agent !== agent || entry.summary.runner !== undefined) continue;
         const { unsandboxed: _, ...rest } = entry.summary;
         set(id, entry.seq, now ? { ...rest, unsandboxed: true } : rest);
       }

@@ -3,7 +3,7 @@
 import { access } from 'node:fs/promises';
 import type { AgentUpdate, TaskEvent } from '../../../shared/events';
 import { agentEnvironment } from '../agents/agent-environment';
-import { spawnAgent, type AgentExit, type AgentProcess } from '../agents/agent-process';
+import { spawnAgent, type AgentExit, type RunningAgent } from '../agents/agent-process';
 import type { AgentRegistry } from '../agents/agent-registry';
 import type { AgentSpec } from '../agents/agent-spec';
 import { agentImplementation, type AgentSession, type ElicitationRequest, type ElicitationResponse, type PermissionOutcome, type PermissionRequest } from '../agents/agent-session';
@@ -18,6 +18,7 @@ import { commitMessageFor } from './commit-message';
 import { createTextTail } from './text-tail';
 import type { WorkspaceSetup } from '../workspace/workspace-setup';
 import { type IsolationRequest, type TaskIsolation } from '../sandbox/task-sandbox';
+import type { RunnerIsolation } from '../runners/runner';
 import { isDeskError } from '../../../shared/desk-error';
 import { isAuthRequired, loginHelp, offeredMethods } from '../agents/agent-auth';
 import { AD_HOC_AGENT_ID } from '../agents/agents-config';
@@ -59,7 +60,7 @@ export interface RunContext {
   /** The repository's cleanup in the worktree an earlier run left, before a new one replaces it. */
   cleanUpPrevious(): Promise<void>;
   /** How the agent and its terminals are started: confined to the task by the sandbox, where there is one. */
-  isolate(request: IsolationRequest): Promise<TaskIsolation>;
+  isolate(request: IsolationRequest): Promise<TaskIsolation & Partial<Pick<RunnerIsolation, 'startAgent'>>>;
   /** The agent going quiet, who it says it is, a login it wants (filled by the core; absent in some tests). */
   watch?: RunWatch;
   /** The desk's MCP server for this run (its URL and this task's token), handed to agents that take HTTP MCP servers. */
@@ -105,11 +106,11 @@ export async function runTask(context: RunContext): Promise<RunOutcome> {
   }
   if (signal.aborted) return { status: 'cancelled' };
 
-  let isolation: TaskIsolation;
+  let isolation: Awaited<ReturnType<RunContext['isolate']>>;
   try {
     isolation = await context.isolate({ taskId: task.id, worktree, agent: spec, log: (line) => log(line, 'warn'), ...(context.mcp && { mcpUrl: context.mcp.url }) });
   } catch (error) {
-    if (isDeskError(error, 'sandbox_unavailable') || isDeskError(error, 'worktree_tampered')) return { status: 'error', message: error.message };
+    if (isDeskError(error, 'sandbox_unavailable') || isDeskError(error, 'worktree_tampered') || isDeskError(error, 'runner_unavailable')) return { status: 'error', message: error.message };
     throw error;
   }
   log(isolation.description, isolation.kind === 'none' ? 'warn' : 'info');
@@ -122,16 +123,13 @@ export async function runTask(context: RunContext): Promise<RunOutcome> {
       if (signal.aborted) return { status: 'cancelled' };
       if (setup.failed) return { status: 'error', message: setup.failed };
     }
-    const launch = isolation.wrap(spec.command, spec.args);
-    const agent = await spawnAgent({
-      ...launch,
-      program: spec.command,
-      cwd: worktree,
-      env,
-      onLogLine: (line) => context.record({ type: 'log', level: 'info', source: 'agent', text: line }),
-    });
-    context.update({ agentPid: agent.pid });
-    log(`Started ${spec.name} (pid ${agent.pid}) in ${worktree}`);
+    const onLogLine = (line: string) => context.record({ type: 'log', level: 'info', source: 'agent', text: line });
+    // A runner starts the agent its own way (a container); the sandbox alone only says how to wrap the command.
+    const agent = isolation.startAgent
+      ? await isolation.startAgent({ command: spec.command, args: spec.args, cwd: worktree, env, onLogLine })
+      : await spawnAgent({ ...isolation.wrap(spec.command, spec.args), program: spec.command, cwd: worktree, env, onLogLine });
+    if (agent.pid !== undefined) context.update({ agentPid: agent.pid });
+    log(`Started ${spec.name} (${agent.where}) in ${worktree}`);
     const terminals = createTerminalHost({ worktree, baseEnv: env, record: context.record, wrap: (command, args, cwd) => isolation.wrap(command, args, { terminal: true, cwd }) });
     try {
       const ended = await converse(context, agent, worktree, spec, terminals, said.append);
@@ -166,14 +164,14 @@ export async function runTask(context: RunContext): Promise<RunOutcome> {
 /** Runs the session and the turn; `ended` means the agent finished its turn well. */
 async function converse(
   context: RunContext,
-  agent: AgentProcess,
+  agent: RunningAgent,
   cwd: string,
   spec: AgentSpec,
   terminals: ReturnType<typeof createTerminalHost>,
   onText: (text: string) => void,
 ): Promise<Exclude<RunOutcome, { status: 'completed' }> | { status: 'ended' }> {
   const { signal, turn } = context;
-  const channel = agentChannel(agent.child.stdout, agent.child.stdin, (line) => context.record({ type: 'log', level: 'warn', source: 'agent', text: `(not JSON-RPC) ${line}` }));
+  const channel = agentChannel(agent.stdout, agent.stdin, (line) => context.record({ type: 'log', level: 'warn', source: 'agent', text: `(not JSON-RPC) ${line}` }));
   void agent.exited.then((exit) => channel.close(new PeerClosedError(describeExit(exit, agent.recentLog()))));
 
   const files = createWorktreeFiles(cwd);
@@ -197,7 +195,7 @@ async function converse(
   const onAbort = () => {
     session?.cancel();
     // A well-behaved agent answers the cancel by ending its turn; the rest is cut short by the kill.
-    setTimeout(() => void agent.stop(), CANCEL_GRACE_MS).unref();
+    setTimeout(() => void agent.stop(), agent.cancelGraceMs ?? CANCEL_GRACE_MS).unref();
   };
   signal.addEventListener('abort', onAbort, { once: true });
   try {

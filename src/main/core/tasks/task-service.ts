@@ -25,15 +25,16 @@ import { recordingPrompts } from './prompt-events';
 import type { TaskSandbox } from '../sandbox/task-sandbox';
 import type { WorkspaceSetup } from '../workspace/workspace-setup';
 import { cleanUpWorktree } from './worktree-cleanup';
-import { createAgentHold, type AgentLimits } from './agent-hold';
 import { dependenciesToMerge, retireInOtherRepo, sandboxFor, singleRepo, type TaskRepos } from './task-repos';
+import type { RunnerKind } from '../../../shared/runners';
+import type { RunnerSet } from '../runners/runner-set';
+import { createStartHold, type AgentLimits } from './start-limits';
+import { createTaskSettings, type TaskSettings } from './task-settings';
 
-export interface TaskService extends TaskReview {
+export interface TaskService extends TaskReview, TaskSettings {
   /** Replaces the tasks a queued task waits for; refuses a cycle (`dependency_cycle`) or a task that already started. */
   setDependencies(id: string, dependencies: string[]): Promise<TaskRecord>;
   /** Changes how many agents run at once and the agent a submission gets by default. */
-  configure(settings: { concurrency?: number; defaultAgent?: string; dependenciesAfter?: DependencyGate; pushAfterApprove?: PushAfterApprove | null }): void;
-  settings(): { concurrency: number; defaultAgent: string; baseBranch: string; dependenciesAfter: DependencyGate; pushAfterApprove: PushAfterApprove | null };
   /** Queues a task; a task with the same id is cancelled and replaced. Throws `dependency_cycle`, `unknown_agent`. */
   submit(input: SubmitTask): Promise<TaskRecord>;
   /** Queues another turn for a task whose run is over; it ends in one more commit. Throws `task_busy` while it runs. */
@@ -82,12 +83,14 @@ export interface TaskServiceDeps {
   /** Starts each run's processes confined to the task, where the machine allows it. */
   sandbox: Pick<TaskSandbox, 'isolate' | 'confines'>;
   /** Which running tasks' agents went quiet (their summaries say since when). */ quiet?: QuietTasks;
+  /** Where agents may run (docs/runners.md); without it every task runs `local`, through `sandbox`. */
+  runners?: RunnerSet;
   now(): Date;
   /** `dependenciesAfter`: what dependencies must reach for tasks that do not say (default `completed`); `pushAfterApprove`: what an approval pushes. */
   config: { concurrency: number; defaultAgent: string; baseBranch: string; clientVersion: string; dependenciesAfter?: DependencyGate; pushAfterApprove?: PushAfterApprove | null };
 }
 
-interface ActiveRun { attempt: number; agent: string; controller: AbortController; done: Promise<void>; session?: AgentSession }
+interface ActiveRun { attempt: number; agent: string; runner: RunnerKind; controller: AbortController; done: Promise<void>; session?: AgentSession }
 
 /** Rate limits free up with time, not with events: look again this often while anything is held back. */
 const RATE_LIMIT_RECHECK_MS = 30_000;
@@ -147,18 +150,22 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
     return task;
   }
 
-  const heldBy = createAgentHold({ limits: (agent) => deps.limits?.(agent) ?? {}, turns, now: deps.now, runningOf: (agent) => [...running.values()].filter((r) => r.agent === agent).length });
+  const heldBy = createStartHold({
+    limits: (agent) => deps.limits?.(agent) ?? {}, countStartedSince: turns.countStartedSince, now: deps.now,
+    running: () => running.values(), runnerHeld: (runner, there) => deps.runners?.heldBy(runner, there),
+  });
 
   function schedule(): void {
     if (!started || stopping) return;
     let held = false;
     const mayStart = (task: GraphNode, picked: readonly GraphNode[]) => {
-      const reason = heldBy(task.agent, picked.filter((p) => p.agent === task.agent).length);
+      const reason = heldBy(task, picked);
       held ||= reason !== undefined;
       return reason === undefined;
     };
     // Only queued tasks whose dependencies changed are looked at, not every task.
-    const picked = pickTasksToStart(graph.readyCandidates(), graph.stateOf, running.size, deps.config.concurrency, mayStart);
+    // `concurrency` is the local runner's capacity; the others' capacities come on top (each checked by mayStart).
+    const picked = pickTasksToStart(graph.readyCandidates(), graph.stateOf, running.size, deps.config.concurrency + (deps.runners?.extraCapacity() ?? 0), mayStart);
     for (const task of picked) startRun(mustGet(task.id));
     if (held && !recheck) recheck = setTimeout(() => { recheck = undefined; schedule(); }, RATE_LIMIT_RECHECK_MS).unref();
   }
@@ -170,7 +177,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
     turns.update(task.id, turn.turn, { status: 'running', startedAt });
     const record = save(task.id, { status: 'in-progress', attempt, startedAt, finishedAt: null, errorMessage: null, agentPid: null });
     const controller = new AbortController();
-    const run: ActiveRun = { attempt, agent: task.agent, controller, done: Promise.resolve() };
+    const run: ActiveRun = { attempt, agent: task.agent, runner: task.runner ?? 'local', controller, done: Promise.resolve() };
     const requestsOfRun = requests.forRun(record);
     const repo = repos.of(task.repo);
     const context: RunContext = {
@@ -189,7 +196,10 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
       elicit: (request) => requestsOfRun.elicitation(request, tasks.get(task.id)?.worktreePath ?? ''),
       authorizeFile: (access, worktree) => requestsOfRun.fileAccess(access, worktree),
       authorizeCommand: (commandLine, worktree) => requestsOfRun.terminalCommand(commandLine, worktree),
-      isolate: (request) => sandboxFor(deps.sandbox, repo).isolate(request),
+      isolate: (request) => {
+        const placed = repo.gitCommonDir === undefined ? request : { ...request, gitCommonDir: repo.gitCommonDir };
+        return deps.runners ? deps.runners.isolate(run.runner, placed) : deps.sandbox.isolate(placed);
+      },
       workspace: repo.workspace,
       cleanUpPrevious: () => cleanUp(record),
     };
@@ -246,6 +256,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
     const agent = input.agent ?? deps.config.defaultAgent;
     const repo = repos.of(input.repo);
     if (!deps.agents.has(agent)) throw unknownAgent(agent, deps.agents.list().map((a) => a.id));
+    const runner = deps.runners?.choose(input.runner) ?? 'local';
     assertNoCycle(input.id, input.dependencies);
     return withTaskLock(input.id, async () => {
       const previous = tasks.get(input.id);
@@ -262,6 +273,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
           id: input.id, prompt: input.prompt, dependencies: input.dependencies, agent, status: 'queued', review: 'pending',
           submittedAt: at, updatedAt: at, baseBranch: repo.baseBranch, attempt: previous?.attempt ?? 0, ...(repo.name !== undefined && { repo: repo.name }),
           ...((input.after ?? deps.config.dependenciesAfter) === 'approved' && { after: 'approved' as const }), ...proposal,
+          ...(runner !== 'local' && { runner }),
         });
         turns.startOver(written.id, written.prompt, agent, at);
         return written;
@@ -319,18 +331,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
       });
     },
 
-    configure({ concurrency, defaultAgent, dependenciesAfter, pushAfterApprove }) {
-      if (dependenciesAfter !== undefined) deps.config.dependenciesAfter = dependenciesAfter;
-      if (pushAfterApprove !== undefined) deps.config.pushAfterApprove = pushAfterApprove;
-      if (defaultAgent !== undefined) {
-        if (!deps.agents.get(defaultAgent)) throw unknownAgent(defaultAgent, deps.agents.list().map((a) => a.id));
-        deps.config.defaultAgent = defaultAgent;
-      }
-      if (concurrency !== undefined) deps.config.concurrency = concurrency;
-      schedule();
-    },
-
-    settings: () => ({ ...pickSettings(deps.config), dependenciesAfter: deps.config.dependenciesAfter ?? 'completed', pushAfterApprove: deps.config.pushAfterApprove ?? null }),
+    ...createTaskSettings(deps.config, { agents: deps.agents, changed: schedule }),
 
     answer(id, input) {
       mustGet(id);
@@ -365,7 +366,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
       return toDetail(task, {
         unsandboxed: !deps.sandbox.confines(task.agent),
         stateOf: graph.stateOf, openQuestions: questions.forTask(id), turns: turns.list(id),
-        ...(task.status === 'queued' && { heldBy: heldBy(task.agent) }),
+        ...(task.status === 'queued' && { heldBy: heldBy(task) }),
       });
     },
 
@@ -396,4 +397,3 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
   };
 }
 
-const pickSettings = ({ concurrency, defaultAgent, baseBranch }: TaskServiceDeps['config']) => ({ concurrency, defaultAgent, baseBranch });

@@ -6,7 +6,10 @@ import type { TurnRecord } from '../store/turns-repo';
 import { blockedReason, unmetDependencies } from './dependency-graph';
 import type { DependencyStateOf } from './scheduler';
 
-/** `unsandboxed`: the task's agent runs without the OS sandbox (none on this machine, or the policy turns it off). */
+/**
+ * `unsandboxed`: the task's agent runs without the OS sandbox (none on this machine, or the policy turns it off);
+ * an agent on another runner is confined by its container instead.
+ */
 export function toSummary(task: TaskRecord, openQuestions: readonly OpenQuestion[] = [], unsandboxed = false, blockedBy?: string, quietSince?: string): TaskSummary {
   return {
     id: task.id,
@@ -21,7 +24,8 @@ export function toSummary(task: TaskRecord, openQuestions: readonly OpenQuestion
     ...(openQuestions.length > 0 && { openQuestions: [...openQuestions] }),
     ...(blockedBy !== undefined && { blockedBy }),
     ...(task.after === 'approved' && { after: 'approved' as const }),
-    ...(unsandboxed && { unsandboxed: true as const }),
+    ...(unsandboxed && task.runner === undefined && { unsandboxed: true as const }),
+    ...(task.runner !== undefined && task.runner !== 'local' && { runner: task.runner }),
     ...(task.conflict !== undefined && { conflict: task.conflict }),
     ...(task.push !== undefined && { push: task.push }),
     ...(task.repo !== undefined && { repo: task.repo }),

@@ -56,6 +56,8 @@ export interface DeskOptions {
   now?: () => Date;
   /** More repositories to open besides the default one. */
   moreRepos?: string[];
+  /** Where agents may run; default: `local` alone. */
+  runners?: CoreConfig['runners'];
 }
 
 /**
@@ -179,6 +181,7 @@ export async function startDesk(options: DeskOptions = {}): Promise<Desk & { roo
     ...(options.output !== undefined && { output: options.output }),
     ...(options.now !== undefined && { now: options.now }),
     ...(options.moreRepos !== undefined && { moreRepos: options.moreRepos }),
+    ...(options.runners !== undefined && { runners: options.runners }),
   });
   const address = await core.listen(0, '127.0.0.1');
   const url = `http://127.0.0.1:${address.port}`;

@@ -79,6 +79,7 @@ export function createDeskApi(connection: Connection, fetchImpl: typeof fetch = 
     addDependency: (id: string, dependency: string) => call(apiRoutes.addDependency, { params: { id }, body: { id: dependency } }),
     removeDependency: (id: string, dependency: string) => call(apiRoutes.removeDependency, { params: { id, dependency } }),
     agents: () => call(apiRoutes.agents),
+    runners: () => call(apiRoutes.runners),
     settings: () => call(apiRoutes.settings),
     updateSettings: (settings: BodyInputOf<typeof apiRoutes.updateSettings>) => call(apiRoutes.updateSettings, { body: settings }),
     policy: () => call(agentRoutes.policy),

@@ -86,6 +86,11 @@ export const TaskCard = memo(function TaskCard({ id }: { id: string }) {
             unsandboxed
           </span>
         )}
+        {card.runner && (
+          <span className="card-runner" title={`This task's agent runs on the ${card.runner} runner (see Settings → Runners).`}>
+            {card.runner}
+          </span>
+        )}
         <Elapsed time={card.time} />
       </div>
       <h3 className="card-title">{card.title}</h3>

@@ -102,6 +102,8 @@ export interface CardView {
   needsAnswer: boolean;
   /** Its agent runs without the OS sandbox (the core says so; see Settings for why). */
   unsandboxed: boolean;
+  /** Where its agent runs when not on this machine (`docker`, `cluster`). */
+  runner: string | undefined;
   /** Editable links: only a queued task's dependencies change. */
   canLink: boolean;
   time: CardTime;
@@ -153,6 +155,7 @@ export function cardViewModel(
     dependencies: task.dependencies.map((id, index) => ({ id, state: dependencyState(dependencyStatuses[index] ?? 'unknown') })),
     needsAnswer: (task.openQuestions?.length ?? 0) > 0,
     unsandboxed: task.unsandboxed === true,
+    runner: task.runner,
     canLink: task.status === 'queued',
     time: cardTime(task),
     proposedBy: task.proposedBy,

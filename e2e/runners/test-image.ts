@@ -1,0 +1,70 @@
+// The runner specs' image, built without a registry: the dynamic loader and libraries this machine's Node needs,
+// imported as a root file system (a few MB). Node itself comes read-only from this machine through the runner's
+// `mounts`, as an agent installed here would: with vfs storage every container copies its whole image, and a
+// 100 MB Node in it made each start and removal slow. Tagged by the content's hash, so it is built once per daemon.
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { copyFileSync, createReadStream, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type Dockerode from 'dockerode';
+
+export async function buildTestImage(docker: Dockerode): Promise<string> {
+  const node = realpathSync(process.execPath);
+  const libraries = sharedLibraries(node);
+  const files = libraries;
+  const hash = createHash('sha256');
+  for (const file of files) hash.update(file).update(await fileHash(file));
+  for (const path of nodePaths()) hash.update(`mount point ${path}`);
+  const tag = `desk-test-node:${hash.digest('hex').slice(0, 16)}`;
+  if (await docker.getImage(tag).inspect().then(() => true, () => false)) return tag;
+
+  const root = mkdtempSync(join(tmpdir(), 'desk-test-image-'));
+  try {
+    for (const file of files) {
+      mkdirSync(join(root, dirname(file)), { recursive: true });
+      copyFileSync(file, join(root, file));
+    }
+    for (const dir of ['tmp', 'etc', 'proc', 'dev', 'sys']) mkdirSync(join(root, dir), { recursive: true });
+    // Where the mounted Node lands: a bind mount needs its target to exist.
+    for (const path of nodePaths()) {
+      mkdirSync(join(root, dirname(path)), { recursive: true });
+      writeFileSync(join(root, path), '');
+    }
+    const [repo, version] = tag.split(':') as [string, string];
+    const tar = spawn('tar', ['-C', root, '-c', '.'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const stream = await docker.importImage(tar.stdout as unknown as string, { repo, tag: version });
+    await new Promise<void>((resolve, reject) => docker.modem.followProgress(stream, (error: Error | null) => (error ? reject(error) : resolve())));
+    return tag;
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+/** The Node running the tests, by the path agent specs name (`process.execPath`) and its real path. */
+export function nodePaths(): string[] {
+  return [...new Set([process.execPath, realpathSync(process.execPath)])];
+}
+
+/** The libraries `ldd` says a program loads, the dynamic loader included (real paths, so copies are files). */
+function sharedLibraries(program: string): string[] {
+  const out = spawnSync('ldd', [program], { encoding: 'utf8' }).stdout;
+  const paths = [...out.matchAll(/(\/[^\s)]+)/g)].map((match) => match[1] as string).filter((path) => path !== program);
+  const all = new Set<string>();
+  for (const path of paths) {
+    all.add(path);
+    try {
+      all.add(realpathSync(path));
+    } catch {
+      // Listed but absent: the loader does without it.
+    }
+  }
+  return [...all];
+}
+
+function fileHash(file: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const hash = createHash('sha256');
+    createReadStream(file).on('data', (chunk) => hash.update(chunk)).on('end', () => resolve(hash.digest('hex'))).on('error', reject);
+  });
+}

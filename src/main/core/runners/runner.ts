@@ -1,0 +1,38 @@
+// The runner seam: "start this agent for this task, isolated; end it whole". `local` is the OS sandbox on this
+// machine; `docker` a container; each gives a task's run the same shape, so the task runner does not care where.
+import type { RunnerKind, RunnerState } from '../../../shared/runners';
+import type { RunningAgent } from '../agents/agent-process';
+import type { IsolationRequest, TaskIsolation } from '../sandbox/task-sandbox';
+
+export interface StartAgentOptions {
+  command: string;
+  args: readonly string[];
+  cwd: string;
+  env: Record<string, string>;
+  onLogLine?: (line: string) => void;
+}
+
+/** One run of a task on a runner: how its agent starts, and (as before) how its terminals and setup start. */
+export interface RunnerIsolation extends TaskIsolation {
+  /** Starts the task's agent with its protocol on stdin/stdout; `dispose` ends whatever is left of it. */
+  startAgent(options: StartAgentOptions): Promise<RunningAgent>;
+}
+
+/** What a run asks of its runner: the sandbox's request (task, worktree, agent, the repository's git dir, the MCP URL). */
+export type IsolateRequest = IsolationRequest;
+
+export interface Runner {
+  readonly kind: RunnerKind;
+  /** Tasks it runs at once at most. */
+  readonly capacity: number;
+  /** Whether tasks may be sent to it at all (a runner left out of the configuration may not). */
+  readonly enabled: boolean;
+  /** What Settings shows: reachable or not, and why (asks the runner; never throws). */
+  state(): Promise<Pick<RunnerState, 'available' | 'detail'>>;
+  /** Whether the agent's tasks run confined (a container always confines). */
+  confines(agentId: string): boolean;
+  /** Removes what a killed desk left behind on this runner; called before any task of this desk runs. */
+  sweep(): Promise<void>;
+  /** Throws `sandbox_unavailable`, `runner_unavailable` or `worktree_tampered` (the task ends in error). */
+  isolate(request: IsolateRequest): Promise<RunnerIsolation>;
+}

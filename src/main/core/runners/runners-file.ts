@@ -1,0 +1,33 @@
+// Reads `<dataDir>/runners.json`: which runners the desk may use. A missing file means `local` alone; a broken
+// one stops the host with one line naming the file and the field, like the policy file.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { deskError } from '../../../shared/desk-error';
+import { RunnersConfig } from '../../../shared/runners';
+
+export const RUNNERS_FILE = 'runners.json';
+
+const runnersFileInvalid = (message: string) => deskError('invalid', 'runners_file_invalid', message);
+
+export function loadRunnersConfig(dataDir: string): RunnersConfig {
+  const path = join(dataDir, RUNNERS_FILE);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return RunnersConfig.parse({});
+    throw runnersFileInvalid(`Cannot read ${path}: ${(error as Error).message}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw runnersFileInvalid(`${path} is not valid JSON: ${(error as Error).message}`);
+  }
+  const parsed = RunnersConfig.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw runnersFileInvalid(`${path}: ${issue?.path.join('.') || '(the file)'}: ${issue?.message ?? 'is invalid'}`);
+  }
+  return parsed.data;
+}
