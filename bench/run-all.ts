@@ -10,7 +10,7 @@ import { benchIntake, type IntakeResult } from './intake';
 import { benchColdStart, benchFlood, benchManyTasks, floodCommand } from './serve-process';
 import { benchUpdates } from './updates';
 import { benchWorktree } from './worktree';
-import { DEFAULT_OUTPUT_CAP_BYTES } from '../src/main/core/store/events-repo';
+import { DEFAULT_OUTPUT_CAP_BYTES } from '../src/main/core/testing';
 
 interface Target { figure: string; value: string; target: string; pass: boolean | undefined }
 

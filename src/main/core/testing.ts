@@ -6,3 +6,4 @@ export {
 export { git, isolateGitConfig } from './git/git-test-fixture';
 export { processesWith, sandboxForTests } from './sandbox/test-support/sandbox-for-tests';
 export { processGroupAlive } from './agents/process-tree';
+export { DEFAULT_OUTPUT_CAP_BYTES } from './store/events-repo';
