@@ -115,6 +115,16 @@ describe('uploads', () => {
     expect(refused.json.message).toMatch(/no worktree yet/);
   });
 
+  it('waits for a task queued behind a full desk rather than refusing it: a free place is coming', async () => {
+    const busy = await Promise.all([1, 2, 3, 4].map(() => createTask('sleep 60000')));
+    for (const id of busy) await currentDesk().waitForStatus(id, 'in-progress');
+    const queued = await createTask('say after the others');
+    const pending = upload(queued, Buffer.from('queued'), 'queued.txt');
+    for (const id of busy) expect((await currentDesk().api('DELETE', `/tasks/${id}`)).status).toBe(200);
+    const uploaded = await pending;
+    expect(uploaded.status, JSON.stringify(uploaded.json)).toBe(200);
+  });
+
   it('refuses an upload without a file (422), a body that is not multipart (415) and a file over 50 MiB (413)', async () => {
     const taskId = await createTask('say ready');
     const form = new FormData();

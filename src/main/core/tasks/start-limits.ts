@@ -47,12 +47,16 @@ export interface StartHoldDeps {
   runnerHeld?(runner: RunnerKind, runningThere: number): string | undefined;
 }
 
-/** `heldBack` over the task service's live state: why `task` may not start now, with `picked` starting this round. */
-export function createStartHold(deps: StartHoldDeps): (task: Placed, picked?: readonly Placed[]) => string | undefined {
+/**
+ * `heldBack` over the task service's live state: why `task` may not start now, with `picked` starting this round.
+ * `withCapacity: false` leaves the runners' capacity out: waiting for a free place is ordinary queueing, which a
+ * task's detail does not report as something holding it (an upload waits for the worktree instead of being refused).
+ */
+export function createStartHold(deps: StartHoldDeps): (task: Placed, picked?: readonly Placed[], withCapacity?: boolean) => string | undefined {
   const on = (run: Placed) => ({ agent: run.agent, runner: run.runner ?? 'local' });
-  return (task, picked = []) => heldBack(on(task), {
+  return (task, picked = [], withCapacity = true) => heldBack(on(task), {
     running: [...deps.running()].map(on), picked: picked.map(on), limits: deps.limits(task.agent),
     promptsLastHour: () => deps.countStartedSince(task.agent, new Date(deps.now().getTime() - HOUR_MS).toISOString()),
-    runnerHeld: (runner, there) => deps.runnerHeld?.(runner, there),
+    runnerHeld: (runner, there) => (withCapacity ? deps.runnerHeld?.(runner, there) : undefined),
   });
 }

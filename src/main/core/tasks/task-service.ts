@@ -366,7 +366,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
       return toDetail(task, {
         unsandboxed: !deps.sandbox.confines(task.agent),
         stateOf: graph.stateOf, openQuestions: questions.forTask(id), turns: turns.list(id),
-        ...(task.status === 'queued' && { heldBy: heldBy(task) }),
+        ...(task.status === 'queued' && { heldBy: heldBy(task, [], false) }),
       });
     },
 
