@@ -110,7 +110,8 @@ export function createEventsRepo(db: Db, repo: string, options: EventsRepoOption
     closeRuns();
     if (timer) clearTimeout(timer);
     timer = undefined;
-    if (pending.length === 0) return;
+    // An agent still talking while the desk shuts down: its last events went out live, but the database is closed.
+    if (pending.length === 0 || !db.open) return;
     const batch = pending;
     pending = [];
     writeBatch(batch);

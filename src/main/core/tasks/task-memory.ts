@@ -11,10 +11,10 @@ import { createOpenQuestions, type OpenQuestions } from './open-questions';
 import { createTaskGraph, type TaskGraph } from './task-graph';
 import { createTaskListing, type TaskListingWriter } from './task-listing';
 import type { QuietTasks } from './quiet-tasks';
-
-export type { QuietTasks };
 import { toSummary } from './task-view';
 import { workingTimePatch } from './working-time';
+
+export type { QuietTasks };
 
 export interface TaskMemory {
   graph: TaskGraph;
