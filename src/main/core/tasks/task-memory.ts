@@ -84,8 +84,10 @@ export function createTaskMemory(deps: TaskMemoryDeps): TaskMemory {
       const status = patch.status ?? undefined;
       const before = status !== undefined && graph.statusOf(id) !== status ? records.get(id) : undefined;
       if (!before) return written(deps.tasks.update(id, unarchivedWhenActive(patch)));
-      // A status change: the working time moves on, and what the agent did last is kept with the task.
-      const clock = workingTimePatch(before, status, patch.updatedAt ?? deps.now().toISOString(), interrupted.delete(id));
+      // A status change: the working time moves on, and what the agent did last is kept with the task. A change that
+      // carries its own start or finish time is timed by it, so working time never exceeds finish − start.
+      const at = patch.finishedAt ?? patch.startedAt ?? patch.updatedAt ?? deps.now().toISOString();
+      const clock = workingTimePatch(before, status, at, interrupted.delete(id));
       const lastActivity = activity.get(id);
       activity.seal(id);
       return written(deps.tasks.update(id, { ...unarchivedWhenActive(patch), ...clock, ...(lastActivity && { lastActivity }) }));
