@@ -4,10 +4,14 @@
 /** Environment variables receive-pack passes on to the hook: the task's branch and start commit. */
 export const HOOK_BRANCH_VARIABLE = 'DESK_EXCHANGE_BRANCH';
 export const HOOK_START_VARIABLE = 'DESK_EXCHANGE_START';
+/** The repository's own git dir: what it already holds was not made by the container. */
+export const HOOK_REPOSITORY_VARIABLE = 'DESK_EXCHANGE_REPOSITORY';
 
 /**
  * Accepts only an update of exactly refs/heads/<branch> to a commit that descends from the start commit
- * and from the branch's current commit (no deletion, no other ref, no rewrite). Every refusal says why on
+ * and from the branch's current commit (no deletion, no other ref, no rewrite), whose new commits are all new to
+ * the repository: a merge of a commit the branch does not reach (another branch's, its sha learnt somehow) would
+ * hand that history to the container on its next fetch. Every refusal says why on
  * stderr, which git relays to the pusher as "remote: …".
  */
 export const PRE_RECEIVE_HOOK = `#!/bin/sh
@@ -19,7 +23,7 @@ refuse() {
   echo "desk: refused $1: $2" >&2
   status=1
 }
-if [ -z "$${HOOK_BRANCH_VARIABLE}" ] || [ -z "$start" ]; then
+if [ -z "$${HOOK_BRANCH_VARIABLE}" ] || [ -z "$start" ] || [ -z "$${HOOK_REPOSITORY_VARIABLE}" ]; then
   echo "desk: this exchange was not started by the desk; nothing is accepted" >&2
   exit 1
 fi
@@ -40,8 +44,19 @@ while read -r old new ref; do
     *[!0]*)
       if ! git merge-base --is-ancestor "$old" "$new" 2>/dev/null; then
         refuse "$ref" "not a fast-forward of $old (the branch's history cannot be rewritten)"
-      fi ;;
+        continue
+      fi
+      since="$old" ;;
+    *) since="$start" ;;
   esac
+  for commit in $(git rev-list "$new" "^$since"); do
+    # Asked of the repository alone, outside the push's quarantine.
+    if env -u GIT_OBJECT_DIRECTORY -u GIT_ALTERNATE_OBJECT_DIRECTORIES -u GIT_QUARANTINE_PATH \
+      git --git-dir="$${HOOK_REPOSITORY_VARIABLE}" cat-file -e "$commit^{commit}" 2>/dev/null; then
+      refuse "$ref" "$commit is history the task branch does not hold; push only the task's own new commits"
+      break
+    fi
+  done
 done
 exit $status
 `;

@@ -161,6 +161,20 @@ describe('the task git exchange', () => {
     expect((await gitAsync(setup.exchange.path, 'cat-file', '-e', orphan)).code).not.toBe(0);
   });
 
+  it('refuses a merge that would bring in history the task branch does not hold (another branch\'s commit)', async () => {
+    const clone = await cloneTask();
+    // However the container learnt of it: here it fetches the other branch straight from the repository.
+    git(clone, 'fetch', '--quiet', setup.sandbox.repo, 'secret');
+    git(clone, 'merge', '--quiet', '--no-edit', 'FETCH_HEAD');
+    const secret = git(setup.sandbox.repo, 'rev-parse', 'secret');
+
+    const result = await push(clone, `HEAD:refs/heads/${BRANCH}`);
+
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain(`${secret} is history the task branch does not hold`);
+    expect(await setup.exchange.head()).toBe(setup.start);
+  });
+
   it('refuses a force-push that rewrites the branch after an accepted push', async () => {
     const clone = await cloneTask();
     const first = commitFiles(clone, { 'one.txt': '1\n' }, 'first');

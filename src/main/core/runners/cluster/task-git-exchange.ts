@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { deskError } from '../../../../shared/desk-error';
 import { createGitRunner, discoverRepository, type GitRepo } from '../../git/git-runner';
 import { runGit } from './exchange-git';
-import { HOOK_BRANCH_VARIABLE, HOOK_START_VARIABLE, PRE_RECEIVE_HOOK } from './pre-receive-hook';
+import { HOOK_BRANCH_VARIABLE, HOOK_REPOSITORY_VARIABLE, HOOK_START_VARIABLE, PRE_RECEIVE_HOOK } from './pre-receive-hook';
 import { serveSmartHttp } from './smart-http';
 
 export interface TaskExchangeRequest {
@@ -100,7 +100,7 @@ export async function openTaskExchange(request: TaskExchangeRequest): Promise<Ta
 
   // Hooks come only from the exchange's own hooks dir, whatever a config says.
   const receiveConfig = [`core.hooksPath=${join(path, 'hooks')}`];
-  const hookEnv = { [HOOK_BRANCH_VARIABLE]: branch, [HOOK_START_VARIABLE]: startCommit };
+  const hookEnv = { [HOOK_BRANCH_VARIABLE]: branch, [HOOK_START_VARIABLE]: startCommit, [HOOK_REPOSITORY_VARIABLE]: resolve(request.gitCommonDir) };
   const head = () => runGit(['--git-dir', path, 'rev-parse', '--verify', '--end-of-options', `${branchRef}^{commit}`]);
 
   return {
