@@ -40,7 +40,7 @@ const COMMIT_MESSAGE = 'desk-runner: work of this turn';
 
 /**
  * @typedef {{ url: string, token: string, gitUrl: string, worktree: string, branch: string, command: string, args: string[] }} Config
- * @typedef {import('node:stream').Duplex} Duplex
+ * @typedef {import('node:net').Socket} Duplex
  * @typedef {import('node:child_process').ChildProcessWithoutNullStreams} Child
  * @typedef {{ child: Child, exited: boolean, flush(): void }} Terminal
  */
@@ -93,6 +93,7 @@ function agentEnvironment() {
 
 /** Git's environment with the token as an HTTP header: given through the environment, never on a command line. */
 function gitEnvironment(/** @type {Config} */ config) {
+  /** @type {Record<string, string>} */
   const env = { ...agentEnvironment(), GIT_TERMINAL_PROMPT: '0' };
   const index = Number.parseInt(env.GIT_CONFIG_COUNT ?? '0', 10) || 0;
   env.GIT_CONFIG_COUNT = String(index + 1);
@@ -529,7 +530,7 @@ function bridge(/** @type {Config} */ config, /** @type {Duplex} */ socket, /** 
       void serve(message);
     }
   }, () => notify('log', { line: `desk-runner: dropped a line from the desk longer than ${MAX_LINE_BYTES} bytes` }));
-  socket.setNoDelay?.(true);
+  socket.setNoDelay(true);
   if (head.length > 0) fromDesk(head);
   socket.on('data', fromDesk);
 }
