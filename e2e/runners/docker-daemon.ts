@@ -5,6 +5,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type Dockerode from 'dockerode';
 import type { TestProject } from 'vitest/node';
 import { buildTestImage } from './test-image';
 
@@ -14,8 +15,10 @@ declare module 'vitest' {
     dockerHost: string;
     /** Why Docker cannot run here ('' when it can). */
     dockerSkip: string;
-    /** The test image: the loader and libraries the tests' Node needs, nothing else (Node is mounted). */
+    /** The test image: the loader and libraries the tests' Node and git need, and a shell (both are mounted). */
     dockerImage: string;
+    /** Why the daemon is no one-node swarm for the cluster specs ('' when it is). */
+    swarmSkip: string;
   }
 }
 
@@ -30,6 +33,7 @@ export default async function startDockerDaemon(project: TestProject): Promise<(
     project.provide('dockerHost', '');
     project.provide('dockerSkip', reason);
     project.provide('dockerImage', '');
+    project.provide('swarmSkip', reason);
     return async () => {};
   };
   if (process.platform !== 'linux') return skip('the tests start their own dockerd, which needs Linux.');
@@ -85,5 +89,24 @@ export default async function startDockerDaemon(project: TestProject): Promise<(
   }
   project.provide('dockerHost', host);
   project.provide('dockerSkip', '');
+  project.provide('swarmSkip', await joinOneNodeSwarm(docker));
   return stop;
+}
+
+/**
+ * The daemon as a one-node swarm for the cluster runner (kept in its data root between runs). Returns why not, or
+ * ''; with DESK_REQUIRE_DOCKER=1 a daemon that runs but cannot be a swarm fails the run instead.
+ */
+async function joinOneNodeSwarm(docker: Dockerode): Promise<string> {
+  const state = async () => ((await docker.info()) as { Swarm?: { LocalNodeState?: string } }).Swarm?.LocalNodeState;
+  try {
+    if (await state() !== 'active') await docker.swarmInit({ ListenAddr: '127.0.0.1:2377', AdvertiseAddr: '127.0.0.1' });
+    if (await state() === 'active') return '';
+    throw new Error(`the swarm is ${await state()}`);
+  } catch (error) {
+    const reason = `docker swarm init failed: ${(error as Error).message}`;
+    if (process.env.DESK_REQUIRE_DOCKER === '1') throw new Error(`DESK_REQUIRE_DOCKER=1 but ${reason}`);
+    process.stderr.write(`Cluster runner specs skip: ${reason}\n`);
+    return reason;
+  }
 }

@@ -1,5 +1,5 @@
-// The runner specs' image, built without a registry: the dynamic loader and libraries this machine's Node needs,
-// imported as a root file system (a few MB). Node itself comes read-only from this machine through the runner's
+// The runner specs' image, built without a registry: the dynamic loader and libraries this machine's Node and git need,
+// imported as a root file system (a few MB). Node and git come read-only from this machine through the runner's
 // `mounts`, as an agent installed here would: with vfs storage every container copies its whole image, and a
 // 100 MB Node in it made each start and removal slow. Tagged by the content's hash, so it is built once per daemon.
 import { spawn, spawnSync } from 'node:child_process';
@@ -11,11 +11,12 @@ import type Dockerode from 'dockerode';
 
 export async function buildTestImage(docker: Dockerode): Promise<string> {
   const node = realpathSync(process.execPath);
-  const libraries = sharedLibraries(node);
-  const files = libraries;
+  // Git comes mounted too (the cluster runner's helper clones and pushes with it); its libraries are in the image.
+  const files = [...new Set([node, ...GIT_PROGRAMS].flatMap((program) => sharedLibraries(program)))];
   const hash = createHash('sha256');
-  for (const file of files) hash.update(file).update(await fileHash(file));
+  for (const file of [...files, SHELL]) hash.update(file).update(await fileHash(file));
   for (const path of nodePaths()) hash.update(`mount point ${path}`);
+  for (const dir of gitPaths()) hash.update(`mount point dir ${dir}`);
   const tag = `desk-test-node:${hash.digest('hex').slice(0, 16)}`;
   if (await docker.getImage(tag).inspect().then(() => true, () => false)) return tag;
 
@@ -31,6 +32,11 @@ export async function buildTestImage(docker: Dockerode): Promise<string> {
       mkdirSync(join(root, dirname(path)), { recursive: true });
       writeFileSync(join(root, path), '');
     }
+    for (const dir of gitPaths()) mkdirSync(join(root, dir), { recursive: true });
+    // A shell for the commands agents run (`sh -c …`): Debian's dash needs only the C library already there.
+    mkdirSync(join(root, 'bin'), { recursive: true });
+    copyFileSync(SHELL, join(root, 'bin', 'sh'));
+    writeFileSync(join(root, GIT), '');
     const [repo, version] = tag.split(':') as [string, string];
     const tar = spawn('tar', ['-C', root, '-c', '.'], { stdio: ['ignore', 'pipe', 'inherit'] });
     const stream = await docker.importImage(tar.stdout as unknown as string, { repo, tag: version });
@@ -39,6 +45,20 @@ export async function buildTestImage(docker: Dockerode): Promise<string> {
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
+}
+
+const GIT = '/usr/bin/git';
+const SHELL = realpathSync('/bin/sh');
+const GIT_PROGRAMS = [GIT, '/usr/lib/git-core/git-remote-http'];
+
+/** What a container needs mounted to run this machine's git: the program, its helpers and its templates. */
+export function gitPaths(): string[] {
+  return ['/usr/lib/git-core', '/usr/share/git-core'];
+}
+
+/** Every path the runner specs mount read-only: this machine's Node and git. */
+export function mountedTools(): string[] {
+  return [...nodePaths(), GIT, ...gitPaths()];
 }
 
 /** The Node running the tests, by the path agent specs name (`process.execPath`) and its real path. */

@@ -149,9 +149,17 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   const agentNotes = createAgentNotes();
   // One object: Settings changes `concurrency` through the task service, and the local runner's capacity follows it.
   const taskConfig = { concurrency: config.concurrency, defaultAgent: config.defaultAgent, baseBranch, clientVersion: config.appVersion };
+  // The cluster's door and runner are loaded only on a desk that uses them.
+  let listeningUrl: string | undefined;
+  const cluster = runnersConfig.cluster.enabled ? await import('./runners/cluster/cluster-setup') : undefined;
+  const runnerGate = cluster?.createRunnerGate();
   const runners = createRunnerSet([
     createLocalRunner({ sandbox, capacity: () => taskConfig.concurrency }),
     createDockerRunner({ config: runnersConfig.docker, deskId, repoRoot, gitCommonDir: repository.commonDir, policyFor: (agentId) => governance.policyFor(agentId) }),
+    ...(cluster && runnerGate ? [cluster.createClusterRunner({
+      config: runnersConfig.cluster, deskId, dataDir: config.dataDir, gitCommonDir: repository.commonDir, gate: runnerGate,
+      listeningUrl: () => listeningUrl, policyFor: (agentId) => governance.policyFor(agentId),
+    })] : []),
   ], runnersConfig.default);
   const tasks = createTaskService({
     tasks: tasksRepo,
@@ -197,10 +205,12 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   addProposalRoutes(router, { tasks });
   const http = createHttpHost({
     router,
-    security: { token: config.token, allowedHosts: config.allowedHosts, allowedOrigins: config.allowedOrigins },
+    // The address cluster containers are told to call is one the desk answers to.
+    security: { token: config.token, allowedHosts: [...config.allowedHosts, ...clusterHosts(runnersConfig)], allowedOrigins: config.allowedOrigins },
     eventsSocket: createEventsSocket({ bus, events }),
     resolveAgentToken: (token) => governance.agentForToken(token),
     mcp,
+    ...(runnerGate && { runnerGate }),
     staticUi: createStaticUi(config.uiDir),
     ...(config.checkAnswers && { checkAnswers: true }),
     log: (error) => log(`Request failed: ${error instanceof Error ? error.stack : String(error)}`),
@@ -213,6 +223,9 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     async listen(port, host) {
       const address = await http.listen(port, host);
       mcp.listening(address);
+      // A desk listening on every address is reached by a container on this machine's network over loopback.
+      const reachable = ['0.0.0.0', '::'].includes(address.address) ? '127.0.0.1' : address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      listeningUrl = `http://${reachable}:${address.port}`;
       await runners.sweep();
       await tasks.recover();
       tasks.start();
@@ -236,3 +249,9 @@ export async function createCore(config: CoreConfig): Promise<Core> {
 }
 
 const ENDED: ReadonlySet<TaskStatus> = new Set(['completed', 'error', 'cancelled']);
+
+/** The host name cluster containers call the desk by, when one is configured. */
+function clusterHosts(runnersConfig: RunnersConfig): string[] {
+  const { deskUrl, enabled } = runnersConfig.cluster;
+  return enabled && deskUrl !== undefined ? [new URL(deskUrl).hostname] : [];
+}

@@ -20,6 +20,8 @@ import type { StaticUi } from './static-ui';
 import { bearerTokenOf, hasValidBearer, isAllowedHost, isAllowedOrigin, preflightHeaders, type SecurityConfig } from './security';
 import { deskError } from '../../../shared/desk-error';
 import { MCP_PATH } from '../../../shared/mcp';
+import { RUNNER_PATH_PREFIX } from '../../../shared/runners';
+import type { RunnerGate } from '../runners/cluster/runner-gate';
 
 export interface HttpHost {
   readonly server: Server;
@@ -45,6 +47,8 @@ export interface HttpHostDeps {
    * an agent token), and that token opens nothing else.
    */
   mcp?: { handle(request: Request, token: string, body: () => Promise<unknown>): Promise<Response | undefined> };
+  /** The cluster runner's door at /runner/<task>/ (git and the agent's connection), opened by a run's own token only. */
+  runnerGate?: Pick<RunnerGate, 'handle' | 'upgrade'>;
   /** Tests: hold every JSON answer to the schema its route declares; a mismatch answers 500 and is logged. */
   checkAnswers?: boolean;
 }
@@ -170,7 +174,8 @@ function createApp(deps: HttpHostDeps): Hono<Env> {
  * Every request: Host must be ours (DNS rebinding) and a browser Origin allowed; a CORS preflight is answered here;
  * /ui/ is the public board. Everything else needs a token: the desk's opens every route, an agent's only the
  * `desk-or-agent` ones (checked by the route), none at all is refused before anyone says whether the path exists.
- * An upgrade is accepted only at /api/events, with the desk token in a header or (browsers) a subprotocol.
+ * An upgrade is accepted only at /api/events, with the desk token in a header or (browsers) a subprotocol, and (with a
+ * cluster runner) at /runner/<task>/connect with that run's token; /runner/<task>/git/ takes that token too.
  */
 function securityMiddleware(deps: HttpHostDeps): MiddlewareHandler<Env> {
   const { security } = deps;
@@ -179,6 +184,10 @@ function securityMiddleware(deps: HttpHostDeps): MiddlewareHandler<Env> {
     const { pathname } = requestUrl(request);
     c.set('cors', checkHostAndOrigin(request, security));
     if (c.env.upgrade) {
+      if (pathname.startsWith(RUNNER_PATH_PREFIX) && deps.runnerGate) {
+        deps.runnerGate.upgrade(request, c.env.upgrade.socket, c.env.upgrade.head, pathname);
+        return RESPONSE_ALREADY_SENT;
+      }
       if (pathname !== apiRoutes.events.path) throw new HttpError(404, 'not_found', `No WebSocket at ${pathname}.`);
       if (!hasValidBearer(request.headers.authorization ?? bearerFromSubprotocol(request), security.token)) throw unauthorized();
       c.set('principal', { kind: 'desk' });
@@ -193,6 +202,10 @@ function securityMiddleware(deps: HttpHostDeps): MiddlewareHandler<Env> {
       const answer = token === undefined ? undefined : await deps.mcp.handle(c.req.raw, token, () => readJsonBody(request));
       if (!answer) throw unauthorized('Send your task\'s MCP token (given in session/new) as "Authorization: Bearer <token>".');
       return answer;
+    }
+    if (pathname.startsWith(RUNNER_PATH_PREFIX) && deps.runnerGate && c.env.outgoing) {
+      await deps.runnerGate.handle(request, c.env.outgoing, pathname);
+      return RESPONSE_ALREADY_SENT;
     }
     c.set('principal', authenticate(request, deps));
     try {

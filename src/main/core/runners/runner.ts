@@ -1,7 +1,9 @@
 // The runner seam: "start this agent for this task, isolated; end it whole". `local` is the OS sandbox on this
 // machine; `docker` a container; each gives a task's run the same shape, so the task runner does not care where.
 import type { RunnerKind, RunnerState } from '../../../shared/runners';
+import type { TaskEvent } from '../../../shared/events';
 import type { RunningAgent } from '../agents/agent-process';
+import type { TerminalHost } from '../agents/terminal-host';
 import type { IsolationRequest, TaskIsolation } from '../sandbox/task-sandbox';
 
 export interface StartAgentOptions {
@@ -16,6 +18,20 @@ export interface StartAgentOptions {
 export interface RunnerIsolation extends TaskIsolation {
   /** Starts the task's agent with its protocol on stdin/stdout; `dispose` ends whatever is left of it. */
   startAgent(options: StartAgentOptions): Promise<RunningAgent>;
+  /**
+   * A runner whose agent works on a disk of its own (the cluster) answers the agent's file requests and runs its
+   * terminals there, after the desk's governance allowed each; without these the desk does both in the worktree.
+   */
+  files?: RemoteFiles;
+  terminals?(options: { record(event: TaskEvent): void; baseEnv: Record<string, string> }): TerminalHost;
+  /** Brings the turn's work into the desk's worktree before the agent goes (the cluster's push); throws why not. */
+  collect?(): Promise<void>;
+}
+
+/** The agent's `fs/*` requests, answered where the agent works. */
+export interface RemoteFiles {
+  readTextFile(request: { path: string; line?: number; limit?: number }): Promise<string>;
+  writeTextFile(request: { path: string; content: string }): Promise<void>;
 }
 
 /** What a run asks of its runner: the sandbox's request (task, worktree, agent, the repository's git dir, the MCP URL). */

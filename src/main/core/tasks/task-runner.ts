@@ -10,7 +10,7 @@ import { agentImplementation, type AgentSession, type ElicitationRequest, type E
 import { agentChannel } from '../agents/agent-channel';
 import { connectAgent } from '../agents/connect-agent';
 import { INVALID_PARAMS, JsonRpcError, PeerClosedError } from '../../../shared/json-rpc-peer';
-import { createTerminalHost } from '../agents/terminal-host';
+import { createTerminalHost, type TerminalHost } from '../agents/terminal-host';
 import { createWorktreeFiles } from '../agents/worktree-files';
 import type { GitService } from '../git/git-service';
 import type { TaskPatch, TaskRecord } from '../store/tasks-repo';
@@ -18,7 +18,7 @@ import { commitMessageFor } from './commit-message';
 import { createTextTail } from './text-tail';
 import type { WorkspaceSetup } from '../workspace/workspace-setup';
 import { type IsolationRequest, type TaskIsolation } from '../sandbox/task-sandbox';
-import type { RunnerIsolation } from '../runners/runner';
+import type { RemoteFiles, RunnerIsolation } from '../runners/runner';
 import { isDeskError } from '../../../shared/desk-error';
 import { isAuthRequired, loginHelp, offeredMethods } from '../agents/agent-auth';
 import { AD_HOC_AGENT_ID } from '../agents/agents-config';
@@ -60,7 +60,7 @@ export interface RunContext {
   /** The repository's cleanup in the worktree an earlier run left, before a new one replaces it. */
   cleanUpPrevious(): Promise<void>;
   /** How the agent and its terminals are started: confined to the task by the sandbox, where there is one. */
-  isolate(request: IsolationRequest): Promise<TaskIsolation & Partial<Pick<RunnerIsolation, 'startAgent'>>>;
+  isolate(request: IsolationRequest): Promise<TaskIsolation & Partial<Pick<RunnerIsolation, 'startAgent' | 'files' | 'terminals' | 'collect'>>>;
   /** The agent going quiet, who it says it is, a login it wants (filled by the core; absent in some tests). */
   watch?: RunWatch;
   /** The desk's MCP server for this run (its URL and this task's token), handed to agents that take HTTP MCP servers. */
@@ -130,11 +130,15 @@ export async function runTask(context: RunContext): Promise<RunOutcome> {
       : await spawnAgent({ ...isolation.wrap(spec.command, spec.args), program: spec.command, cwd: worktree, env, onLogLine });
     if (agent.pid !== undefined) context.update({ agentPid: agent.pid });
     log(`Started ${spec.name} (${agent.where}) in ${worktree}`);
-    const terminals = createTerminalHost({ worktree, baseEnv: env, record: context.record, wrap: (command, args, cwd) => isolation.wrap(command, args, { terminal: true, cwd }) });
+    const terminals = isolation.terminals?.({ record: context.record, baseEnv: env })
+      ?? createTerminalHost({ worktree, baseEnv: env, record: context.record, wrap: (command, args, cwd) => isolation.wrap(command, args, { terminal: true, cwd }) });
     try {
-      const ended = await converse(context, agent, worktree, spec, terminals, said.append);
+      const ended = await converse(context, agent, worktree, spec, { terminals, files: isolation.files ?? createWorktreeFiles(worktree) }, said.append);
       if (signal.aborted) return { status: 'cancelled', output: said.text() };
       if (ended.status !== 'ended') return { ...ended, output: said.text() };
+      // An agent on a disk of its own hands its work back while it is still there to do so.
+      const collected = await isolation.collect?.().then(() => undefined, (error: unknown) => (error instanceof Error ? error.message : String(error)));
+      if (collected !== undefined) return { status: 'error', message: collected, output: said.text() };
     } finally {
       context.onSession(undefined);
       await terminals.disposeAll();
@@ -167,14 +171,13 @@ async function converse(
   agent: RunningAgent,
   cwd: string,
   spec: AgentSpec,
-  terminals: ReturnType<typeof createTerminalHost>,
+  { terminals, files }: { terminals: TerminalHost; files: RemoteFiles },
   onText: (text: string) => void,
 ): Promise<Exclude<RunOutcome, { status: 'completed' }> | { status: 'ended' }> {
   const { signal, turn } = context;
   const channel = agentChannel(agent.stdout, agent.stdin, (line) => context.record({ type: 'log', level: 'warn', source: 'agent', text: `(not JSON-RPC) ${line}` }));
   void agent.exited.then((exit) => channel.close(new PeerClosedError(describeExit(exit, agent.recentLog()))));
 
-  const files = createWorktreeFiles(cwd);
   const guarded = async <T>(access: { kind: 'read' | 'edit'; path: string }, work: () => Promise<T>): Promise<T> => {
     try {
       await context.authorizeFile(access, cwd);
