@@ -60,7 +60,7 @@ export function createDockerRunner(deps: DockerRunnerDeps): Runner {
         // No daemon now: nothing of ours can run there either; Settings says why.
       }
     },
-    async isolate({ taskId, worktree, agent, log }) {
+    async isolate({ taskId, worktree, agent, log, ...request }) {
       const chosen = await chooseImage(deps.repoRoot, config.image).catch((error: unknown) => {
         throw isDeskError(error) ? runnerUnavailable(error.message) : error;
       });
@@ -73,7 +73,9 @@ export function createDockerRunner(deps: DockerRunnerDeps): Runner {
         throw isDeskError(error) ? error : runnerUnavailable(`Docker at ${where} cannot be reached: ${(error as Error).message}`);
       }
       await ensureImage(dockerClient, chosen.image);
-      const worktreeGitDir = await linkedGitDir(worktree, deps.gitCommonDir);
+      // The task's own repository, when the desk has several: its history is what the container may read.
+      const gitCommonDir = request.gitCommonDir ?? deps.gitCommonDir;
+      const worktreeGitDir = await linkedGitDir(worktree, gitCommonDir);
       const policy = deps.policyFor(agent.id);
       const hosts = policy.network ?? agent.networkHosts ?? [];
       const limits = tighterLimits(config.limits, policy.containerLimits);
@@ -81,7 +83,7 @@ export function createDockerRunner(deps: DockerRunnerDeps): Runner {
       const network = hosts.length > 0 ? config.network : 'none';
       if (hosts.length > 0 && !hosts.includes('*')) log(`The docker runner cannot limit the network to ${hosts.join(', ')}: the container gets network "${network}".`);
       const base: Omit<ContainerRequest, 'env'> = {
-        deskId: deps.deskId, taskId, image: chosen.image, worktree, gitCommonDir: deps.gitCommonDir, worktreeGitDir,
+        deskId: deps.deskId, taskId, image: chosen.image, worktree, gitCommonDir, worktreeGitDir,
         readOnly: config.mounts, network, limits, user: `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`,
       };
       const agents: { stop(): Promise<void> }[] = [];
