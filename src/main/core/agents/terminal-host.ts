@@ -67,11 +67,12 @@ interface Terminal {
   stopping?: Promise<unknown>;
 }
 
-const DEFAULT_BATCH_MS = 50;
-const MAX_PENDING_OUTPUT = 64 * 1024;
+// Shared with the cluster's terminals (runners/cluster/remote-terminals.ts), which mirror their output here.
+export const DEFAULT_BATCH_MS = 50;
+export const MAX_PENDING_OUTPUT = 64 * 1024;
 // Whatever the agent asks (no limit, or a huge one), a runaway `yes` must not eat the desk's memory.
-const MAX_OUTPUT_LIMIT = 32 * 1024 * 1024;
-const DISPOSE_LIMIT_MS = 3000;
+export const MAX_OUTPUT_LIMIT = 32 * 1024 * 1024;
+export const DISPOSE_LIMIT_MS = 3000;
 
 export function createTerminalHost(options: TerminalHostOptions): TerminalHost {
   const terminals = new Map<string, Terminal>();
@@ -184,7 +185,8 @@ function treeMayRemain(terminal: Terminal): boolean {
   return readProcessTable().some((p) => p.pgid === group && !p.zombie);
 }
 
-function checkedLimit(limit: number | null | undefined): number {
+/** The output a terminal keeps: what the agent asked, at most the ceiling; a bad value is the agent's error. */
+export function checkedLimit(limit: number | null | undefined): number {
   if (limit === null || limit === undefined) return MAX_OUTPUT_LIMIT;
   if (!Number.isInteger(limit) || limit < 0) {
     throw new JsonRpcError(INVALID_PARAMS, `outputByteLimit must be a non-negative integer, got ${limit}`);

@@ -6,7 +6,7 @@ import { INVALID_PARAMS, JsonRpcError } from '../../../../shared/json-rpc-peer';
 import { TerminalCreateResult } from '../../../../shared/runner-link';
 import { createOutputBatcher, type OutputBatcher } from '../../agents/output-batcher';
 import { createOutputBuffer, type OutputBuffer } from '../../agents/output-buffer';
-import type { TerminalExitStatus, TerminalHost } from '../../agents/terminal-host';
+import { checkedLimit, DEFAULT_BATCH_MS, DISPOSE_LIMIT_MS, MAX_OUTPUT_LIMIT, MAX_PENDING_OUTPUT, type TerminalExitStatus, type TerminalHost } from '../../agents/terminal-host';
 import type { LinkControl } from './link-control';
 
 /** What the link tells a terminal: its output as it comes, and its end. */
@@ -37,11 +37,6 @@ interface Terminal {
   readonly exited: Promise<TerminalExitStatus>;
 }
 
-const DEFAULT_BATCH_MS = 50;
-const MAX_PENDING_OUTPUT = 64 * 1024;
-// The same ceiling as the local host's: whatever the agent asks, a runaway `yes` must not eat the desk's memory.
-const MAX_OUTPUT_LIMIT = 32 * 1024 * 1024;
-const DISPOSE_LIMIT_MS = 3000;
 
 export function createRemoteTerminalHost(options: RemoteTerminalOptions): TerminalHost {
   const terminals = new Map<string, Terminal>();
@@ -166,12 +161,4 @@ export function createRemoteTerminalHost(options: RemoteTerminalOptions): Termin
       dying.clear();
     },
   };
-}
-
-function checkedLimit(limit: number | null | undefined): number {
-  if (limit === null || limit === undefined) return MAX_OUTPUT_LIMIT;
-  if (!Number.isInteger(limit) || limit < 0) {
-    throw new JsonRpcError(INVALID_PARAMS, `outputByteLimit must be a non-negative integer, got ${limit}`);
-  }
-  return Math.min(limit, MAX_OUTPUT_LIMIT);
 }
