@@ -22,14 +22,14 @@ export interface RunnerIsolation extends TaskIsolation {
    * A runner whose agent works on a disk of its own (the cluster) answers the agent's file requests and runs its
    * terminals there, after the desk's governance allowed each; without these the desk does both in the worktree.
    */
-  files?: RemoteFiles;
+  files?: AgentFiles;
   terminals?(options: { record(event: TaskEvent): void; baseEnv: Record<string, string> }): TerminalHost;
   /** Brings the turn's work into the desk's worktree before the agent goes (the cluster's push); throws why not. */
   collect?(): Promise<void>;
 }
 
 /** The agent's `fs/*` requests, answered where the agent works. */
-export interface RemoteFiles {
+export interface AgentFiles {
   readTextFile(request: { path: string; line?: number; limit?: number }): Promise<string>;
   writeTextFile(request: { path: string; content: string }): Promise<void>;
 }

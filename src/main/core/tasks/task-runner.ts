@@ -18,7 +18,7 @@ import { commitMessageFor } from './commit-message';
 import { createTextTail } from './text-tail';
 import type { WorkspaceSetup } from '../workspace/workspace-setup';
 import { type IsolationRequest, type TaskIsolation } from '../sandbox/task-sandbox';
-import type { RemoteFiles, RunnerIsolation } from '../runners/runner';
+import type { AgentFiles, RunnerIsolation } from '../runners/runner';
 import { isDeskError } from '../../../shared/desk-error';
 import { isAuthRequired, loginHelp, offeredMethods } from '../agents/agent-auth';
 import { AD_HOC_AGENT_ID } from '../agents/agents-config';
@@ -171,7 +171,7 @@ async function converse(
   agent: RunningAgent,
   cwd: string,
   spec: AgentSpec,
-  { terminals, files }: { terminals: TerminalHost; files: RemoteFiles },
+  { terminals, files }: { terminals: TerminalHost; files: AgentFiles },
   onText: (text: string) => void,
 ): Promise<Exclude<RunOutcome, { status: 'completed' }> | { status: 'ended' }> {
   const { signal, turn } = context;
