@@ -58,6 +58,8 @@ export interface DeskOptions {
   moreRepos?: string[];
   /** Where agents may run; default: `local` alone. */
   runners?: CoreConfig['runners'];
+  /** Hold every answer to its route's contract (a mismatch answers 500); default on. Benchmarks turn it off to measure the desk as it is served. */
+  checkAnswers?: boolean;
 }
 
 /**
@@ -175,7 +177,7 @@ export async function startDesk(options: DeskOptions = {}): Promise<Desk & { roo
       env: process.env,
     },
     allowedHosts: [], allowedOrigins: ['https://prompt-pad.danmercer.net'],
-    serverName: 'Test desk', appVersion: '0.0.0-test', log: process.env.DESK_TEST_LOG ? (line) => console.log(line) : () => {}, checkAnswers: true,
+    serverName: 'Test desk', appVersion: '0.0.0-test', log: process.env.DESK_TEST_LOG ? (line) => console.log(line) : () => {}, checkAnswers: options.checkAnswers ?? true,
     ...(options.uiDir !== undefined && { uiDir: options.uiDir }),
     ...(options.sandbox !== undefined && { sandbox: options.sandbox }),
     ...(options.output !== undefined && { output: options.output }),
