@@ -237,8 +237,10 @@ export async function readPersonalConfig(cwd: string, key: string): Promise<stri
  * Where the repository holding `cwd` keeps its files and git dirs, as git finds them from there: the
  * one time the desk lets git discover a repository, when the person names theirs at start.
  */
-export async function discoverRepository(cwd: string): Promise<GitResult> {
-  const args = ['rev-parse', '--path-format=absolute', '--show-toplevel', '--absolute-git-dir', '--git-common-dir'];
+export async function discoverRepository(cwd: string, options: { head?: boolean } = {}): Promise<GitResult> {
+  // `head`: also HEAD's commit and the ref it names (`HEAD` when detached); git fails the whole question when HEAD
+  // has no commit yet, so a caller asks again without it.
+  const args = ['rev-parse', '--path-format=absolute', '--show-toplevel', '--absolute-git-dir', '--git-common-dir', ...(options.head ? ['HEAD', '--symbolic-full-name', 'HEAD'] : [])];
   const env = environmentFor(undefined, '/dev/null', []);
   let outcome: { exitCode: number; stdErr: Buffer[] } | undefined;
   const git = simpleGit({

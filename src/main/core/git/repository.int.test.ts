@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { git, isolateGitConfig } from './git-test-fixture';
 import { openRepository } from './repository';
+import { openRepo } from '../repos/repo-set';
 
 let restoreConfig: () => void;
 beforeAll(() => { restoreConfig = isolateGitConfig(); });
@@ -34,5 +35,60 @@ describe('openRepository', () => {
     git(repo, 'init', '--quiet');
     symlinkSync(repo, join(root, 'link'));
     await expect(openRepository(join(root, 'link', 'src', 'deep'))).resolves.toMatchObject({ root: realpathSync(repo) });
+  });
+
+  it('notes the branch HEAD is on and its commit, as found when opening', async () => {
+    git(root, 'init', '--quiet', '--initial-branch=trunk');
+    git(root, 'commit', '--quiet', '--allow-empty', '-m', 'start');
+    const commit = git(root, 'rev-parse', 'HEAD');
+    await expect(openRepository(root)).resolves.toMatchObject({ root: realpathSync(root), headAtOpen: { commit, branch: 'trunk' } });
+  });
+
+  it('opens a repository without commits yet, noting no HEAD', async () => {
+    git(root, 'init', '--quiet');
+    const repository = await openRepository(root);
+    expect(repository).toMatchObject({ root: realpathSync(root), gitDir: realpathSync(join(root, '.git')) });
+    expect(repository.headAtOpen).toBeUndefined();
+  });
+
+  it('notes a detached HEAD as a commit on no branch', async () => {
+    git(root, 'init', '--quiet');
+    git(root, 'commit', '--quiet', '--allow-empty', '-m', 'start');
+    git(root, 'checkout', '--quiet', '--detach');
+    const repository = await openRepository(root);
+    expect(repository.headAtOpen).toEqual({ commit: git(root, 'rev-parse', 'HEAD') });
+  });
+});
+
+describe('openRepo (start-up checks of the base branch)', () => {
+  const opener = () => ({ dataDir: join(root, 'data'), deskId: 'desk-test', now: () => new Date() });
+
+  it('takes the branch HEAD is on as the base', async () => {
+    const repo = join(root, 'repo');
+    git(root, 'init', '--quiet', '--initial-branch=trunk', repo);
+    git(repo, 'commit', '--quiet', '--allow-empty', '-m', 'start');
+    await expect(openRepo(opener(), { path: repo })).resolves.toMatchObject({ baseBranch: 'trunk' });
+  });
+
+  it('refuses a repository without commits as empty', async () => {
+    const repo = join(root, 'repo');
+    git(root, 'init', '--quiet', '--initial-branch=main', repo);
+    await expect(openRepo(opener(), { path: repo })).rejects.toMatchObject({ code: 'empty_repository', details: { branch: 'main' } });
+  });
+
+  it('refuses a detached HEAD unless a base branch is named', async () => {
+    const repo = join(root, 'repo');
+    git(root, 'init', '--quiet', '--initial-branch=main', repo);
+    git(repo, 'commit', '--quiet', '--allow-empty', '-m', 'start');
+    git(repo, 'checkout', '--quiet', '--detach');
+    await expect(openRepo(opener(), { path: repo })).rejects.toThrow(/detached/);
+    await expect(openRepo(opener(), { path: repo, baseBranch: 'main' })).resolves.toMatchObject({ baseBranch: 'main' });
+  });
+
+  it('checks a named base branch other than HEAD\'s', async () => {
+    const repo = join(root, 'repo');
+    git(root, 'init', '--quiet', '--initial-branch=main', repo);
+    git(repo, 'commit', '--quiet', '--allow-empty', '-m', 'start');
+    await expect(openRepo(opener(), { path: repo, baseBranch: 'release' })).rejects.toMatchObject({ code: 'unknown_branch', details: { branch: 'release' } });
   });
 });

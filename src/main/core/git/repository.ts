@@ -11,19 +11,31 @@ export interface Repository {
   gitDir: string;
   /** The git dir shared by all worktrees (the same as `gitDir` unless the checkout is a linked worktree). */
   commonDir: string;
+  /**
+   * HEAD as it was when the repository was opened: a snapshot, so start-up need not ask git again which branch is
+   * checked out and whether it has a commit. Absent when HEAD had no commit yet.
+   */
+  headAtOpen?: { commit: string; branch?: string };
 }
 
 /** The repository holding `path`. */
 export async function openRepository(path: string): Promise<Repository> {
   const isDirectory = await stat(path).then((info) => info.isDirectory(), () => false);
   if (!isDirectory) throw notAGitRepository(path, 'no such directory');
-  const result = await discoverRepository(path);
-  const [top, gitDir, commonDir] = result.stdout.split('\n').map((line) => line.trim());
+  // One git process in the usual case (HEAD on a branch with commits); a second only when HEAD has none yet.
+  const withHead = await discoverRepository(path, { head: true });
+  const result = withHead.exitCode === 0 ? withHead : await discoverRepository(path);
+  const [top, gitDir, commonDir, commit, headRef] = result.stdout.split('\n').map((line) => line.trim());
   // Inside .git or a bare repository git answers without a top level; neither has a work tree.
   if (result.exitCode !== 0 || !top || !gitDir || !commonDir) {
     throw notAGitRepository(path, result.stderr.trim() || undefined);
   }
-  return { root: await realpath(top), gitDir: await realpath(gitDir), commonDir: await realpath(commonDir) };
+  const [root, realGitDir, realCommonDir] = await Promise.all([realpath(top), realpath(gitDir), realpath(commonDir)]);
+  const branch = headRef?.startsWith('refs/heads/') ? headRef.slice('refs/heads/'.length) : undefined;
+  return {
+    root, gitDir: realGitDir, commonDir: realCommonDir,
+    ...(result === withHead && commit && { headAtOpen: { commit, ...(branch && { branch }) } }),
+  };
 }
 
 /** The person's checkout as a command target. */

@@ -48,8 +48,10 @@ export async function openRepo(opener: RepoOpener, request: { path: string; name
     deskId: opener.deskId,
     now: opener.now,
   });
-  const baseBranch = request.baseBranch ?? await git.currentBranch();
-  await git.assertUsableBase(baseBranch);
+  // HEAD as found at open answers both questions for its own branch, without two more git processes.
+  const head = repository.headAtOpen;
+  const baseBranch = request.baseBranch ?? head?.branch ?? await git.currentBranch();
+  if (head?.branch !== baseBranch) await git.assertUsableBase(baseBranch);
   const repo: OpenRepo = {
     name: request.name ?? nameFromFolder(root), root, repository, git, baseBranch, isDefault: request.isDefault ?? false,
     workspace: createWorkspaceSetup({ repoRoot: root, fallback: () => repo.settingsSetup }),
