@@ -7,11 +7,12 @@ import react from '@vitejs/plugin-react';
 export default defineConfig({
   main: {
     build: {
-      // zod (every schema in src/shared) and simple-git (the start-up checks) are read at start: bundled, each
-      // loads as part of one file instead of dozens (about 70 ms of the headless host's cold start together).
+      // zod (every schema in src/shared), simple-git (the start-up checks), Hono and picomatch are read at start:
+      // bundled, each loads as part of one file instead of dozens (Node's loader pays per file: about 100 ms of the
+      // headless host's cold start together).
       // The SDKs are bundled for one zod, not two; each still loads with its first use (dynamic import).
       // Native modules and what loads later stay in node_modules.
-      externalizeDeps: { exclude: ['zod', 'simple-git', '@agentclientprotocol/sdk', '@modelcontextprotocol/sdk'] },
+      externalizeDeps: { exclude: ['zod', 'simple-git', '@agentclientprotocol/sdk', '@modelcontextprotocol/sdk', 'hono', 'picomatch'] },
       rollupOptions: {
         input: {
           index: resolve('src/main/index.ts'),

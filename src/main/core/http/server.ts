@@ -1,7 +1,5 @@
-// The desk's one HTTP server: a Hono app built from the route contract, on Node's http server via @hono/node-server.
+// The desk's one HTTP server: a Hono app built from the route contract, on Node's http server (node-adapter.ts).
 // Security checks are middleware over every request, the events socket upgrade included.
-import { getRequestListener } from '@hono/node-server';
-import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,6 +12,7 @@ import { toHttpError } from './domain-errors';
 import type { EventsSocket } from './events-socket';
 import { HttpError } from './http-error';
 import { PreparedAnswer } from './list-answer';
+import { ANSWERED, fetchRequestOf, routingRequest, sendAnswer } from './node-adapter';
 import { readJsonBody } from './request-body';
 import { readBody, readQuery, type Principal, type RegisteredRoute, type Router } from './router';
 import type { StaticUi } from './static-ui';
@@ -70,28 +69,21 @@ function isBrowserVisit(request: IncomingMessage, pathname: string): boolean {
 
 export function createHttpHost(deps: HttpHostDeps): HttpHost {
   const app = createApp(deps);
-  const listener = getRequestListener((request, env) => app.fetch(request, env), {
-    // Leave the process's own Request/Response alone, and let handlers stream bodies from the Node request themselves.
-    overrideGlobalObjects: false,
-    autoCleanupIncoming: false,
-    // The adapter could not even make a Request of it: an unusable request target or Host header.
-    errorHandler: (error) => {
-      if (error instanceof Error && error.name === 'RequestError') return sendJson(400, new HttpError(400, 'bad_request', `The request cannot be read: ${error.message}.`).body(), {}, undefined);
-      deps.log(error);
-      return sendJson(500, toHttpError(error).body(), {}, undefined);
-    },
-  });
+  // Handlers read bodies from the Node request themselves and mostly answer on Node's response (ANSWERED).
+  const listener = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    await sendAnswer(await app.fetch(routingRequest(request), { incoming: request, outgoing: response }), response);
+  };
 
   async function upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     socket.on('error', () => socket.destroy());
     let answer: Response;
     try {
-      const url = requestUrl(request);
-      answer = await app.fetch(new Request(`http://desk.localhost${url.pathname}${url.search}`), { incoming: request, upgrade: { socket, head } });
+      requestUrl(request);
+      answer = await app.fetch(routingRequest(request), { incoming: request, upgrade: { socket, head } });
     } catch (error) {
       answer = errorAnswer(error, deps.log, {}, undefined);
     }
-    if (answer === RESPONSE_ALREADY_SENT) return;
+    if (answer === ANSWERED) return;
     const body = await answer.text();
     socket.end(`HTTP/1.1 ${answer.status} ${answer.statusText || 'Refused'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
   }
@@ -150,7 +142,7 @@ function createApp(deps: HttpHostDeps): Hono<Env> {
     const upgrade = c.env.upgrade;
     if (!upgrade) throw new HttpError(404, 'not_found', `${apiRoutes.events.path} is a WebSocket: connect with "Upgrade: websocket".`);
     deps.eventsSocket.accept(c.env.incoming, upgrade.socket, upgrade.head);
-    return RESPONSE_ALREADY_SENT;
+    return ANSWERED;
   });
   for (const registered of deps.router.routes) app.on(registered.route.method, registered.route.path, routeHandler(registered, deps.checkAnswers ?? false));
   app.notFound((c) => errorAnswer(notFound(deps.router.routes, c.env.incoming), deps.log, c.get('cors') ?? {}, c.env.outgoing));
@@ -160,7 +152,7 @@ function createApp(deps: HttpHostDeps): Hono<Env> {
     if (outgoing?.headersSent) {
       deps.log(error);
       outgoing.destroy();
-      return RESPONSE_ALREADY_SENT;
+      return ANSWERED;
     }
     const answer = errorAnswer(error, deps.log, c.get('cors') ?? {}, outgoing);
     // Drain what the client still sends (e.g. after a 413) so it can read the answer before the socket closes.
@@ -186,7 +178,7 @@ function securityMiddleware(deps: HttpHostDeps): MiddlewareHandler<Env> {
     if (c.env.upgrade) {
       if (pathname.startsWith(RUNNER_PATH_PREFIX) && deps.runnerGate) {
         deps.runnerGate.upgrade(request, c.env.upgrade.socket, c.env.upgrade.head, pathname);
-        return RESPONSE_ALREADY_SENT;
+        return ANSWERED;
       }
       if (pathname !== apiRoutes.events.path) throw new HttpError(404, 'not_found', `No WebSocket at ${pathname}.`);
       if (!hasValidBearer(request.headers.authorization ?? bearerFromSubprotocol(request), security.token)) throw unauthorized();
@@ -194,18 +186,18 @@ function securityMiddleware(deps: HttpHostDeps): MiddlewareHandler<Env> {
       return next();
     }
     if (request.method === 'OPTIONS') return preflight(request, c.env.outgoing);
-    if (c.env.outgoing && await deps.staticUi?.handle(request, c.env.outgoing, pathname)) return RESPONSE_ALREADY_SENT;
+    if (c.env.outgoing && await deps.staticUi?.handle(request, c.env.outgoing, pathname)) return ANSWERED;
     if (isBrowserVisit(request, pathname)) return c.redirect('/ui/', 302);
     if (pathname === MCP_PATH && deps.mcp) {
       const token = bearerTokenOf(request.headers.authorization);
       // The body is read (JSON only, size-limited) once the token is known to be a running task's.
-      const answer = token === undefined ? undefined : await deps.mcp.handle(c.req.raw, token, () => readJsonBody(request));
+      const answer = token === undefined ? undefined : await deps.mcp.handle(fetchRequestOf(request, c.env.outgoing), token, () => readJsonBody(request));
       if (!answer) throw unauthorized('Send your task\'s MCP token (given in session/new) as "Authorization: Bearer <token>".');
       return answer;
     }
     if (pathname.startsWith(RUNNER_PATH_PREFIX) && deps.runnerGate && c.env.outgoing) {
       await deps.runnerGate.handle(request, c.env.outgoing, pathname);
-      return RESPONSE_ALREADY_SENT;
+      return ANSWERED;
     }
     c.set('principal', authenticate(request, deps));
     try {
@@ -246,7 +238,7 @@ function preflight(request: IncomingMessage, outgoing: ServerResponse | undefine
   }
   if (!outgoing) return new Response(null, { status: 204, headers: preflightHeaders(origin) });
   outgoing.writeHead(204, preflightHeaders(origin)).end();
-  return RESPONSE_ALREADY_SENT;
+  return ANSWERED;
 }
 
 /** Runs a contract route's handler with its principal, parameters, query and body, and turns its answer into a Response. */
@@ -264,7 +256,7 @@ function routeHandler({ route, handler }: RegisteredRoute, checkAnswers: boolean
       query: () => readQuery(route, url) as never,
       body: () => readBody(route, request) as Promise<never>,
     });
-    if (!answer) return RESPONSE_ALREADY_SENT;
+    if (!answer) return ANSWERED;
     const [status, body] = answer;
     if (checkAnswers && !(body instanceof PreparedAnswer)) checkAnswer(route, status, body);
     return body instanceof PreparedAnswer ? sendPrepared(response, body, c.get('cors')) : sendJson(status, body, c.get('cors'), response);
@@ -373,7 +365,7 @@ function sendJson(status: number, body: unknown, headers: Record<string, string>
   };
   if (!outgoing) return new Response(text, { status, headers: all });
   outgoing.writeHead(status, all).end(text);
-  return RESPONSE_ALREADY_SENT;
+  return ANSWERED;
 }
 
 /** A body serialized (and maybe compressed) ahead, e.g. a cached list; a 304 carries its headers and nothing else. */
@@ -385,5 +377,5 @@ function sendPrepared(response: ServerResponse, answer: PreparedAnswer, headers:
     ...answer.headers,
   });
   response.end(answer.status === 304 ? undefined : answer.body);
-  return RESPONSE_ALREADY_SENT;
+  return ANSWERED;
 }
