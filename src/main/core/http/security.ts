@@ -37,12 +37,23 @@ export function bearerTokenOf(authorization: string | undefined): string | undef
   return /^Bearer[ ]+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
 }
 
-/** Compares the presented bearer token with ours in constant time (hashing first makes the lengths equal). */
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/**
+ * Whether an `Authorization` header carries `token`, compared in constant time (hashing first makes the lengths
+ * equal). The token's own digest is made once, not at every request.
+ */
+export function bearerCheck(token: string): (authorization: string | undefined) => boolean {
+  const expected = digest(token);
+  return (authorization) => {
+    const presented = bearerTokenOf(authorization);
+    return presented !== undefined && timingSafeEqual(digest(presented), expected);
+  };
+}
+
+/** One comparison of a presented bearer token with ours (see `bearerCheck`). */
 export function hasValidBearer(authorization: string | undefined, token: string): boolean {
-  const presented = bearerTokenOf(authorization);
-  if (presented === undefined) return false;
-  const digest = (value: string) => createHash('sha256').update(value).digest();
-  return timingSafeEqual(digest(presented), digest(token));
+  return bearerCheck(token)(authorization);
 }
 
 /** Whether a browser page from `origin` may call us: a configured origin, or our own pages (same origin). */

@@ -16,7 +16,7 @@ import { ANSWERED, fetchRequestOf, routingRequest, sendAnswer } from './node-ada
 import { readJsonBody } from './request-body';
 import { readBody, readQuery, type Principal, type RegisteredRoute, type Router } from './router';
 import type { StaticUi } from './static-ui';
-import { bearerTokenOf, hasValidBearer, isAllowedHost, isAllowedOrigin, preflightHeaders, type SecurityConfig } from './security';
+import { bearerCheck, bearerTokenOf, isAllowedHost, isAllowedOrigin, preflightHeaders, type SecurityConfig } from './security';
 import { deskError } from '../../../shared/desk-error';
 import { MCP_PATH } from '../../../shared/mcp';
 import { RUNNER_PATH_PREFIX } from '../../../shared/runners';
@@ -58,7 +58,7 @@ interface Bindings {
   outgoing?: ServerResponse;
   upgrade?: { socket: Duplex; head: Buffer };
 }
-interface Variables { principal: Principal; cors: Record<string, string> }
+interface Variables { principal: Principal; cors: Record<string, string>; url: URL }
 type Env = { Bindings: Bindings; Variables: Variables };
 
 /** A person typing the desk's address into a browser gets the board instead of a 401. */
@@ -171,9 +171,12 @@ function createApp(deps: HttpHostDeps): Hono<Env> {
  */
 function securityMiddleware(deps: HttpHostDeps): MiddlewareHandler<Env> {
   const { security } = deps;
+  const isDeskToken = bearerCheck(security.token);
   return async (c, next) => {
     const request = c.env.incoming;
-    const { pathname } = requestUrl(request);
+    const url = requestUrl(request);
+    const { pathname } = url;
+    c.set('url', url);
     c.set('cors', checkHostAndOrigin(request, security));
     if (c.env.upgrade) {
       if (pathname.startsWith(RUNNER_PATH_PREFIX) && deps.runnerGate) {
@@ -181,7 +184,7 @@ function securityMiddleware(deps: HttpHostDeps): MiddlewareHandler<Env> {
         return ANSWERED;
       }
       if (pathname !== apiRoutes.events.path) throw new HttpError(404, 'not_found', `No WebSocket at ${pathname}.`);
-      if (!hasValidBearer(request.headers.authorization ?? bearerFromSubprotocol(request), security.token)) throw unauthorized();
+      if (!isDeskToken(request.headers.authorization ?? bearerFromSubprotocol(request))) throw unauthorized();
       c.set('principal', { kind: 'desk' });
       return next();
     }
@@ -199,7 +202,7 @@ function securityMiddleware(deps: HttpHostDeps): MiddlewareHandler<Env> {
       await deps.runnerGate.handle(request, c.env.outgoing, pathname);
       return ANSWERED;
     }
-    c.set('principal', authenticate(request, deps));
+    c.set('principal', authenticate(request, isDeskToken, deps));
     try {
       decodeURIComponent(pathname);
     } catch {
@@ -209,8 +212,8 @@ function securityMiddleware(deps: HttpHostDeps): MiddlewareHandler<Env> {
   };
 }
 
-function authenticate(request: IncomingMessage, deps: HttpHostDeps): Principal {
-  if (hasValidBearer(request.headers.authorization, deps.security.token)) return { kind: 'desk' };
+function authenticate(request: IncomingMessage, isDeskToken: (authorization: string | undefined) => boolean, deps: HttpHostDeps): Principal {
+  if (isDeskToken(request.headers.authorization)) return { kind: 'desk' };
   const presented = bearerTokenOf(request.headers.authorization);
   const agentId = presented === undefined ? undefined : deps.resolveAgentToken?.(presented);
   if (agentId === undefined) throw unauthorized();
@@ -250,7 +253,8 @@ function routeHandler({ route, handler }: RegisteredRoute, checkAnswers: boolean
     }
     const request = c.env.incoming;
     const response = c.env.outgoing as ServerResponse;
-    const url = requestUrl(request);
+    // Read once by the security middleware, which every route passes first.
+    const url = c.get('url');
     const answer = await handler({
       request, response, url, principal, params: c.req.param(),
       query: () => readQuery(route, url) as never,
