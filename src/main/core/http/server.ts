@@ -78,7 +78,7 @@ export function createHttpHost(deps: HttpHostDeps): HttpHost {
     socket.on('error', () => socket.destroy());
     let answer: Response;
     try {
-      requestUrl(request);
+      requestUrl(request); // an unusable request target is refused (400) before anything routes it
       answer = await app.fetch(routingRequest(request), { incoming: request, upgrade: { socket, head } });
     } catch (error) {
       answer = errorAnswer(error, deps.log, {}, undefined);
