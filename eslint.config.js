@@ -45,7 +45,7 @@ const frontDoorOnly = (alsoAllowed) => ({
   group: ['**/core/*', '**/core/**', '!**/core/index', ...alsoAllowed.map((door) => `!**/core/${door}`)],
   message: 'Hosts import the core only through src/main/core/index.ts (tests and bench may also use src/main/core/testing.ts).',
 });
-const HOSTS = ['src/main/serve.ts', 'src/main/index.ts', 'src/main/shell/**', 'src/main/electron/**', 'bench/**'];
+const HOSTS = ['src/main/serve.ts', 'src/main/serve-host.ts', 'src/main/index.ts', 'src/main/shell/**', 'src/main/electron/**', 'bench/**'];
 const HOST_TESTS = ['src/main/shell/**/*.test.ts', 'src/main/electron/**/*.test.ts', 'src/main/*.test.ts', 'bench/**'];
 
 // The scripted agent is a separate program: it imports src/shared, its own files and npm packages.
