@@ -37,7 +37,7 @@ describe('the built headless entry', () => {
     const temp = mkdtempSync(join(tmpdir(), 'desk-compile-cache-'));
     try {
       // Node puts its cache under the OS temp dir, which TMPDIR moves; NODE_COMPILE_CACHE would turn it on by itself.
-      const env = { ...process.env, TMPDIR: temp };
+      const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: temp };
       delete env.NODE_COMPILE_CACHE;
       delete env.NODE_DISABLE_COMPILE_CACHE;
       const run = spawnSync(process.execPath, [entry, '--help'], { env, encoding: 'utf8' });
