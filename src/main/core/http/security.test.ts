@@ -23,9 +23,10 @@ describe('hasValidBearer', () => {
   it('accepts the right token', () => {
     expect(hasValidBearer('Bearer s3cret', 's3cret')).toBe(true);
     expect(hasValidBearer('bearer s3cret', 's3cret')).toBe(true);
+    expect(hasValidBearer('Bearer gefährlich', 'gefährlich')).toBe(true);
   });
 
-  it.each([undefined, '', 'Bearer', 'Bearer wrong', 'Basic s3cret', 'Bearer s3cret extra', 's3cret'])('refuses %s', (header) => {
+  it.each([undefined, '', 'Bearer', 'Bearer wrong', 'Bearer s3creT', 'Bearer s3cre', 'Bearer s3crets', 'Bearer s3crét', 'Basic s3cret', 'Bearer s3cret extra', 's3cret'])('refuses %s', (header) => {
     expect(hasValidBearer(header, 's3cret')).toBe(false);
   });
 });
