@@ -53,6 +53,12 @@ export function createTurnsRepo(db: Db, repo: string): TurnsRepo {
     const row = selectLatest.get(repo, taskId);
     return row ? fromRow(row) : undefined;
   };
+  const replaceTurns = (taskId: string, prompt: string, agent: string, at: string): TurnRecord => {
+    removeAll.run(repo, taskId);
+    insert.run(repo, taskId, 1, prompt, agent, at);
+    return { taskId, turn: 1, prompt, agent, status: 'pending', requestedAt: at };
+  };
+  const replaceTurnsAtomically = db.transaction(replaceTurns);
   const add = (taskId: string, prompt: string, agent: string, at: string): TurnRecord => {
     const turn = (latest(taskId)?.turn ?? 0) + 1;
     insert.run(repo, taskId, turn, prompt, agent, at);
@@ -60,11 +66,9 @@ export function createTurnsRepo(db: Db, repo: string): TurnsRepo {
   };
 
   return {
-    startOver: db.transaction((taskId: string, prompt: string, agent: string, at: string): TurnRecord => {
-      removeAll.run(repo, taskId);
-      insert.run(repo, taskId, 1, prompt, agent, at);
-      return { taskId, turn: 1, prompt, agent, status: 'pending', requestedAt: at };
-    }),
+    // A submission calls this inside its own transaction, which undoes both statements if either fails: a savepoint of
+    // its own would add two statements to every submission. Called alone, it is its own transaction.
+    startOver: (taskId, prompt, agent, at) => (db.inTransaction ? replaceTurns : replaceTurnsAtomically)(taskId, prompt, agent, at),
     add,
     latest,
     list: (taskId) => selectAll.all(repo, taskId).map(fromRow),
