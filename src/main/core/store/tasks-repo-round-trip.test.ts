@@ -1,0 +1,45 @@
+// Every field of a task survives the database: written by a submission and by updates, read back by `get` and by
+// `list` (the reads take columns by position, so a column read into the wrong field would show here).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+import { openDatabase } from './database';
+import { createTasksRepo, type TaskRecord } from './tasks-repo';
+
+let dir: string | undefined;
+afterEach(() => { if (dir) rmSync(dir, { recursive: true, force: true }); dir = undefined; });
+
+it('reads back every field it wrote, each from its own column', () => {
+  const db = openDatabase(join((dir = mkdtempSync(join(tmpdir(), 'desk-db-'))), 'desk.sqlite'));
+  const tasks = createTasksRepo(db, '/scope', { defaultRepo: 'app' });
+  // Distinct values everywhere, so two swapped columns cannot read back equal.
+  const submitted: Omit<TaskRecord, 'seq' | 'workingMs'> = {
+    id: 'every-field', prompt: 'the prompt', dependencies: ['dep-a', 'dep-b'], agent: 'the-agent', status: 'queued', review: 'pending',
+    submittedAt: '2026-01-01T00:00:01.000Z', updatedAt: '2026-01-01T00:00:02.000Z', baseBranch: 'trunk', attempt: 3,
+    after: 'approved', repo: 'other', proposedBy: 'proposer', proposal: 'pending', proposalRequest: 'request-7', runner: 'docker',
+  };
+  tasks.putSubmission({ id: 'first', prompt: 'p', dependencies: [], agent: 'a', status: 'queued', review: 'pending', submittedAt: 't', updatedAt: 't', baseBranch: 'main', attempt: 0 });
+  tasks.putSubmission(submitted);
+  const updated = tasks.update('every-field', {
+    status: 'completed', review: 'approved', startedAt: '2026-01-01T00:00:03.000Z', finishedAt: '2026-01-01T00:00:04.000Z',
+    baseCommit: 'base-sha', branch: 'desk/every-field', worktreePath: '/worktrees/every-field', commit: 'commit-sha',
+    errorMessage: 'an error', agentPid: 4242, sessionId: 'session-9', conflict: { baseBranch: 'trunk', baseCommit: 'conflict-sha', files: ['a.ts'] },
+    push: { remote: 'origin', branch: 'trunk', ok: false, message: 'rejected' }, archivedAt: '2026-01-01T00:00:05.000Z',
+    workingMs: 1234, workingSince: '2026-01-01T00:00:06.000Z', lastActivity: { kind: 'tool', text: 'Edit a.ts' },
+  });
+  const expected: TaskRecord = {
+    ...submitted, seq: 2, status: 'completed', review: 'approved', startedAt: '2026-01-01T00:00:03.000Z', finishedAt: '2026-01-01T00:00:04.000Z',
+    baseCommit: 'base-sha', branch: 'desk/every-field', worktreePath: '/worktrees/every-field', commit: 'commit-sha',
+    errorMessage: 'an error', agentPid: 4242, sessionId: 'session-9', conflict: { baseBranch: 'trunk', baseCommit: 'conflict-sha', files: ['a.ts'] },
+    push: { remote: 'origin', branch: 'trunk', ok: false, message: 'rejected' }, archivedAt: '2026-01-01T00:00:05.000Z',
+    workingMs: 1234, workingSince: '2026-01-01T00:00:06.000Z', lastActivity: { kind: 'tool', text: 'Edit a.ts' },
+  };
+  expect(updated).toEqual(expected);
+  expect(tasks.get('every-field')).toEqual(expected);
+  expect(tasks.list()).toEqual([
+    { id: 'first', seq: 1, prompt: 'p', dependencies: [], agent: 'a', status: 'queued', review: 'pending', submittedAt: 't', updatedAt: 't', baseBranch: 'main', attempt: 0, repo: 'app', workingMs: 0 },
+    expected,
+  ]);
+  db.close();
+});
