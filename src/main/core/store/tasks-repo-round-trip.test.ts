@@ -25,14 +25,14 @@ it('reads back every field it wrote, each from its own column', () => {
     status: 'completed', review: 'approved', startedAt: '2026-01-01T00:00:03.000Z', finishedAt: '2026-01-01T00:00:04.000Z',
     baseCommit: 'base-sha', branch: 'desk/every-field', worktreePath: '/worktrees/every-field', commit: 'commit-sha',
     errorMessage: 'an error', agentPid: 4242, sessionId: 'session-9', conflict: { baseBranch: 'trunk', baseCommit: 'conflict-sha', files: ['a.ts'] },
-    push: { remote: 'origin', branch: 'trunk', ok: false, message: 'rejected' }, archivedAt: '2026-01-01T00:00:05.000Z',
+    push: { remote: 'origin', branch: 'trunk', ok: false, message: 'rejected', at: '2026-01-01T00:00:07.000Z' }, archivedAt: '2026-01-01T00:00:05.000Z',
     workingMs: 1234, workingSince: '2026-01-01T00:00:06.000Z', lastActivity: { kind: 'tool', text: 'Edit a.ts' },
   });
   const expected: TaskRecord = {
     ...submitted, seq: 2, status: 'completed', review: 'approved', startedAt: '2026-01-01T00:00:03.000Z', finishedAt: '2026-01-01T00:00:04.000Z',
     baseCommit: 'base-sha', branch: 'desk/every-field', worktreePath: '/worktrees/every-field', commit: 'commit-sha',
     errorMessage: 'an error', agentPid: 4242, sessionId: 'session-9', conflict: { baseBranch: 'trunk', baseCommit: 'conflict-sha', files: ['a.ts'] },
-    push: { remote: 'origin', branch: 'trunk', ok: false, message: 'rejected' }, archivedAt: '2026-01-01T00:00:05.000Z',
+    push: { remote: 'origin', branch: 'trunk', ok: false, message: 'rejected', at: '2026-01-01T00:00:07.000Z' }, archivedAt: '2026-01-01T00:00:05.000Z',
     workingMs: 1234, workingSince: '2026-01-01T00:00:06.000Z', lastActivity: { kind: 'tool', text: 'Edit a.ts' },
   };
   expect(updated).toEqual(expected);
