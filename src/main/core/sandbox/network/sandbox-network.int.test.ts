@@ -31,11 +31,13 @@ async function listen(server: Server | HttpServer): Promise<Target> {
 }
 
 // Node 20 fetch ignores proxy variables, so the client names HTTP_PROXY itself; that proves the bridge set it.
+// Its own Agent: on Node 22.21+ the bridge's NODE_USE_ENV_PROXY makes the default agent send every request through
+// HTTP_PROXY by itself, and a request already addressed to the proxy would then be proxied twice.
 const GET_THROUGH_PROXY = `
 const http = require('node:http');
 const proxy = new URL(process.env.HTTP_PROXY);
 const url = process.argv[1];
-http.request({ host: proxy.hostname, port: proxy.port, path: url, headers: { host: new URL(url).host } }, (res) => {
+http.request({ agent: new http.Agent(), host: proxy.hostname, port: proxy.port, path: url, headers: { host: new URL(url).host } }, (res) => {
   let body = '';
   res.on('data', (chunk) => { body += chunk; });
   res.on('end', () => console.log(res.statusCode + ' ' + body.trim()));
@@ -44,12 +46,30 @@ http.request({ host: proxy.hostname, port: proxy.port, path: url, headers: { hos
 const CONNECT_THROUGH_PROXY = `
 const http = require('node:http');
 const proxy = new URL(process.env.HTTPS_PROXY);
-http.request({ host: proxy.hostname, port: proxy.port, method: 'CONNECT', path: process.argv[1] }).on('connect', (res, socket) => {
+http.request({ agent: new http.Agent(), host: proxy.hostname, port: proxy.port, method: 'CONNECT', path: process.argv[1] }).on('connect', (res, socket) => {
   if (res.statusCode !== 200) { console.log(res.statusCode); socket.destroy(); return; }
   socket.once('data', (data) => { console.log(res.statusCode + ' ' + data); socket.destroy(); });
   socket.write('ping');
 }).on('error', (error) => console.log('error ' + error.code)).end();
 `;
+// A Node agent that names no proxy at all: Node's own http and fetch follow the bridge's NODE_USE_ENV_PROXY.
+const GET_PLAINLY = `
+const url = process.argv[1];
+require('node:http').get(url + '/http', (res) => {
+  let body = '';
+  res.on('data', (chunk) => { body += chunk; });
+  res.on('end', async () => {
+    console.log(res.statusCode + ' ' + body.trim());
+    const fetched = await fetch(url + '/fetch').then(async (r) => r.status + ' ' + (await r.text()).trim(), (error) => 'error ' + (error.cause?.code ?? error.message));
+    console.log(fetched);
+  });
+}).on('error', (error) => console.log('error ' + error.code));
+`;
+/** Node 22.21 and 24.5 were the first to send their own http requests and fetch through HTTP_PROXY when told to. */
+const nodeUsesEnvProxy = (() => {
+  const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+  return major > 24 || (major === 24 && minor >= 5) || (major === 22 && minor >= 21);
+})();
 const CONNECT_DIRECTLY = `
 require('node:net').connect(Number(process.argv[1]), '127.0.0.1')
   .on('connect', () => { console.log('connected'); process.exit(0); })
@@ -107,6 +127,11 @@ describe.skipIf(skipReason !== undefined)(`an allowlisted network in bubblewrap$
   it.skipIf(!hasCurl)('lets curl reach an allowed host from the proxy variables alone', async () => {
     const curl = await sandboxed('curl', ['-sS', '-w', ' %{http_code}', `http://127.0.0.1:${web.port}/curl`]);
     expect(curl.stdout).toBe('hello from /curl 200');
+  });
+
+  it.skipIf(!nodeUsesEnvProxy)(`lets a Node agent's own http and fetch reach an allowed host with no proxy named${nodeUsesEnvProxy ? '' : ` (skipped: Node ${process.versions.node} ignores NODE_USE_ENV_PROXY)`}`, async () => {
+    const plain = await sandboxed(process.execPath, ['-e', GET_PLAINLY, `http://127.0.0.1:${web.port}`]);
+    expect(plain.stdout.trim().split('\n')).toEqual(['200 hello from /http', '200 hello from /fetch']);
   });
 
   it('refuses a host that is not listed with 403, logs it once, and never connects to it', async () => {
