@@ -66,8 +66,10 @@ export function createTurnsRepo(db: Db, repo: string): TurnsRepo {
   };
 
   return {
-    // A submission calls this inside its own transaction, which undoes both statements if either fails: a savepoint of
-    // its own would add two statements to every submission. Called alone, it is its own transaction.
+    // Inside an open transaction it adds no savepoint of its own (two statements fewer per submission). A submission
+    // calls it inside its write's savepoint, which undoes both statements if either fails. Elsewhere while the group
+    // commit's transaction is open (startRun, for a task stored before turns existed), a failed insert would leave the
+    // task with no turn, and its next start writes one. With no transaction open, it is its own.
     startOver: (taskId, prompt, agent, at) => (db.inTransaction ? replaceTurns : replaceTurnsAtomically)(taskId, prompt, agent, at),
     add,
     latest,
