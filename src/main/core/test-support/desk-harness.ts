@@ -242,7 +242,9 @@ function waitForStatus(core: Core, id: string, statuses: TaskStatus[], timeoutMs
     const timer = setTimeout(() => {
       cleanup();
       const task = core.tasks.list().find((t) => t.id === id);
-      reject(new Error(`Task ${id} did not reach ${statuses.join('/')} in ${timeoutMs} ms (it is ${task?.status ?? 'unknown'})`));
+      // A task that ended elsewhere says why, so a failure under load can be read from the log alone.
+      const why = task?.status === 'error' ? `: ${core.tasks.detail(id).errorMessage ?? 'no message'}` : '';
+      reject(new Error(`Task ${id} did not reach ${statuses.join('/')} in ${timeoutMs} ms (it is ${task?.status ?? 'unknown'}${why})`));
     }, timeoutMs);
     function cleanup() { clearTimeout(timer); unsubscribe(); }
     check();
