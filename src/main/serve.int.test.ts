@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
-  git, isolateGitConfig, makeRepo, policyAllowing, processesWith, processGroupAlive, rawRequest, sandboxForTests, writePolicy, type RawResponse,
+  describeProcess, git, isolateGitConfig, makeRepo, policyAllowing, processesWith, processGroupAlive, rawRequest, sandboxForTests, writePolicy, type RawResponse,
 } from './core/testing';
 
 const sandbox = await sandboxForTests();
@@ -176,7 +176,8 @@ describe('npm run serve', () => {
     const outliving = () => survivors.filter((pid) => processesWith(marker).includes(pid));
     if (sandbox.status.available) {
       await until(async () => (outliving().length === 0 ? true : undefined), 'the sandboxed command to end', 10_000).catch(() => undefined);
-      expect(outliving()).toEqual([]);
+      // Named with their state, parent and namespace, so a failure on a loaded machine says which process stayed and where.
+      expect(outliving().map(describeProcess)).toEqual([]);
     }
 
     const rerun = await until(async () => {

@@ -4,6 +4,6 @@ export {
   destroyDesk, makeRepo, policyAllowing, rawRequest, scriptedAgent, startDesk, TEST_TOKEN, writePolicy, type Desk, type RawResponse,
 } from './test-support/desk-harness';
 export { git, isolateGitConfig } from './git/git-test-fixture';
-export { processesWith, sandboxForTests } from './sandbox/test-support/sandbox-for-tests';
+export { describeProcess, processesWith, sandboxForTests } from './sandbox/test-support/sandbox-for-tests';
 export { processGroupAlive } from './agents/process-tree';
 export { DEFAULT_OUTPUT_CAP_BYTES } from './store/events-repo';

@@ -36,3 +36,18 @@ export function processesWith(marker: string): number[] {
   }
   return found;
 }
+
+/**
+ * What a failing test should say about a process that is still there: its state, parent, pids in each
+ * namespace and command line. Read from /proc; "gone" when it ended meanwhile.
+ */
+export function describeProcess(pid: number): string {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const field = (name: string) => new RegExp(`^${name}:\\s*(.*)$`, 'm').exec(status)?.[1]?.trim() ?? '?';
+    const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
+    return `${pid} (state ${field('State')}, parent ${field('PPid')}, pids by namespace ${field('NSpid')}): ${command}`;
+  } catch {
+    return `${pid} (gone)`;
+  }
+}
