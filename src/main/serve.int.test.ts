@@ -172,7 +172,8 @@ describe('npm run serve', () => {
     expect(git(repo, 'show', `${before[0].commit}:done.txt`)).toBe('yes');
     expect(processGroupAlive(orphan)).toBe(false);
     // The sandbox dies with the desk, so nothing it started outlives it; without one, only the agent's own group is reaped.
-    // The kernel ends them as the sandbox's PID namespace goes down: quick, yet not instant on a loaded machine.
+    // The kernel ends them as the sandbox's PID namespace goes down: quick, yet not instant on a loaded machine. A sandbox
+    // still setting up when the desk was killed is ended by the restarted desk instead (sandbox/leftover-sandboxes.ts).
     const outliving = () => survivors.filter((pid) => processesWith(marker).includes(pid));
     if (sandbox.status.available) {
       await until(async () => (outliving().length === 0 ? true : undefined), 'the sandboxed command to end', 10_000).catch(() => undefined);

@@ -136,6 +136,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     // The bridge to the allowlist proxy runs inside the sandbox on the Node that runs the scripted agent.
     allowlistNetwork: (request) => prepareAllowlistNetwork({ ...request, nodePath: config.agents.scripted.command }),
     mcpRelay: (request) => prepareMcpRelay({ ...request, nodePath: config.agents.scripted.command }),
+    log,
   });
   // The MCP server agents reach with their task's token; its tools act through the task service and governance.
   const mcp = createMcpAccess({

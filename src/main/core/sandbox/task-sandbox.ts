@@ -10,6 +10,7 @@ import type { AgentPolicy } from '../../../shared/governance';
 import type { SandboxKind, SandboxStatus } from '../../../shared/sandbox';
 import type { AgentSpec } from '../agents/agent-spec';
 import { bwrapArguments, type Mount, type SandboxLayout } from './bwrap-arguments';
+import { endLeftoverSandboxes, sandboxRootOf } from './leftover-sandboxes';
 import { expandHome, isWithin, sandboxMounts } from './sandbox-layout';
 import { DeskError } from '../../../shared/desk-error';
 
@@ -51,6 +52,8 @@ export interface TaskSandboxDeps {
     bindPaths: readonly string[];
     close(): Promise<void>;
   }>;
+  /** The desk's log, told when sandboxes of an earlier run were ended. */
+  log?(line: string): void;
 }
 
 const sandboxUnavailable = (message: string) => new DeskError('unavailable', 'sandbox_unavailable', message);
@@ -60,8 +63,8 @@ const worktreeLinkChanged = (message: string) => new DeskError('conflict', 'work
 
 export interface TaskSandbox {
   readonly status: SandboxStatus;
-  /** Removes the temp dirs a killed desk left behind; called before any task of this desk runs. */
-  sweep(): void;
+  /** Ends the sandboxes a killed desk left running and removes their temp dirs; called before any task of this desk runs. */
+  sweep(): Promise<void>;
   /** Whether the agent's tasks run confined, as cards show it. */
   confines(agentId: string): boolean;
   /**
@@ -89,7 +92,11 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
   return {
     status,
     confines,
-    sweep: () => rmSync(join(deps.dataDir, 'sb'), { recursive: true, force: true }),
+    async sweep() {
+      const ended = await endLeftoverSandboxes(deps.dataDir);
+      if (ended > 0) deps.log?.(`Ended ${ended} sandboxed process${ended === 1 ? '' : 'es'} that a stopped desk left running.`);
+      rmSync(sandboxRootOf(deps.dataDir), { recursive: true, force: true });
+    },
     async isolate({ worktree, agent, log, mcpUrl, ...request }) {
       // The repository the task works in, when the desk has several; else the one it was made for.
       const gitCommonDir = request.gitCommonDir ?? deps.gitCommonDir;
@@ -104,7 +111,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
 
       const worktreeGitDir = await linkedGitDir(worktree, gitCommonDir);
       // Short on purpose: the network proxy's socket lives below it, and socket paths are limited to 107 bytes.
-      const root = join(deps.dataDir, 'sb', randomBytes(6).toString('hex'));
+      const root = join(sandboxRootOf(deps.dataDir), randomBytes(6).toString('hex'));
       const tempDir = join(root, 'tmp');
       await mkdir(tempDir, { recursive: true, mode: 0o700 });
       // An agent given a HOME of its own (agents.json `env`) keeps its state there.
