@@ -27,7 +27,8 @@ export function isLeftoverSandbox(commandLine: readonly string[], sandboxRoots: 
 
 /**
  * Kills (SIGKILL: a sandbox's init ends everything in its namespace as it dies) every sandbox of this data dir that
- * is still running, and waits up to `timeoutMs` for them to be gone. Call it only before this desk starts any task.
+ * is still running, and waits up to `timeoutMs` for them to be gone. Call it only before this desk starts any task:
+ * one desk holds a data dir at a time (../host/instance-lock.ts), so until then every sandbox of it is a leftover.
  * Resolves with how many processes it signalled.
  */
 export async function endLeftoverSandboxes(dataDir: string, options: { timeoutMs?: number } = {}): Promise<number> {
