@@ -2,7 +2,7 @@
 // sandbox's init (PID 1 of its namespace) sets that only after its setup: a desk killed inside that window leaves the
 // sandbox running, still confined yet watched by no one (bubblewrap 0.8–0.11; its own later fix cannot see a parent
 // outside the namespace). The next desk on the same data dir ends them before it runs anything.
-import { realpathSync } from 'node:fs';
+import { readdirSync, realpathSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { commandLineOf, processExists } from '../agents/process-tree';
 import { readProcessTable } from '../agents/process-table';
@@ -33,6 +33,9 @@ export function isLeftoverSandbox(commandLine: readonly string[], sandboxRoots: 
  */
 export async function endLeftoverSandboxes(dataDir: string, options: { timeoutMs?: number } = {}): Promise<number> {
   if (process.platform !== 'linux') return 0;
+  // A desk that stopped cleanly removed every run's folder: no folder, no sandbox to look for (and no process
+  // table to read on the way to the first answer).
+  if (!hasRunFolders(sandboxRootOf(dataDir))) return 0;
   const roots = sandboxRootsOf(dataDir);
   const leftovers = readProcessTable()
     .filter((entry) => !entry.zombie && entry.pid !== process.pid)
@@ -48,6 +51,14 @@ export async function endLeftoverSandboxes(dataDir: string, options: { timeoutMs
   const deadline = Date.now() + (options.timeoutMs ?? 2000);
   while (leftovers.some(processExists) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
   return leftovers.length;
+}
+
+function hasRunFolders(root: string): boolean {
+  try {
+    return readdirSync(root).length > 0;
+  } catch {
+    return false;
+  }
 }
 
 /** The root as this desk spells it and, when a symlink leads there, as it really is: a restart may spell it either way. */
