@@ -1,7 +1,8 @@
 // Sandboxes a killed desk left running. bubblewrap ties a sandbox's life to the desk with PR_SET_PDEATHSIG, but the
 // sandbox's init (PID 1 of its namespace) sets that only after its setup: a desk killed inside that window leaves the
-// sandbox running, still confined yet watched by no one (bubblewrap 0.8–0.11; its own later fix cannot see a parent
-// outside the namespace). The next desk on the same data dir ends them before it runs anything.
+// sandbox running, still confined yet watched by no one. Seen with bubblewrap 0.8; upstream's code is the same through
+// 0.11, and its later fix for this race reads getppid(), which is 0 for a namespace's init. The next desk on the same
+// data dir ends these sandboxes before it runs anything.
 import { readdirSync, realpathSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { commandLineOf, processExists } from '../agents/process-tree';
