@@ -1,5 +1,5 @@
 // Every field of a task survives the database: written by a submission and by updates, read back by `get` and by
-// `list` (the reads take columns by position, so a column read into the wrong field would show here).
+// `list`. Both the insert and the reads go by position, so a value written to or read from the wrong column shows here.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -41,5 +41,25 @@ it('reads back every field it wrote, each from its own column', () => {
     { id: 'first', seq: 1, prompt: 'p', dependencies: [], agent: 'a', status: 'queued', review: 'pending', submittedAt: 't', updatedAt: 't', baseBranch: 'main', attempt: 0, repo: 'app', workingMs: 0 },
     expected,
   ]);
+  db.close();
+});
+
+it('stores every field a submission carries in its own column, also those a run sets later', () => {
+  const db = openDatabase(join((dir = mkdtempSync(join(tmpdir(), 'desk-db-'))), 'desk.sqlite'));
+  const tasks = createTasksRepo(db, '/scope', { defaultRepo: 'app' });
+  // A resubmission's record may carry any field; each value differs from every other, so a swap cannot read back equal.
+  const submitted: Omit<TaskRecord, 'seq' | 'workingMs'> = {
+    id: 'all-at-once', prompt: 'the prompt', dependencies: ['dep-a'], agent: 'the-agent', status: 'in-progress', review: 'rejected',
+    submittedAt: 'submitted-at', updatedAt: 'updated-at', startedAt: 'started-at', finishedAt: 'finished-at', baseBranch: 'trunk',
+    baseCommit: 'base-sha', branch: 'desk/all', worktreePath: '/worktrees/all', commit: 'commit-sha', errorMessage: 'an error', attempt: 5,
+    agentPid: 77, sessionId: 'session-1', after: 'approved', conflict: { baseBranch: 'b', baseCommit: 'c', files: ['f'] },
+    push: { remote: 'r', branch: 'br', ok: true, message: 'm', at: 'pushed-at' }, repo: 'other', archivedAt: 'archived-at',
+    workingSince: 'working-since', lastActivity: { kind: 'tool', text: 'Edit' }, proposedBy: 'proposer', proposal: 'accepted',
+    proposalRequest: 'request-1', runner: 'cluster',
+  };
+  const stored = tasks.putSubmission(submitted);
+  const expected: TaskRecord = { ...submitted, seq: 1, workingMs: 0 };
+  expect(stored).toEqual(expected);
+  expect(tasks.get('all-at-once')).toEqual(expected);
   db.close();
 });
