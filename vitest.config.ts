@@ -4,7 +4,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'e2e/**/*.spec.ts'],
+    include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'build/**/*.test.ts', 'e2e/**/*.spec.ts'],
     // Real vendor agents from npm: `npm run test:agents` (vitest.agents.config.ts) runs those; the Docker and
     // cluster runners: `npm run test:runners` (vitest.runners.config.ts).
     exclude: [...configDefaults.exclude, 'e2e/agents/**', 'e2e/runners/**'],

@@ -1,5 +1,5 @@
 // Headless host: the core plus its HTTP endpoint in plain Node, for servers, scripts, tests and browsers.
-// Loaded by serve.ts once the compile cache is on; the files it finds (the board, the scripted agent) are beside that entry.
+// Loaded by serve.ts (built: from the one-file bundle beside it, with V8's code cache); the files it finds (the board, the scripted agent) are beside that entry.
 import { adHocAgentSpec, type Core, createCore, defaultDataDir, hostAgentCatalog, keepYoungGenerationSmall, KNOWN_AGENTS, loadOrCreateToken, lockDataDir, scriptedAgentSpec } from './core/index';
 import { existsSync, mkdirSync } from 'node:fs';
 import { homedir, hostname } from 'node:os';

@@ -1,8 +1,18 @@
 // Headless host entry (`node out/main/serve.js`, `npm run serve`): the core plus its HTTP endpoint in plain Node.
-// It turns Node's compile cache on first and only then loads the host, so the bundles it pulls in are compiled with
-// the cache (Node 22+; on Node 20 this costs nothing and changes nothing). Keep its static imports to compile-cache.ts.
-import { enableCompileCache } from './compile-cache';
+// Built, it runs the host from the one-file bundle beside it with V8's code cache (code-cache.ts), which Node can keep
+// for a script but not for ES modules; from source (tsx src/main/serve.ts) there is no bundle and it imports the host.
+// Keep its static imports to the loader: everything else the host needs is in the bundle.
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { codeCacheDir, loadWithCodeCache } from './code-cache';
+import { HOST_BUNDLE } from './host-bundle';
+import type { runServe } from './serve-host';
 
-enableCompileCache();
-const { runServe } = await import('./serve-host');
-runServe(process.argv.slice(2), import.meta.url);
+type ServeHost = { runServe: typeof runServe };
+
+const bundle = fileURLToPath(new URL(HOST_BUNDLE, import.meta.url));
+const host: ServeHost = existsSync(bundle)
+  ? loadWithCodeCache<ServeHost>(bundle, codeCacheDir(process.platform, process.env, homedir())).exports
+  : await import('./serve-host');
+host.runServe(process.argv.slice(2), import.meta.url);

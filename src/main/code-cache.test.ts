@@ -1,0 +1,209 @@
+// The code cache of the headless host's bundle: where it lives, when a start makes new code, and that a missing,
+// broken or unwritable cache never changes what the bundle does. Real bundles in temp dirs, compiled by V8.
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { HOST_BUNDLE_WRAPPER } from './host-bundle';
+import { codeCacheDir, codeCacheFileName, currentRuntime, loadWithCodeCache, staleCacheFiles } from './code-cache';
+
+describe('codeCacheDir', () => {
+  it('is the user\'s own cache folder on each platform', () => {
+    expect(codeCacheDir('linux', {}, '/home/ada')).toBe('/home/ada/.cache/assignment-desk/code-cache');
+    expect(codeCacheDir('linux', { XDG_CACHE_HOME: '/var/cache/ada' }, '/home/ada')).toBe('/var/cache/ada/assignment-desk/code-cache');
+    // XDG says a relative path is to be ignored.
+    expect(codeCacheDir('linux', { XDG_CACHE_HOME: 'cache' }, '/home/ada')).toBe('/home/ada/.cache/assignment-desk/code-cache');
+    expect(codeCacheDir('darwin', {}, '/Users/ada')).toBe('/Users/ada/Library/Caches/Assignment Desk/code-cache');
+    expect(codeCacheDir('win32', { LOCALAPPDATA: 'C:/Users/ada/AppData/Local' }, 'C:/Users/ada')).toBe(join('C:/Users/ada/AppData/Local', 'Assignment Desk', 'Cache', 'code-cache'));
+  });
+
+  it('is off with Node\'s own switch for its compile cache', () => {
+    expect(codeCacheDir('linux', { NODE_DISABLE_COMPILE_CACHE: '1' }, '/home/ada')).toBeUndefined();
+  });
+});
+
+describe('codeCacheFileName', () => {
+  const file = { ino: 7, size: 1000, ctimeMs: 1_700_000_000_000 };
+  const runtime = { node: 'v20.20.2', v8: '11.3', arch: 'x64', flags: '' };
+  const name = codeCacheFileName('/app/out/main/serve-host.cjs', file, runtime);
+
+  it('stays the same for the same build under the same Node', () => {
+    expect(codeCacheFileName('/app/out/main/serve-host.cjs', { ...file }, { ...runtime })).toBe(name);
+    expect(name).toMatch(/^serve-host\.cjs-[0-9a-f]{24}\.v8$/);
+  });
+
+  it('changes with a rebuilt or copied bundle, another Node, V8, machine or flags', () => {
+    const others = [
+      codeCacheFileName('/app/out/main/serve-host.cjs', { ...file, ctimeMs: file.ctimeMs + 1 }, runtime),
+      codeCacheFileName('/app/out/main/serve-host.cjs', { ...file, size: 1001 }, runtime),
+      codeCacheFileName('/app/out/main/serve-host.cjs', { ...file, ino: 8 }, runtime),
+      codeCacheFileName('/other/out/main/serve-host.cjs', file, runtime),
+      codeCacheFileName('/app/out/main/serve-host.cjs', file, { ...runtime, node: 'v22.23.3' }),
+      codeCacheFileName('/app/out/main/serve-host.cjs', file, { ...runtime, v8: '12.4' }),
+      codeCacheFileName('/app/out/main/serve-host.cjs', file, { ...runtime, arch: 'arm64' }),
+      codeCacheFileName('/app/out/main/serve-host.cjs', file, { ...runtime, flags: '--max-old-space-size=512' }),
+    ];
+    expect(new Set([name, ...others]).size).toBe(others.length + 1);
+  });
+});
+
+describe('staleCacheFiles', () => {
+  it('keeps the three newest of the bundle and leaves other files alone', () => {
+    const files = [
+      { name: 'serve-host.cjs-a.v8', mtimeMs: 1 }, { name: 'serve-host.cjs-b.v8', mtimeMs: 5 }, { name: 'serve-host.cjs-c.v8', mtimeMs: 3 },
+      { name: 'serve-host.cjs-d.v8', mtimeMs: 4 }, { name: 'serve-host.cjs-e.v8', mtimeMs: 2 },
+      { name: 'other.cjs-x.v8', mtimeMs: 0 }, { name: 'serve-host.cjs-f.v8.123.partial', mtimeMs: 0 }, { name: 'notes.txt', mtimeMs: 0 },
+    ];
+    expect(staleCacheFiles('/app/serve-host.cjs', files).sort()).toEqual(['serve-host.cjs-a.v8', 'serve-host.cjs-e.v8']);
+    expect(staleCacheFiles('/app/serve-host.cjs', files.slice(0, 3))).toEqual([]);
+  });
+});
+
+describe('loadWithCodeCache', () => {
+  let dir: string;
+  let bundle: string;
+  let cacheDir: string;
+  const cacheFiles = () => readdirSync(cacheDir).filter((name) => name.endsWith('.v8'));
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'desk-code-cache-'));
+    mkdirSync(join(dir, 'app'));
+    bundle = join(dir, 'app', 'host.script.js');
+    cacheDir = join(dir, 'cache', 'code-cache');
+    // `require` from the bundle's folder, its own file names, a module required later: what the host's bundle uses.
+    writeFileSync(join(dir, 'app', 'helper.cjs'), 'module.exports = { twice: (n) => 2 * n };');
+    writeFileSync(bundle, wrapped([
+      "const { twice } = require('./helper.cjs');",
+      'function fib(n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }',
+      'exports.answer = twice(fib(20));',
+      'exports.where = { file: __filename, dir: __dirname };',
+      "exports.later = () => require('node:path').basename(__filename);",
+      'exports.line = () => new Error().stack.split("\\n")[1];',
+      'exports.strict = (function () { return this === undefined; })();',
+    ]));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  /** A module's lines, wrapped as the build writes the host's bundle: its code starts on the file's second line. */
+  const wrapped = (lines: string[]) => `${HOST_BUNDLE_WRAPPER.head}\n${lines.join('\n')}${HOST_BUNDLE_WRAPPER.tail}`;
+
+  interface Fixture { answer: number; where: { file: string; dir: string }; later(): string; line(): string; strict: boolean }
+  const expectWorking = (exports: Fixture) => {
+    expect(exports.answer).toBe(13530);
+    expect(exports.where).toEqual({ file: bundle, dir: join(dir, 'app') });
+    expect(exports.later()).toBe('host.script.js');
+    // Stack traces name the lines of the file as it is on disk.
+    expect(exports.line()).toContain(`${bundle}:7:`);
+    expect(exports.strict).toBe(true);
+  };
+
+  /**
+   * A start in a fresh process: V8 also keeps compiled code in memory for a source it has seen, so only another
+   * process shows whether the code on disk was used.
+   */
+  function startInChild(): { cache: string; answer: number; where: Fixture['where']; later: string; line: string } {
+    const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', `
+      const { loadWithCodeCache } = await import(${JSON.stringify(join(import.meta.dirname, 'code-cache.ts'))});
+      const loaded = loadWithCodeCache(process.argv[1], process.argv[2]);
+      await loaded.saved;
+      const { answer, where, later, line } = loaded.exports;
+      process.stdout.write(JSON.stringify({ cache: loaded.cache, answer, where, later: later(), line: line() }));
+    `, bundle, cacheDir], { encoding: 'utf8', cwd: join(import.meta.dirname, '../..') });
+    expect(run.status, run.stderr).toBe(0);
+    return JSON.parse(run.stdout) as ReturnType<typeof startInChild>;
+  }
+  const expectWorkingChild = (start: ReturnType<typeof startInChild>) => {
+    expect(start).toMatchObject({ answer: 13530, where: { file: bundle, dir: join(dir, 'app') }, later: 'host.script.js' });
+    expect(start.line).toContain(`${bundle}:7:`);
+  };
+
+  it('makes code on the first start and uses it on the next', () => {
+    const first = startInChild();
+    expect(first.cache).toBe('made');
+    expectWorkingChild(first);
+    const [file] = cacheFiles();
+    expect(cacheFiles()).toHaveLength(1);
+    expect(statSync(cacheDir).mode & 0o777).toBe(0o700);
+    expect(statSync(join(cacheDir, file as string)).mode & 0o777).toBe(0o600);
+    const written = statSync(join(cacheDir, file as string));
+
+    const second = startInChild();
+    expect(second.cache).toBe('used');
+    expectWorkingChild(second);
+    expect(cacheFiles()).toEqual([file]);
+    expect(statSync(join(cacheDir, file as string))).toMatchObject({ ino: written.ino, mtimeMs: written.mtimeMs });
+  });
+
+  it('replaces a broken cache file and runs the bundle as usual', () => {
+    expect(startInChild().cache).toBe('made');
+    const [file] = cacheFiles() as [string];
+    for (const broken of [Buffer.from('not code at all'), readFileSync(join(cacheDir, file)).subarray(0, 200)]) {
+      writeFileSync(join(cacheDir, file), broken);
+      const start = startInChild();
+      expect(start.cache).toBe('remade');
+      expectWorkingChild(start);
+      expect(startInChild().cache).toBe('used');
+    }
+  });
+
+  it('runs the bundle in this process too, with its own files and modules required later', async () => {
+    const loaded = loadWithCodeCache<Fixture>(bundle, cacheDir);
+    await loaded.saved;
+    expectWorking(loaded.exports);
+  });
+
+  it('never runs code kept for an earlier build of the bundle', async () => {
+    await loadWithCodeCache(bundle, cacheDir).saved;
+    // The same length, so V8's own check (the source's length) would take the old code.
+    writeFileSync(bundle, readFileSync(bundle, 'utf8').replace('twice(fib(20))', 'twice(fib(19))'));
+    const rebuilt = loadWithCodeCache<Fixture>(bundle, cacheDir);
+    expect(rebuilt.cache).toBe('made');
+    expect(rebuilt.exports.answer).toBe(8362);
+    await rebuilt.saved;
+    expect(cacheFiles()).toHaveLength(2);
+  });
+
+  it('keeps at most three builds\' code', async () => {
+    for (let build = 0; build < 5; build += 1) {
+      writeFileSync(bundle, wrapped([`exports.build = ${build};`]));
+      await loadWithCodeCache(bundle, cacheDir).saved;
+    }
+    expect(cacheFiles()).toHaveLength(3);
+    expect(loadWithCodeCache<{ build: number }>(bundle, cacheDir).exports.build).toBe(4);
+  });
+
+  it('writes nothing when off, and starts as usual when the cache folder cannot be written', async () => {
+    const off = loadWithCodeCache<Fixture>(bundle, undefined);
+    expect(off.cache).toBe('off');
+    expectWorking(off.exports);
+    expect(readdirSync(dir)).toEqual(['app']);
+
+    writeFileSync(join(dir, 'cache'), 'a file where the folder would go');
+    const blocked = loadWithCodeCache<Fixture>(bundle, cacheDir);
+    expect(blocked.cache).toBe('made');
+    await expect(blocked.saved).resolves.toBeUndefined();
+    expectWorking(blocked.exports);
+    expect(statSync(join(dir, 'cache')).isFile()).toBe(true);
+  });
+
+  it.skipIf(process.getuid?.() === 0)('starts as usual when the cache folder is read-only (not as root, who may write anyway)', async () => {
+    mkdirSync(cacheDir, { recursive: true });
+    chmodSync(cacheDir, 0o500);
+    const loaded = loadWithCodeCache<Fixture>(bundle, cacheDir);
+    await loaded.saved;
+    expectWorking(loaded.exports);
+    expect(cacheFiles()).toEqual([]);
+  });
+
+  it('refuses a file that is not a wrapped module, saying so', () => {
+    writeFileSync(bundle, "exports.answer = 42;");
+    expect(() => loadWithCodeCache(bundle, cacheDir)).toThrow(`${bundle} is not a wrapped module`);
+  });
+
+  it('keys the cache by this process\'s runtime', () => {
+    const runtime = currentRuntime();
+    expect(runtime.node).toBe(process.version);
+    expect(runtime.v8).toBe(process.versions.v8);
+    expect(runtime.flags).toContain(process.execArgv.join(' '));
+  });
+});
