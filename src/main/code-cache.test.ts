@@ -195,6 +195,13 @@ describe('loadWithCodeCache', () => {
     expect(cacheFiles()).toEqual([]);
   });
 
+  it('reads a bundle of many pieces, characters of several bytes across their edges included', () => {
+    // Three bytes each, read 64 KiB at a time: 65,536 is not a multiple of 3, so most edges cut a character in two.
+    const text = '→'.repeat(100_000);
+    writeFileSync(bundle, wrapped([`exports.text = ${JSON.stringify(text)};`]));
+    expect(loadWithCodeCache<{ text: string }>(bundle, undefined).exports.text).toBe(text);
+  });
+
   it('refuses a file that is not a wrapped module, saying so', () => {
     writeFileSync(bundle, "exports.answer = 42;");
     expect(() => loadWithCodeCache(bundle, cacheDir)).toThrow(`${bundle} is not a wrapped module`);

@@ -5,10 +5,11 @@
 // Node 20 and 22 alike. A cache is only ever an optimization: a missing, stale or broken one costs one ordinary
 // compile, never the start.
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
 import { Script } from 'node:vm';
 import { HOST_BUNDLE_WRAPPER } from './host-bundle';
 
@@ -83,7 +84,7 @@ const cachePrefix = (bundle: string) => `${basename(bundle).replace(/[^A-Za-z0-9
 export function loadWithCodeCache<T>(bundle: string, cacheDir: string | undefined, runtime = currentRuntime()): LoadedBundle<T> {
   const cacheFile = cacheDir === undefined ? undefined : join(cacheDir, codeCacheFileName(bundle, statSync(bundle), runtime));
   const cachedData = cacheFile === undefined ? undefined : readIfThere(cacheFile);
-  const source = readFileSync(bundle, 'utf8');
+  const source = readInPieces(bundle);
   // Anything else would run its top level in the desk's global scope.
   if (!source.startsWith(HOST_BUNDLE_WRAPPER.head)) throw new Error(`${bundle} is not a wrapped module: it does not start with ${HOST_BUNDLE_WRAPPER.head}`);
   // No `importModuleDynamically`: code V8 takes from its cache on Node 20 loses it, so `import()` would work on the
@@ -97,6 +98,25 @@ export function loadWithCodeCache<T>(bundle: string, cacheDir: string | undefine
   // Made now, before the host runs: V8 refuses code made under other flags, and the host changes one (heap-tuning.ts).
   const code = script.createCachedData();
   return { exports: module.exports, cache: cachedData ? 'remade' : 'made', saved: save(bundle, cacheDir, cacheFile, code) };
+}
+
+/**
+ * A text file read 64 KiB at a time. Read whole, the bundle's 1.7 MB would pass through one malloc'd block, and freeing
+ * a block that large makes glibc raise its mmap threshold to its size: from then on the desk's mid-sized allocations
+ * stay resident after they are freed (measured: 3–4 MB more after 10,000 submissions; none read this way).
+ */
+function readInPieces(file: string): string {
+  const fd = openSync(file, 'r');
+  try {
+    const piece = Buffer.allocUnsafe(64 * 1024);
+    const decoder = new StringDecoder('utf8');
+    const parts: string[] = [];
+    for (let read = readSync(fd, piece); read > 0; read = readSync(fd, piece)) parts.push(decoder.write(piece.subarray(0, read)));
+    parts.push(decoder.end());
+    return parts.join('');
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function readIfThere(file: string): Buffer | undefined {
