@@ -1,7 +1,7 @@
 // Turns the headless host's ES modules, once electron-vite has written them, into one script beside the entry
 // (out/main/serve-host.script.js): a CommonJS module already wrapped in the function `require` would put around it.
 // Node 20 cannot keep V8's compiled code for ES modules, but it can for a script: the entry compiles this file with a
-// code cache (src/main/code-cache.ts), which takes about 40 ms off every start after the first. The file is made from
+// code cache (src/main/code-cache.ts), which takes 50–90 ms off every start after the first. The file is made from
 // the bundles just written, not from the sources again, so it is the same code the ES-module build runs. Modules the
 // host imports lazily stay lazy: each is evaluated on its first import.
 import { writeFile } from 'node:fs/promises';

@@ -1,9 +1,9 @@
 // Runs the headless host's one-file bundle (host-bundle.ts) with V8's code cache: the code V8 compiled for it on an
 // earlier start, kept on disk. Node 20 keeps no compiled code for ES modules, and Node 22's own compile cache keeps
 // only what is compiled before a module runs. This keeps the code as it stands once the bundle's top level has run, so
-// the functions the start-up needed are in it too: 40–50 ms off the host's start on the 2-core build machine, on
-// Node 20 and 22 alike. A cache is only ever an optimization: a missing, stale or broken one costs one ordinary
-// compile, never the start.
+// the functions the start-up needed are in it too: 50–90 ms off the host's start on the 2-core build machine with
+// Node 20, about 40 ms with Node 22. A cache is only ever an optimization: a missing, stale or broken one costs one
+// ordinary compile, never the start.
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
