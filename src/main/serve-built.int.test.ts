@@ -2,13 +2,14 @@
 // V8's code cache. Other specs run serve.ts from source, so this is where the built bundle's paths (the board, the
 // scripted agent, SQLite in node_modules) and its cache are checked: a task runs, the board loads, a second start
 // uses the code the first one kept, and a broken cache or the switch that turns it off never stops the desk.
-import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { git, isolateGitConfig, makeRepo, rawRequest } from './core/testing';
 import { HOST_BUNDLE } from './host-bundle';
+import { hostProcesses, until } from './test-support/host-processes';
 
 const OUT = resolve(import.meta.dirname, '../../out/main');
 const ENTRY = join(OUT, 'serve.js');
@@ -17,12 +18,12 @@ const TOKEN = 'built-serve-token-0123456789';
 
 let root: string;
 let restoreGit: () => void;
-const running: ChildProcessWithoutNullStreams[] = [];
+const { startHost, killAll } = hostProcesses([ENTRY]);
 
 beforeAll(() => { restoreGit = isolateGitConfig(); });
 afterAll(() => restoreGit());
 afterEach(() => {
-  for (const child of running.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+  killAll();
   if (root) rmSync(root, { recursive: true, force: true });
 });
 
@@ -38,35 +39,10 @@ const cacheFilesIn = (cacheHome: string): string[] => {
   return existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith('.v8')).map((name) => join(dir, name)) : [];
 };
 
-function startBuilt(args: string[], env: NodeJS.ProcessEnv): Promise<{ child: ChildProcessWithoutNullStreams; url: string; output: () => string }> {
-  const child = spawn(process.execPath, [ENTRY, ...args], { stdio: 'pipe', env });
-  running.push(child);
-  let output = '';
-  return new Promise((resolveHost, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /Listening on (http:\/\/\S+)/.exec(output);
-      if (match) resolveHost({ child, url: match[1] as string, output: () => output });
-    });
-    child.stderr.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${output}`)));
-  });
-}
-
 async function stop(child: ChildProcessWithoutNullStreams): Promise<void> {
   const exited = new Promise((resolveExit) => child.once('exit', resolveExit));
   child.kill('SIGTERM');
   await exited;
-}
-
-async function until<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`Timed out waiting for ${what}`);
 }
 
 describe.skipIf(!built)(`the built headless host (${built ? 'out/main' : 'not built: run electron-vite build'})`, () => {
@@ -79,7 +55,7 @@ describe.skipIf(!built)(`the built headless host (${built ? 'out/main' : 'not bu
     const call = (url: string, method: string, path: string, body?: unknown) => rawRequest(url, method, path,
       { authorization: `Bearer ${TOKEN}`, ...(body !== undefined && { 'content-type': 'application/json' }) }, body === undefined ? undefined : JSON.stringify(body));
 
-    const first = await startBuilt(args, env);
+    const first = await startHost(args, env);
     expect((await call(first.url, 'POST', '/', { id: 'built', prompt: 'write built.txt from the bundle' })).status).toBe(202);
     const commit = await until(async () => (await call(first.url, 'GET', '/tasks/built')).json.commit as string | undefined, 'the task to commit');
     expect(git(repo, 'show', `${commit}:built.txt`)).toBe('from the bundle');
@@ -91,7 +67,7 @@ describe.skipIf(!built)(`the built headless host (${built ? 'out/main' : 'not bu
     const kept = statSync(cacheFile as string);
     await stop(first.child);
 
-    const second = await startBuilt(args, env);
+    const second = await startHost(args, env);
     expect((await call(second.url, 'GET', '/tasks/built')).json).toMatchObject({ status: 'completed', commit });
     // Taken as it was: new code would have been written beside it and renamed over it.
     expect(cacheFilesIn(cacheHome)).toEqual([cacheFile]);

@@ -1,5 +1,5 @@
 // The headless host as a person runs it: flags, refusals with exit code 2, token file, clean stop, and recovery after kill -9.
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, statSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -8,43 +8,21 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   describeProcess, git, isolateGitConfig, makeRepo, policyAllowing, processesWith, processGroupAlive, rawRequest, sandboxForTests, writePolicy, type RawResponse,
 } from './core/testing';
+import { hostProcesses, until, type Host } from './test-support/host-processes';
 
 const sandbox = await sandboxForTests();
 
 const SERVE = resolve(import.meta.dirname, 'serve.ts');
 let root: string;
 let restoreGit: () => void;
-const running: ChildProcessWithoutNullStreams[] = [];
+const { spawnHost: serve, startHost, killAll } = hostProcesses(['--import', 'tsx', SERVE]);
 
 beforeAll(() => { restoreGit = isolateGitConfig(); });
 afterAll(() => restoreGit());
 afterEach(() => {
-  for (const child of running.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+  killAll();
   if (root) rmSync(root, { recursive: true, force: true });
 });
-
-interface Host { child: ChildProcessWithoutNullStreams; url: string; output: () => string }
-
-function serve(args: string[]): ChildProcessWithoutNullStreams {
-  const child = spawn(process.execPath, ['--import', 'tsx', SERVE, ...args], { stdio: 'pipe' });
-  running.push(child);
-  return child;
-}
-
-/** Starts the host and resolves once it prints where it listens. */
-function startHost(args: string[]): Promise<Host> {
-  const child = serve(args);
-  let output = '';
-  return new Promise((resolveHost, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /Listening on (http:\/\/\S+)/.exec(output);
-      if (match) resolveHost({ child, url: match[1] as string, output: () => output });
-    });
-    child.stderr.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${output}`)));
-  });
-}
 
 /** Runs the host expecting it to refuse: resolves with its exit code and what it printed. */
 function refusal(args: string[]): Promise<{ code: number | null; stderr: string; stdout: string }> {
@@ -62,17 +40,6 @@ const exited = (child: ChildProcessWithoutNullStreams) =>
 function call(host: Host, token: string, method: string, path: string, body?: unknown): Promise<RawResponse> {
   const headers = { authorization: `Bearer ${token}`, ...(body !== undefined && { 'content-type': 'application/json' }) };
   return rawRequest(host.url, method, path, headers, body === undefined ? undefined : JSON.stringify(body));
-}
-
-// Polls: the desk runs in another process (`npm run serve`), whose events reach the test only over HTTP.
-async function until<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`Timed out waiting for ${what}`);
 }
 
 describe('npm run serve', () => {
