@@ -1,11 +1,11 @@
 // `npm run serve` as a spec starts it: the headless host from source on a temp repository, port chosen by the system.
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { z } from 'zod';
 import type { PolicyFile } from '../../../src/shared/governance';
 import { makeRepo, rawRequest, writePolicy, type RawResponse } from '../../../src/main/core/test-support/desk-harness';
+import { hostProcesses } from '../../../src/main/test-support/host-processes';
 
 const SERVE = resolve(import.meta.dirname, '../../../src/main/serve.ts');
 const TOKEN = 'e2e-token-0123456789abcdef';
@@ -31,10 +31,11 @@ export async function serveDesk(options: { policy?: z.input<typeof PolicyFile>; 
     mkdirSync(join(root, 'data'), { recursive: true });
     writeFileSync(join(root, 'data', 'agents.json'), JSON.stringify(options.agentsConfig));
   }
-  const child = spawn(process.execPath, ['--import', 'tsx', SERVE, '--repo', repo, '--port', '0', '--data-dir', join(root, 'data'), '--token', TOKEN], {
-    stdio: 'pipe', ...(options.env && { env: { ...process.env, ...options.env } }),
-  });
-  const { url, boardUrl } = await readyLines(child);
+  const { child, url, output } = await hostProcesses(['--import', 'tsx', SERVE])
+    .startHost(['--repo', repo, '--port', '0', '--data-dir', join(root, 'data'), '--token', TOKEN], options.env && { ...process.env, ...options.env });
+  // Printed before the line startHost waits for.
+  const boardUrl = /Board: (\S+)/.exec(output())?.[1];
+  if (!boardUrl) throw new Error(`serve printed no board address: ${output()}`);
   return {
     url,
     boardUrl,
@@ -51,18 +52,4 @@ export async function serveDesk(options: { policy?: z.input<typeof PolicyFile>; 
       rmSync(root, { recursive: true, force: true });
     },
   };
-}
-
-function readyLines(child: ChildProcessWithoutNullStreams): Promise<{ url: string; boardUrl: string }> {
-  let output = '';
-  return new Promise((resolveReady, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const board = /Board: (\S+)/.exec(output);
-      const listening = /Listening on (\S+)/.exec(output);
-      if (board && listening) resolveReady({ url: listening[1] as string, boardUrl: board[1] as string });
-    });
-    child.stderr.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${output}`)));
-  });
 }
