@@ -24,25 +24,23 @@ describe('codeCacheDir', () => {
 });
 
 describe('codeCacheFileName', () => {
-  const file = { ino: 7, size: 1000, ctimeMs: 1_700_000_000_000 };
+  const digest = 'a'.repeat(64);
   const runtime = { node: 'v20.20.2', v8: '11.3', arch: 'x64', flags: '' };
-  const name = codeCacheFileName('/app/out/main/serve-host.cjs', file, runtime);
+  const name = codeCacheFileName('/app/out/main/serve-host.script.js', digest, runtime);
 
-  it('stays the same for the same build under the same Node', () => {
-    expect(codeCacheFileName('/app/out/main/serve-host.cjs', { ...file }, { ...runtime })).toBe(name);
-    expect(name).toMatch(/^serve-host\.cjs-[0-9a-f]{24}\.v8$/);
+  it('stays the same for the same content under the same Node, wherever the bundle is', () => {
+    expect(codeCacheFileName('/app/out/main/serve-host.script.js', digest, { ...runtime })).toBe(name);
+    expect(codeCacheFileName('/other/out/main/serve-host.script.js', digest, runtime)).toBe(name);
+    expect(name).toMatch(/^serve-host\.script\.js-[0-9a-f]{24}\.v8$/);
   });
 
-  it('changes with a rebuilt or copied bundle, another Node, V8, machine or flags', () => {
+  it('changes with other content, another Node, V8, machine or flags', () => {
     const others = [
-      codeCacheFileName('/app/out/main/serve-host.cjs', { ...file, ctimeMs: file.ctimeMs + 1 }, runtime),
-      codeCacheFileName('/app/out/main/serve-host.cjs', { ...file, size: 1001 }, runtime),
-      codeCacheFileName('/app/out/main/serve-host.cjs', { ...file, ino: 8 }, runtime),
-      codeCacheFileName('/other/out/main/serve-host.cjs', file, runtime),
-      codeCacheFileName('/app/out/main/serve-host.cjs', file, { ...runtime, node: 'v22.23.3' }),
-      codeCacheFileName('/app/out/main/serve-host.cjs', file, { ...runtime, v8: '12.4' }),
-      codeCacheFileName('/app/out/main/serve-host.cjs', file, { ...runtime, arch: 'arm64' }),
-      codeCacheFileName('/app/out/main/serve-host.cjs', file, { ...runtime, flags: '--max-old-space-size=512' }),
+      codeCacheFileName('/app/out/main/serve-host.script.js', 'b'.repeat(64), runtime),
+      codeCacheFileName('/app/out/main/serve-host.script.js', digest, { ...runtime, node: 'v22.23.3' }),
+      codeCacheFileName('/app/out/main/serve-host.script.js', digest, { ...runtime, v8: '12.4' }),
+      codeCacheFileName('/app/out/main/serve-host.script.js', digest, { ...runtime, arch: 'arm64' }),
+      codeCacheFileName('/app/out/main/serve-host.script.js', digest, { ...runtime, flags: '--max-old-space-size=512' }),
     ];
     expect(new Set([name, ...others]).size).toBe(others.length + 1);
   });
@@ -150,6 +148,14 @@ describe('loadWithCodeCache', () => {
     const loaded = loadWithCodeCache<Fixture>(bundle, cacheDir);
     await loaded.saved;
     expectWorking(loaded.exports);
+  });
+
+  it('uses the code kept for a rebuild that wrote the same bundle again', () => {
+    expect(startInChild().cache).toBe('made');
+    const content = readFileSync(bundle);
+    rmSync(bundle);
+    writeFileSync(bundle, content);
+    expect(startInChild().cache).toBe('used');
   });
 
   it('never runs code kept for an earlier build of the bundle', async () => {
