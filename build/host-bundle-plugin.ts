@@ -47,7 +47,7 @@ export function hostBundlePlugin(entry: string): Plugin {
 /**
  * How many `import()` expressions the code has. Code that V8 takes from its cache on Node 20 has lost what `import()`
  * needs (it throws ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING on the second start, not the first), so the bundle must
- * have none. Counted on the syntax tree: the bundle's comments mention `import('…')` in type annotations.
+ * have none. Counted on the syntax tree, not the text, where comments and strings may mention `import('…')`.
  */
 export function dynamicImportsIn(code: string): number {
   let count = 0;
