@@ -6,6 +6,7 @@ describe('dynamicImportsIn', () => {
   it('counts import() expressions wherever they are in the code', () => {
     expect(dynamicImportsIn("const load = () => import('dockerode');")).toBe(1);
     expect(dynamicImportsIn('async function f(name) { return [await import(name), await import(`./${name}`)]; }')).toBe(2);
+    expect(dynamicImportsIn('const load = () => import (\n"dockerode");')).toBe(1);
   });
 
   it('ignores comments, strings and static requires', () => {
