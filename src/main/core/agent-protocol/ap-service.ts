@@ -6,7 +6,7 @@ import type {
 } from '../../../shared/agent-protocol';
 import type { TaskDetail } from '../../../shared/task';
 import type { ApQueuedStep, ApRecordsRepo } from '../store/ap-records-repo';
-import type { TurnRecord, TurnsRepo } from '../store/turns-repo';
+import type { TurnRecord } from '../store/turns-repo';
 import type { TaskService } from '../tasks/task-service';
 import type { ApArtifacts, Upload } from './ap-artifacts';
 import { stepNotFound } from './ap-errors';
@@ -32,7 +32,6 @@ export interface AgentProtocol {
 
 export interface AgentProtocolDeps {
   tasks: TaskService;
-  turns: TurnsRepo;
   records: ApRecordsRepo;
   artifacts: ApArtifacts;
   queue: StepQueue;
@@ -43,12 +42,12 @@ type StepSource = { turn: TurnRecord } | { queued: ApQueuedStep; turn: number };
 const numberOf = (source: StepSource): number => (typeof source.turn === 'number' ? source.turn : source.turn.turn);
 
 export function createAgentProtocol(deps: AgentProtocolDeps): AgentProtocol {
-  const { tasks, turns, records, artifacts, queue } = deps;
+  const { tasks, records, artifacts, queue } = deps;
 
   /** The task and its turns with their output (the task detail leaves the agent's text out). */
   function load(taskId: string): { task: TaskDetail; turns: TurnRecord[] } {
     const task = tasks.detail(taskId);
-    return { task, turns: turns.list(taskId) };
+    return { task, turns: tasks.turns(taskId) };
   }
 
   async function apTask(taskId: string): Promise<ApTask> {

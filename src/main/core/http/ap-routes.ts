@@ -10,7 +10,6 @@ import { createChangedFiles } from '../git/changed-files';
 import { changedFilesAcross } from '../repos/changed-files-across';
 import { createApRecordsRepo } from '../store/ap-records-repo';
 import type { Db } from '../store/database';
-import { createTurnsRepo } from '../store/turns-repo';
 import type { TaskService } from '../tasks/task-service';
 import { DeskError, isDeskError } from '../../../shared/desk-error';
 import { toHttpError } from './domain-errors';
@@ -44,7 +43,6 @@ export function addAgentProtocolRoutes(router: Router, deps: AgentProtocolRouteD
   const protocol = createAgentProtocol({
     queue,
     tasks,
-    turns: createTurnsRepo(db, repoRoot),
     records,
     artifacts: createApArtifacts({
       tasks, records, files: deps.repoRoots ? changedFilesAcross(deps.repoRoots) : createChangedFiles(repoRoot), bus: deps.bus, now,

@@ -20,8 +20,10 @@ export interface TurnRecord {
 export type TurnPatch = Partial<Pick<TurnRecord, 'status' | 'commit' | 'output' | 'startedAt' | 'finishedAt'>>;
 
 export interface TurnsRepo {
-  /** Forgets a task's turns and records its first prompt (a new or replacing submission). */
+  /** Forgets a task's turns and stores its first (when its first run starts, or the run of a replacing submission). */
   startOver(taskId: string, prompt: string, agent: string, at: string): TurnRecord;
+  /** Forgets a task's turns (a replacing submission, whose first turn is its own prompt until it starts). */
+  forget(taskId: string): void;
   /** Adds a follow-up turn; returns it. */
   add(taskId: string, prompt: string, agent: string, at: string): TurnRecord;
   latest(taskId: string): TurnRecord | undefined;
@@ -66,11 +68,11 @@ export function createTurnsRepo(db: Db, repo: string): TurnsRepo {
   };
 
   return {
-    // Inside an open transaction it adds no savepoint of its own (two statements fewer per submission). A submission
-    // calls it inside its write's savepoint, which undoes both statements if either fails. Elsewhere while the group
-    // commit's transaction is open (startRun, for a task stored before turns existed), a failed insert would leave the
-    // task with no turn, and its next start writes one. With no transaction open, it is its own.
+    // Inside an open transaction (the group commit's, when startRun runs in the same turn as a submission) it adds no
+    // savepoint of its own: a failed insert then leaves the task without a stored turn, and its next start writes one.
+    // With no transaction open, it is its own.
     startOver: (taskId, prompt, agent, at) => (db.inTransaction ? replaceTurns : replaceTurnsAtomically)(taskId, prompt, agent, at),
+    forget: (taskId) => { removeAll.run(repo, taskId); },
     add,
     latest,
     list: (taskId) => selectAll.all(repo, taskId).map(fromRow),

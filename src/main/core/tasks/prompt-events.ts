@@ -1,5 +1,6 @@
 // Every prompt a person gives a task (its first turn, each follow-up) is also recorded as an event, so the
-// conversation shows what was asked, in order with what the agent did, after a reload too.
+// conversation shows what was asked, in order with what the agent did, after a reload too. The first turn's is
+// recorded when its run starts, when the turn is stored (first-turn.ts).
 import type { TaskEvent } from '../../../shared/events';
 import type { TurnsRepo } from '../store/turns-repo';
 

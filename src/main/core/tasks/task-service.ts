@@ -6,7 +6,7 @@ import type { AgentRegistry } from '../agents/agent-registry';
 import type { AgentSession } from '../agents/agent-session';
 import type { GitService } from '../git/git-service';
 import type { TaskPatch, TaskRecord, TasksRepo } from '../store/tasks-repo';
-import type { TurnsRepo } from '../store/turns-repo';
+import type { TurnRecord, TurnsRepo } from '../store/turns-repo';
 import { createAgentRequests, type PermissionGate } from './agent-requests';
 import { createTaskReview, type TaskReview } from './task-review';
 import { createTaskProposals, type ProposalFields, type TaskProposals } from './task-proposals';
@@ -25,6 +25,7 @@ import { recordingPrompts } from './prompt-events';
 import type { TaskSandbox } from '../sandbox/task-sandbox';
 import type { WorkspaceSetup } from '../workspace/workspace-setup';
 import { cleanUpWorktree } from './worktree-cleanup';
+import { turnsOfTask } from './first-turn';
 import { dependenciesToMerge, retireInOtherRepo, sandboxFor, singleRepo, type TaskRepos } from './task-repos';
 import type { RunnerKind } from '../../../shared/runners';
 import type { RunnerSet } from '../runners/runner-set';
@@ -51,6 +52,8 @@ export interface TaskService extends TaskReview, TaskSettings {
   /** The dependency graph kept in memory (read-only), as the database has it. */
   readonly graph: Pick<TaskGraph, 'get' | 'nodes' | 'dependentsOf' | 'statusOf'>;
   summary(id: string): TaskSummary;
+  /** The task's turns with their output (the detail leaves the agent's text out). Throws `task_not_found`. */
+  turns(id: string): TurnRecord[];
   /** Throws `task_not_found`. */
   detail(id: string): TaskDetail;
   /** Re-queues tasks that were running when the desk stopped, ending agents they left behind. */
@@ -172,7 +175,8 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
 
   function startRun(task: TaskRecord): void {
     const attempt = task.attempt + 1;
-    const turn = turns.latest(task.id) ?? turns.startOver(task.id, task.prompt, task.agent, now());
+    // The first run stores the first turn (and records its prompt): until now it was the task's own prompt.
+    const turn = turns.latest(task.id) ?? turns.startOver(task.id, task.prompt, task.agent, task.submittedAt);
     const startedAt = now();
     turns.update(task.id, turn.turn, { status: 'running', startedAt });
     const record = save(task.id, { status: 'in-progress', attempt, startedAt, finishedAt: null, errorMessage: null, agentPid: null });
@@ -267,16 +271,16 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
         assertNoCycle(input.id, input.dependencies);
       }
       const at = now();
-      // The task and its first turn: one write, committed with this event-loop turn's others; answered once durable.
+      // The task's one row (its first turn is its prompt until it starts: first-turn.ts), committed with this
+      // event-loop turn's other writes; answered once durable. A replaced submission's turns go with it.
       const record = await atomically(() => {
-        const written = tasks.putSubmission({
+        if (previous) turns.forget(input.id);
+        return tasks.putSubmission({
           id: input.id, prompt: input.prompt, dependencies: input.dependencies, agent, status: 'queued', review: 'pending',
           submittedAt: at, updatedAt: at, baseBranch: repo.baseBranch, attempt: previous?.attempt ?? 0, ...(repo.name !== undefined && { repo: repo.name }),
           ...((input.after ?? deps.config.dependenciesAfter) === 'approved' && { after: 'approved' as const }), ...proposal,
           ...(runner !== 'local' && { runner }),
         });
-        turns.startOver(written.id, written.prompt, agent, at);
-        return written;
       });
       recordEvent(record.id, record.attempt, { type: 'task', task: summaryOf(record) });
       if (previous) log(record, `Replaced the earlier submission (it was ${previous.status}); its branch is archived when this run starts.`);
@@ -360,12 +364,13 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
     listing,
     graph,
     summary: (id) => listing.get(id) ?? summaryOf(mustGet(id)),
+    turns: (id) => turnsOfTask(mustGet(id), turns.list(id)),
 
     detail(id) {
       const task = mustGet(id);
       return toDetail(task, {
         unsandboxed: !deps.sandbox.confines(task.agent),
-        stateOf: graph.stateOf, openQuestions: questions.forTask(id), turns: turns.list(id),
+        stateOf: graph.stateOf, openQuestions: questions.forTask(id), turns: turnsOfTask(task, turns.list(id)),
         ...(task.status === 'queued' && { heldBy: heldBy(task, [], false) }),
       });
     },
