@@ -8,6 +8,7 @@ import type { RepoSet } from '../repos/repo-set';
 import { taskNotFound } from '../tasks/task-errors';
 import type { TaskService } from '../tasks/task-service';
 import { answerList, createListCache } from './list-answer';
+import { withChanges } from '../../../shared/with-changes';
 import type { RouteHandler, Router } from './router';
 
 export interface AaRoutesDeps {
@@ -58,7 +59,9 @@ function addRoutes(router: Router, routes: typeof aaRoutes, deps: AaRoutesDeps, 
   const submit: RouteHandler<typeof aaRoutes.submit> = async ({ body, params }) => {
     const repo = scope.repo(params);
     const submission = await body();
-    await tasks.submit({ ...submission, ...(scope.ownTasksOnly || submission.repo === undefined ? repo !== undefined && { repo } : {}) });
+    // Under /r/<name>/ the task is that repository's; at `/` it is the default one's unless it names another.
+    const inScope = (scope.ownTasksOnly || submission.repo === undefined) && repo !== undefined;
+    await tasks.submit(inScope ? withChanges(submission, { repo }) : submission);
     return [202, tasks.summary(submission.id)];
   };
   const list: RouteHandler<typeof aaRoutes.list> = async ({ request, params }) => {

@@ -2,6 +2,7 @@
 import type { DependencyGate, ProposalState, PushOutcome, ReviewState, TaskActivity, TaskConflict, TaskStatus } from '../../../shared/task';
 import type { RunnerKind } from '../../../shared/runners';
 import type { Db } from './database';
+import { withChanges } from '../../../shared/with-changes';
 
 /** A task as the core keeps it. */
 export interface TaskRecord {
@@ -110,12 +111,13 @@ export function createTasksRepo(db: Db, repo: string, options: { defaultRepo?: s
   const putSubmission = (submitted: Omit<TaskRecord, 'seq' | 'workingMs'>): TaskRecord => {
     lastSeq ??= (nextSeq.get() as { next: number }).next - 1;
     const seq = lastSeq + 1;
-    const task = { ...submitted, seq, workingMs: 0 };
+    // The record as a read gives it back (the task service keeps it instead of reading it): unnamed means the default,
+    // which is stored as no name.
+    const taskRepo = submitted.repo ?? defaultRepo;
+    const task = withChanges(submitted, { seq, workingMs: 0, ...(taskRepo !== undefined && { repo: taskRepo }) });
     insert.run(repo, ...rowValues(task), task.repo === defaultRepo ? null : task.repo ?? null);
     lastSeq = seq;
-    // The record as a read gives it back (the task service keeps it instead of reading it): unnamed means the default.
-    const taskRepo = task.repo ?? defaultRepo;
-    return { ...task, ...(taskRepo !== undefined && { repo: taskRepo }) };
+    return task;
   };
 
   return {

@@ -13,6 +13,7 @@ import { createTaskListing, type TaskListingWriter } from './task-listing';
 import type { QuietTasks } from './quiet-tasks';
 import { toSummary } from './task-view';
 import { workingTimePatch } from './working-time';
+import { withChanges } from '../../../shared/with-changes';
 
 export type { QuietTasks };
 
@@ -42,7 +43,7 @@ export function createTaskMemory(deps: TaskMemoryDeps): TaskMemory {
   const quietSince = (task: TaskRecord) => (task.status === 'in-progress' ? deps.quiet?.since(task.id) : undefined);
   const summaryOf = (task: TaskRecord) => {
     const lastActivity = activity.get(task.id) ?? task.lastActivity;
-    return toSummary({ ...task, ...(lastActivity && { lastActivity }) }, openQuestions.forTask(task.id), deps.unsandboxed(task.agent), blockedByOf(task), quietSince(task));
+    return toSummary(lastActivity ? withChanges(task, { lastActivity }) : task, openQuestions.forTask(task.id), deps.unsandboxed(task.agent), blockedByOf(task), quietSince(task));
   };
   /** Why a queued task will not start by itself (a dependency failed, was cancelled or rejected); read from the graph. */
   const blockedByOf = (task: TaskRecord) => (task.status === 'queued' ? blockedReason(unmetDependencies(task.dependencies, graph.stateOf, task.after)) : undefined);
