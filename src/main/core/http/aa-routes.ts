@@ -8,7 +8,7 @@ import type { RepoSet } from '../repos/repo-set';
 import { taskNotFound } from '../tasks/task-errors';
 import type { TaskService } from '../tasks/task-service';
 import { answerList, createListCache } from './list-answer';
-import { withChanges } from '../../../shared/with-changes';
+import { withChanges } from '../with-changes';
 import type { RouteHandler, Router } from './router';
 
 export interface AaRoutesDeps {

@@ -2,7 +2,7 @@
 import type { DependencyGate, ProposalState, PushOutcome, ReviewState, TaskActivity, TaskConflict, TaskStatus } from '../../../shared/task';
 import type { RunnerKind } from '../../../shared/runners';
 import type { Db } from './database';
-import { withChanges } from '../../../shared/with-changes';
+import { withChanges } from '../with-changes';
 
 /** A task as the core keeps it. */
 export interface TaskRecord {

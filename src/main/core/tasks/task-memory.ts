@@ -13,7 +13,7 @@ import { createTaskListing, type TaskListingWriter } from './task-listing';
 import type { QuietTasks } from './quiet-tasks';
 import { toSummary } from './task-view';
 import { workingTimePatch } from './working-time';
-import { withChanges } from '../../../shared/with-changes';
+import { withChanges } from '../with-changes';
 
 export type { QuietTasks };
 
