@@ -26,6 +26,7 @@ import type { TaskSandbox } from '../sandbox/task-sandbox';
 import type { WorkspaceSetup } from '../workspace/workspace-setup';
 import { cleanUpWorktree } from './worktree-cleanup';
 import { turnsOfTask } from './first-turn';
+import { createTaskLock } from './task-locks';
 import { dependenciesToMerge, retireInOtherRepo, sandboxFor, singleRepo, type TaskRepos } from './task-repos';
 import type { RunnerKind } from '../../../shared/runners';
 import type { RunnerSet } from '../runners/runner-set';
@@ -100,7 +101,7 @@ const RATE_LIMIT_RECHECK_MS = 30_000;
 
 export function createTaskService(deps: TaskServiceDeps): TaskService {
   const running = new Map<string, ActiveRun>();
-  const locks = new Map<string, Promise<unknown>>();
+  const withTaskLock = createTaskLock();
   let started = false;
   let stopping = false;
   let recheck: NodeJS.Timeout | undefined;
@@ -122,15 +123,6 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
       if (tasks.get(task.id)?.status !== target) save(task.id, { status: target });
     },
   });
-
-  /** Runs `work` after every earlier operation on the same task id has finished. */
-  function withTaskLock<T>(id: string, work: () => Promise<T>): Promise<T> {
-    const next = (locks.get(id) ?? Promise.resolve()).then(work, work);
-    const settled = next.catch(() => undefined);
-    locks.set(id, settled);
-    void settled.then(() => { if (locks.get(id) === settled) locks.delete(id); });
-    return next;
-  }
 
   function save(id: string, patch: TaskPatch): TaskRecord {
     const updated = tasks.update(id, { ...patch, updatedAt: now() });
