@@ -18,9 +18,14 @@ const ROUTING_ORIGIN = 'http://desk.localhost';
  * answers on Node's response, which leaves the body out of a HEAD answer by itself.
  */
 export function routingRequest(incoming: IncomingMessage): Request {
-  const view = { method: incoming.method === 'HEAD' ? 'GET' : (incoming.method ?? 'GET'), url: `${ROUTING_ORIGIN}${incoming.url ?? '/'}` };
+  const view = { method: routingMethod(incoming), url: `${ROUTING_ORIGIN}${incoming.url ?? '/'}` };
   // Hono's router and context read only `method` and `url` of the request they are given (see the file's comment).
   return view as unknown as Request;
+}
+
+/** The method a request is routed by: HEAD as GET (see `routingRequest`). */
+export function routingMethod(incoming: IncomingMessage): string {
+  return incoming.method === 'HEAD' ? 'GET' : (incoming.method ?? 'GET');
 }
 
 /** The request as a fetch `Request` (headers, no body: callers pass the body they read), aborted when the client goes. */

@@ -15,7 +15,6 @@ export interface RouteRequest<R extends RouteDef = RouteDef> {
   response: ServerResponse;
   /** Decoded path parameters, named as in the contract's path. */
   params: ParamsOf<R>;
-  url: URL;
   principal: Principal;
   /** The query string parsed by the contract's schema; a wrong value answers 400 naming the field. */
   query(): QueryOf<R>;
@@ -62,8 +61,8 @@ export function queryObject(url: URL): Record<string, string | string[]> {
 }
 
 /** A route's query, parsed by its schema (`{}` for a route that declares none). */
-export function readQuery(route: RouteDef, url: URL): unknown {
-  return route.query ? parseBody(route.query, queryObject(url)) : {};
+export function readQuery(route: RouteDef, query: () => Record<string, string | string[]>): unknown {
+  return route.query ? parseBody(route.query, query()) : {};
 }
 
 /** A route's body, read as its contract says and parsed by its schema. Multipart uploads are read by their handler. */

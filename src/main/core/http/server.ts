@@ -1,22 +1,23 @@
 // The desk's one HTTP server: a Hono app built from the route contract, on Node's http server (node-adapter.ts).
-// Security checks are middleware over every request, the events socket upgrade included.
+// Security checks are middleware over every request, the events socket upgrade included. A request for a route
+// without path parameters, asked for exactly (`POST /`, `GET /`), skips the app (direct-routes.ts) and passes the
+// same checks (admission.ts) on its way to the same route code (route-answer.ts).
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { z } from 'zod';
-import { EVENTS_SUBPROTOCOL } from '../../../shared/events';
 import { apiRoutes } from '../../../shared/routes';
 import type { RouteDef } from '../../../shared/routes/route';
-import { toHttpError } from './domain-errors';
+import { authenticate, bearerFromSubprotocol, checkHostAndOrigin, isBrowserVisit, NO_CORS, unauthorized, type CorsHeaders } from './admission';
+import { createDirectRoutes } from './direct-routes';
 import type { EventsSocket } from './events-socket';
 import { HttpError } from './http-error';
-import { PreparedAnswer } from './list-answer';
 import { ANSWERED, fetchRequestOf, routingRequest, sendAnswer } from './node-adapter';
 import { readJsonBody } from './request-body';
-import { readBody, readQuery, type Principal, type RegisteredRoute, type Router } from './router';
+import { answerFailure, errorAnswer, runRoute } from './route-answer';
+import { queryObject, type Principal, type RegisteredRoute, type Router } from './router';
 import type { StaticUi } from './static-ui';
-import { bearerCheck, bearerTokenOf, isAllowedHost, isAllowedOrigin, preflightHeaders, type SecurityConfig } from './security';
+import { bearerCheck, bearerTokenOf, preflightHeaders, type SecurityConfig } from './security';
 import { deskError } from '../../../shared/desk-error';
 import { MCP_PATH } from '../../../shared/mcp';
 import { RUNNER_PATH_PREFIX } from '../../../shared/runners';
@@ -58,19 +59,17 @@ interface Bindings {
   outgoing?: ServerResponse;
   upgrade?: { socket: Duplex; head: Buffer };
 }
-interface Variables { principal: Principal; cors: Record<string, string>; url: URL }
+interface Variables { principal: Principal; cors: CorsHeaders; url: URL }
 type Env = { Bindings: Bindings; Variables: Variables };
-
-/** A person typing the desk's address into a browser gets the board instead of a 401. */
-function isBrowserVisit(request: IncomingMessage, pathname: string): boolean {
-  return pathname === '/' && request.method === 'GET' && request.headers.authorization === undefined
-    && (request.headers.accept ?? '').includes('text/html');
-}
 
 export function createHttpHost(deps: HttpHostDeps): HttpHost {
   const app = createApp(deps);
+  const direct = createDirectRoutes(deps.router.routes);
+  const answerDirectly = directAnswerer(deps);
   // Handlers read bodies from the Node request themselves and mostly answer on Node's response (ANSWERED).
   const listener = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const route = direct.match(request);
+    if (route) return answerDirectly(route, request, response);
     await sendAnswer(await app.fetch(routingRequest(request), { incoming: request, outgoing: response }), response);
   };
 
@@ -81,7 +80,7 @@ export function createHttpHost(deps: HttpHostDeps): HttpHost {
       requestUrl(request); // an unusable request target is refused (400) before anything routes it
       answer = await app.fetch(routingRequest(request), { incoming: request, upgrade: { socket, head } });
     } catch (error) {
-      answer = errorAnswer(error, deps.log, {}, undefined);
+      answer = errorAnswer(error, deps.log, NO_CORS, undefined);
     }
     if (answer === ANSWERED) return;
     const body = await answer.text();
@@ -145,21 +144,34 @@ function createApp(deps: HttpHostDeps): Hono<Env> {
     return ANSWERED;
   });
   for (const registered of deps.router.routes) app.on(registered.route.method, registered.route.path, routeHandler(registered, deps.checkAnswers ?? false));
-  app.notFound((c) => errorAnswer(notFound(deps.router.routes, c.env.incoming), deps.log, c.get('cors') ?? {}, c.env.outgoing));
+  app.notFound((c) => errorAnswer(notFound(deps.router.routes, c.env.incoming), deps.log, c.get('cors') ?? NO_CORS, c.env.outgoing));
   app.onError((error, c) => {
     const outgoing = c.env.outgoing;
-    // A handler that failed after starting its own answer leaves nothing to say: cut the connection so the client sees it.
-    if (outgoing?.headersSent) {
-      deps.log(error);
-      outgoing.destroy();
-      return ANSWERED;
-    }
-    const answer = errorAnswer(error, deps.log, c.get('cors') ?? {}, outgoing);
-    // Drain what the client still sends (e.g. after a 413) so it can read the answer before the socket closes.
-    if (outgoing && !c.env.incoming.complete) c.env.incoming.resume();
-    return answer;
+    if (!outgoing) return errorAnswer(error, deps.log, c.get('cors') ?? NO_CORS, undefined);
+    return answerFailure(error, c.env.incoming, outgoing, c.get('cors') ?? NO_CORS, deps.log);
   });
   return app;
+}
+
+/**
+ * Answers a request the direct table matched (direct-routes.ts): the same checks the middleware would make of it
+ * (Host, Origin, token), then its route, and failures answered as the app's `onError` answers them.
+ */
+function directAnswerer(deps: HttpHostDeps) {
+  const isDeskToken = bearerCheck(deps.security.token);
+  const checkAnswers = deps.checkAnswers ?? false;
+  // An exact match has no query string.
+  const noQuery = () => ({});
+  return async (route: RegisteredRoute, request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    let cors = NO_CORS;
+    try {
+      cors = checkHostAndOrigin(request, deps.security);
+      const principal = authenticate(request, isDeskToken, deps.resolveAgentToken);
+      await runRoute(route, { request, response, principal, cors, params: {}, queryObject: noQuery }, checkAnswers);
+    } catch (error) {
+      answerFailure(error, request, response, cors, deps.log);
+    }
+  };
 }
 
 /**
@@ -202,7 +214,7 @@ function securityMiddleware(deps: HttpHostDeps): MiddlewareHandler<Env> {
       await deps.runnerGate.handle(request, c.env.outgoing, pathname);
       return ANSWERED;
     }
-    c.set('principal', authenticate(request, isDeskToken, deps));
+    c.set('principal', authenticate(request, isDeskToken, deps.resolveAgentToken));
     try {
       decodeURIComponent(pathname);
     } catch {
@@ -210,28 +222,6 @@ function securityMiddleware(deps: HttpHostDeps): MiddlewareHandler<Env> {
     }
     return next();
   };
-}
-
-function authenticate(request: IncomingMessage, isDeskToken: (authorization: string | undefined) => boolean, deps: HttpHostDeps): Principal {
-  if (isDeskToken(request.headers.authorization)) return { kind: 'desk' };
-  const presented = bearerTokenOf(request.headers.authorization);
-  const agentId = presented === undefined ? undefined : deps.resolveAgentToken?.(presented);
-  if (agentId === undefined) throw unauthorized();
-  return { kind: 'agent', agentId };
-}
-
-/** Host must be ours; a browser Origin must be allowed. The CORS headers an allowed origin's answers carry. */
-function checkHostAndOrigin(request: IncomingMessage, security: SecurityConfig): Record<string, string> {
-  const host = request.headers.host;
-  if (!isAllowedHost(host, security.allowedHosts)) {
-    throw new HttpError(403, 'forbidden', `Host "${host ?? ''}" is not allowed; use 127.0.0.1, localhost or a name configured with --allow-host.`);
-  }
-  const origin = request.headers.origin;
-  if (origin === undefined) return {};
-  if (!isAllowedOrigin(origin, host, security.allowedOrigins)) {
-    throw new HttpError(403, 'forbidden', `Origin "${origin}" is not allowed; add it with --allow-origin.`);
-  }
-  return { 'Access-Control-Allow-Origin': origin, Vary: 'Origin' };
 }
 
 function preflight(request: IncomingMessage, outgoing: ServerResponse | undefined): Response {
@@ -244,36 +234,14 @@ function preflight(request: IncomingMessage, outgoing: ServerResponse | undefine
   return ANSWERED;
 }
 
-/** Runs a contract route's handler with its principal, parameters, query and body, and turns its answer into a Response. */
-function routeHandler({ route, handler }: RegisteredRoute, checkAnswers: boolean) {
+/** A contract route on the Hono app: the middleware has admitted the request and read its URL. */
+function routeHandler(registered: RegisteredRoute, checkAnswers: boolean) {
   return async (c: Context<Env>): Promise<Response> => {
-    const principal = c.get('principal');
-    if (principal.kind === 'agent' && route.auth !== 'desk-or-agent') {
-      throw new HttpError(403, 'forbidden', `An agent token opens only the /agent/* routes; ${route.path} needs the desk's token.`);
-    }
-    const request = c.env.incoming;
-    const response = c.env.outgoing as ServerResponse;
-    // Read once by the security middleware, which every route passes first.
     const url = c.get('url');
-    const answer = await handler({
-      request, response, url, principal, params: c.req.param(),
-      query: () => readQuery(route, url) as never,
-      body: () => readBody(route, request) as Promise<never>,
-    });
-    if (!answer) return ANSWERED;
-    const [status, body] = answer;
-    if (checkAnswers && !(body instanceof PreparedAnswer)) checkAnswer(route, status, body);
-    return body instanceof PreparedAnswer ? sendPrepared(response, body, c.get('cors')) : sendJson(status, body, c.get('cors'), response);
+    const call = { request: c.env.incoming, response: c.env.outgoing as ServerResponse, principal: c.get('principal'), cors: c.get('cors') };
+    await runRoute(registered, { ...call, params: c.req.param(), queryObject: () => queryObject(url) }, checkAnswers);
+    return ANSWERED;
   };
-}
-
-/** Throws when an answer is not what the route's contract declares for its status. */
-function checkAnswer(route: RouteDef, status: number, body: unknown): void {
-  const spec = route.responses[status];
-  if (spec === undefined) throw new Error(`${route.method} ${route.path} answered ${status}, which its contract does not declare.`);
-  if (typeof spec === 'string') return;
-  const result = spec.safeParse(body);
-  if (!result.success) throw new Error(`${route.method} ${route.path} answered ${status} off its contract: ${z.prettifyError(result.error)}`);
 }
 
 /** 405 with `Allow` for a path of the contract asked with another method, else 404. */
@@ -296,27 +264,6 @@ function patternOf(route: RouteDef): RegExp {
     patterns.set(route, pattern);
   }
   return pattern;
-}
-
-/** The JSON error answer of anything thrown; faults of the desk (5xx) are logged, never shown. */
-function errorAnswer(error: unknown, log: (error: unknown) => void, corsHeaders: Record<string, string>, outgoing: ServerResponse | undefined): Response {
-  const httpError = toHttpError(error);
-  if (httpError.status >= 500) log(error);
-  return sendJson(httpError.status, httpError.body(), { ...corsHeaders, ...httpError.headers }, outgoing);
-}
-
-function unauthorized(message = 'Send the desk\'s token as "Authorization: Bearer <token>".'): HttpError {
-  return new HttpError(401, 'unauthorized', message, undefined, {
-    'WWW-Authenticate': 'Bearer realm="Assignment Desk"',
-  });
-}
-
-/** Browsers cannot set headers on a WebSocket, so they offer the token as a subprotocol `bearer.<token>`. */
-function bearerFromSubprotocol(request: IncomingMessage): string | undefined {
-  const offered = (request.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim());
-  if (!offered.includes(EVENTS_SUBPROTOCOL)) return undefined;
-  const bearer = offered.find((p) => p.startsWith('bearer.'));
-  return bearer ? `Bearer ${bearer.slice('bearer.'.length)}` : undefined;
 }
 
 /**
@@ -352,34 +299,4 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
   if (inFlight && inFlight.req.complete && !inFlight.writableFinished) inFlight.once('finish', answer).once('close', () => socket.destroy());
   else answer();
-}
-
-/**
- * A JSON answer. Written straight to Node's response when there is one (the adapter then leaves it alone: far less
- * work per request than a fetch Response); an upgrade, which has none, gets a Response to write to its socket.
- */
-function sendJson(status: number, body: unknown, headers: Record<string, string>, outgoing: ServerResponse | undefined): Response {
-  const text = JSON.stringify(body);
-  const all = {
-    'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': String(Buffer.byteLength(text)),
-    'Cache-Control': 'no-store',
-    'X-Content-Type-Options': 'nosniff',
-    ...headers,
-  };
-  if (!outgoing) return new Response(text, { status, headers: all });
-  outgoing.writeHead(status, all).end(text);
-  return ANSWERED;
-}
-
-/** A body serialized (and maybe compressed) ahead, e.g. a cached list; a 304 carries its headers and nothing else. */
-function sendPrepared(response: ServerResponse, answer: PreparedAnswer, headers: Record<string, string>): Response {
-  response.writeHead(answer.status, {
-    ...(answer.status !== 304 && { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(answer.body) }),
-    'X-Content-Type-Options': 'nosniff',
-    ...headers,
-    ...answer.headers,
-  });
-  response.end(answer.status === 304 ? undefined : answer.body);
-  return ANSWERED;
 }

@@ -31,6 +31,11 @@ function decodePath(encoded: string): string {
   return decoded;
 }
 
+/** Whether a path is the board's (/ui and below), which the static files answer before any route. */
+export function isUiPath(pathname: string): boolean {
+  return pathname === '/ui' || pathname.startsWith('/ui/');
+}
+
 export interface StaticUi {
   /** Answers GET/HEAD under /ui/ and returns true; false for any other request. */
   handle(request: IncomingMessage, response: ServerResponse, pathname: string): Promise<boolean>;
@@ -39,7 +44,7 @@ export interface StaticUi {
 export function createStaticUi(root: string | undefined): StaticUi {
   return {
     async handle(request, response, pathname) {
-      if (pathname !== '/ui' && !pathname.startsWith('/ui/')) return false;
+      if (!isUiPath(pathname)) return false;
       if (request.method !== 'GET' && request.method !== 'HEAD') return false;
       if (pathname === '/ui') {
         response.writeHead(308, { Location: '/ui/' }).end();

@@ -221,6 +221,8 @@ export function rawRequest(base: string, method: string, path: string, headers: 
         try { json = text ? JSON.parse(text) : undefined; } catch { json = undefined; }
         resolveResponse({ status: response.statusCode ?? 0, headers: response.headers, text, json });
       });
+      // A connection cut after the answer began (a handler that failed mid-answer) fails the request, as before it.
+      response.on('error', reject);
     });
     request.on('error', reject);
     request.end(body);
