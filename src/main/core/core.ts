@@ -46,6 +46,7 @@ import { createDeskReposRepo } from './store/desk-repos-repo';
 import { createRepoSet, openRepo, type RepoSet } from './repos/repo-set';
 import type { SandboxStatus } from '../../shared/sandbox';
 import { createTaskService, type TaskService } from './tasks/task-service';
+import { taskRepoOf } from './tasks/task-repos';
 import { createQuietTasks } from './tasks/quiet-tasks';
 import { watchedRun } from './tasks/watched-run';
 import { createAgentNotes } from './agents/agent-notes';
@@ -166,7 +167,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     tasks: tasksRepo,
     transaction: (work) => groupCommit.write(work),
     workspace: first.workspace,
-    repos: { of: (name) => { const repo = name === undefined ? repos.default : repos.get(name); return { ...repo, gitCommonDir: repo.repository.commonDir }; } },
+    repos: { of: (name) => taskRepoOf(name === undefined ? repos.default : repos.get(name)) },
     turns: createTurnsRepo(db, repoRoot),
     git,
     agents,

@@ -3,7 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import type { RouteDef } from '../../../shared/routes/route';
-import type { CorsHeaders } from './admission';
+import { NO_CORS, type CorsHeaders } from './admission';
 import { toHttpError } from './domain-errors';
 import { HttpError } from './http-error';
 import { PreparedAnswer } from './list-answer';
@@ -81,13 +81,14 @@ export function errorAnswer(error: unknown, log: (error: unknown) => void, cors:
  */
 export function sendJson(status: number, body: unknown, headers: CorsHeaders, outgoing: ServerResponse | undefined): Response {
   const text = JSON.stringify(body);
-  const all = {
+  const own = {
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': String(Buffer.byteLength(text)),
     'Cache-Control': 'no-store',
     'X-Content-Type-Options': 'nosniff',
-    ...headers,
   };
+  // Most answers carry no more headers: a spread after the literal's own fields takes V8's slow path every time.
+  const all = headers === NO_CORS ? own : { ...own, ...headers };
   if (!outgoing) return new Response(text, { status, headers: all });
   outgoing.writeHead(status, all).end(text);
   return ANSWERED;
