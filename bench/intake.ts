@@ -1,6 +1,5 @@
 // Task intake per second: the real desk's `POST /` against a bare node:http + SQLite server, same client, same concurrency.
 // Every task waits for a task that is never submitted, so nothing runs: this measures intake only.
-import { destroyDesk, startDesk, TEST_TOKEN } from '../src/main/core/testing';
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, createServer, request } from 'node:http';
@@ -9,6 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { formatResult, isMain, perSecond, readCount, runMain, usageError, withCleanup, type BenchResult } from './bench-support';
+import { loadBuiltDesk } from './built-desk';
+
+type BuiltDesk = Awaited<ReturnType<typeof loadBuiltDesk>>;
 
 export const DEFAULT_INTAKE_COUNT = 2000;
 const IN_FLIGHT = 16;
@@ -48,8 +50,10 @@ const SEGMENTS = 8;
  */
 export async function benchIntake(count: number): Promise<IntakeResult> {
   if (count < SEGMENTS) throw usageError(`Intake needs at least ${SEGMENTS} tasks to time (got ${count}).`);
-  await warmUp();
-  return withCleanup(() => startDesk({ checkAnswers: false }), destroyDesk, (desk) => withCleanup(startBaseline, (b) => b.close(), async (baseline) => {
+  const built = await loadBuiltDesk();
+  const { startDesk, destroyDesk, TEST_TOKEN } = built;
+  await warmUp(built);
+  return withCleanup(() => startDesk({ checkAnswers: false }), destroyDesk, (desk) => withCleanup(() => startBaseline(TEST_TOKEN), (b) => b.close(), async (baseline) => {
     const deskTarget: Target = { url: desk.url, token: TEST_TOKEN };
     const sizes = Array.from({ length: SEGMENTS }, (_, i) => Math.floor((count * (i + 1)) / SEGMENTS) - Math.floor((count * i) / SEGMENTS));
     const deskParts: Timing[] = [];
@@ -81,15 +85,15 @@ export async function benchIntake(count: number): Promise<IntakeResult> {
         `desk over the run: first half ${Math.round(rateOf(deskParts, 0, SEGMENTS / 2))} tasks/s, second half ${Math.round(rateOf(deskParts, SEGMENTS / 2, SEGMENTS))} tasks/s`,
         `desk first quarter ${Math.round(firstQuarterRate)} tasks/s, last quarter ${Math.round(lastQuarterRate)} tasks/s (${(lastQuarterRate / firstQuarterRate).toFixed(2)}); ` +
         `${failed} failed submissions; ${tasks.length} of ${count} tasks listed`,
-        `both sides warmed up first (${WARM_UP_ROUNDS} turns of ${WARM_UP_PER_ROUND} submissions each, on servers of their own), then timed in ${SEGMENTS} turns each`,
+        `both sides warmed up first (${WARM_UP_ROUNDS} turns of ${WARM_UP_PER_ROUND} submissions each, on servers of their own), then timed in ${SEGMENTS} turns each; the desk's code bundled as the app builds it`,
       ],
     };
   }));
 }
 
 /** Takes turns submitting to a throwaway desk and a throwaway baseline until the code both use runs at its steady speed. */
-async function warmUp(): Promise<void> {
-  await withCleanup(() => startDesk({ checkAnswers: false }), destroyDesk, (desk) => withCleanup(startBaseline, (b) => b.close(), async (baseline) => {
+async function warmUp({ startDesk, destroyDesk, TEST_TOKEN }: BuiltDesk): Promise<void> {
+  await withCleanup(() => startDesk({ checkAnswers: false }), destroyDesk, (desk) => withCleanup(() => startBaseline(TEST_TOKEN), (b) => b.close(), async (baseline) => {
     for (let round = 0; round < WARM_UP_ROUNDS; round++) {
       await fire({ url: desk.url, token: TEST_TOKEN }, `warm-up-${round}`, WARM_UP_PER_ROUND);
       await fire(baseline, `warm-up-${round}`, WARM_UP_PER_ROUND);
@@ -144,7 +148,7 @@ interface Submission { id: string; prompt: string; dependencies?: string[] }
  * The least a server can honestly do for a submission: check the token, parse the JSON body and
  * INSERT a row into SQLite in WAL mode with the desk's durability (synchronous = NORMAL).
  */
-async function startBaseline(): Promise<Baseline> {
+async function startBaseline(token: string): Promise<Baseline> {
   const dir = mkdtempSync(join(tmpdir(), 'desk-bench-intake-'));
   const db = new Database(join(dir, 'baseline.sqlite'));
   db.pragma('journal_mode = WAL');
@@ -159,7 +163,7 @@ async function startBaseline(): Promise<Baseline> {
       let status = 202;
       let answer: string;
       try {
-        if (req.headers.authorization !== `Bearer ${TEST_TOKEN}`) throw new Error('unauthorized');
+        if (req.headers.authorization !== `Bearer ${token}`) throw new Error('unauthorized');
         const task = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Submission;
         const submittedAt = new Date().toISOString();
         insert.run(task.id, task.prompt, JSON.stringify(task.dependencies ?? []), submittedAt);
@@ -179,7 +183,7 @@ async function startBaseline(): Promise<Baseline> {
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    token: TEST_TOKEN,
+    token,
     async close() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
