@@ -60,7 +60,7 @@ async function main(argv: string[], entryUrl: string): Promise<void> {
     print(core.sandbox.available
       ? `Sandbox: agents run confined by ${core.sandbox.version ?? 'bubblewrap'} (see docs/security.md)`
       : `Sandbox: none — agents run unsandboxed. ${core.sandbox.reason ?? ''} ${core.sandbox.fix ?? ''}`.trim());
-    const chosen = core.agents.describe(options.agent).find((agent) => agent.isDefault);
+    const chosen = core.agents.describeOne(options.agent, options.agent);
     if (chosen && !chosen.available) process.stderr.write(`Warning: the default agent "${chosen.id}" cannot start: ${chosen.reason}\n`);
     // The token rides in the fragment, which browsers never send to a server or put in logs.
     print(`Board: http://${shownHost}:${address.port}/ui/#token=${encodeURIComponent(token.token)}`);

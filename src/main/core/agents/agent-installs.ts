@@ -93,7 +93,7 @@ export function createAgentInstalls(deps: {
         const finish = (code: number | null, error?: Error) => {
           clearTimeout(limit);
           view.finishedAt = deps.now().toISOString();
-          const found = deps.agents.describe('').find((agent) => agent.id === agentId);
+          const found = deps.agents.describeOne(agentId, '');
           if (code === 0 && found?.available) {
             Object.assign(view, { state: 'done', progress: 1, message: `Installed; ${spec.name} runs ${found.resolvedPath}.` });
           } else {

@@ -35,6 +35,17 @@ describe('createAgentRegistry', () => {
     expect(codex?.reason).toBe('"codex-acp" was not found on PATH or in /desk/node_modules/.bin; install it with "npm install -g @agentclientprotocol/codex-acp"');
   });
 
+  it('describes one agent alone as it describes it among all, looking only for its program', () => {
+    const looked: string[] = [];
+    const registry = createAgentRegistry(catalog(), { platform: 'linux', isExecutable: (path) => { looked.push(path); return false; } });
+    const all = registry.describe('codex-acp');
+    looked.length = 0;
+    expect(registry.describeOne('codex-acp', 'codex-acp')).toEqual(all.find((agent) => agent.id === 'codex-acp'));
+    expect(looked.length).toBeGreaterThan(0);
+    expect(looked.every((path) => path.endsWith('/codex-acp'))).toBe(true);
+    expect(registry.describeOne('nobody', 'scripted')).toBeUndefined();
+  });
+
   it('finds an agent in an extra bin dir and launches it by its absolute path', () => {
     const registry = createAgentRegistry(catalog(), machine('/desk/node_modules/.bin/opencode'));
     expect(registry.get('opencode')).toMatchObject({ command: '/desk/node_modules/.bin/opencode', args: ['acp'] });

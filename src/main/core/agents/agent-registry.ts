@@ -14,6 +14,8 @@ export interface AgentRegistry {
   list(): AgentSpec[];
   /** Every agent with whether its program can be found and what the desk learnt of it, for `GET /api/agents` and the board. */
   describe(defaultAgent: string, facts?: (agentId: string) => AgentFacts): AgentInfo[];
+  /** One agent as `describe` shows it, its program looked for alone (the start line asks about the default only). */
+  describeOne(id: string, defaultAgent: string): AgentInfo | undefined;
   /** What Install gives npm for the agent: its agents.json `npmPackage`, else the known agent's package. */
   npmPackageOf(id: string): string | undefined;
 }
@@ -75,6 +77,10 @@ export function createAgentRegistry(catalog: AgentCatalog, probe: RegistryProbe 
     has: (id) => entries.has(id),
     list: () => [...entries.values()].map((entry) => launchable(entry, findCommand(entry.spec.command, context))),
     describe: (defaultAgent, facts = () => ({})) => [...entries.values()].map((entry) => describeEntry(entry, findCommand(entry.spec.command, context), defaultAgent, facts(entry.spec.id))),
+    describeOne: (id, defaultAgent) => {
+      const entry = entries.get(id);
+      return entry && describeEntry(entry, findCommand(entry.spec.command, context), defaultAgent, {});
+    },
     npmPackageOf: (id) => entries.get(id)?.npmPackage,
   };
 }

@@ -7,6 +7,9 @@ import { RunnersConfig } from '../../../shared/runners';
 
 export const RUNNERS_FILE = 'runners.json';
 
+/** Read once, at start: no fast path compiled for it (see policy-file.ts). */
+const ONCE = { jitless: true } as const;
+
 const runnersFileInvalid = (message: string) => deskError('invalid', 'runners_file_invalid', message);
 
 export function loadRunnersConfig(dataDir: string): RunnersConfig {
@@ -15,7 +18,7 @@ export function loadRunnersConfig(dataDir: string): RunnersConfig {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return RunnersConfig.parse({});
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return RunnersConfig.parse({}, ONCE);
     throw runnersFileInvalid(`Cannot read ${path}: ${(error as Error).message}`);
   }
   let json: unknown;
@@ -24,7 +27,7 @@ export function loadRunnersConfig(dataDir: string): RunnersConfig {
   } catch (error) {
     throw runnersFileInvalid(`${path} is not valid JSON: ${(error as Error).message}`);
   }
-  const parsed = RunnersConfig.safeParse(json);
+  const parsed = RunnersConfig.safeParse(json, ONCE);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw runnersFileInvalid(`${path}: ${issue?.path.join('.') || '(the file)'}: ${issue?.message ?? 'is invalid'}`);

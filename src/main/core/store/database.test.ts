@@ -30,6 +30,17 @@ describe('openDatabase', () => {
     db.close();
   });
 
+  it('upgrades whole or not at all: a failing migration leaves the database as it was, its data kept', () => {
+    const path = dbPath();
+    openDatabase(path, ['CREATE TABLE notes (text TEXT)']).exec("INSERT INTO notes VALUES ('kept')");
+    const broken = ['CREATE TABLE notes (text TEXT)', 'ALTER TABLE notes ADD COLUMN at TEXT', 'ALTER TABLE no_such_table ADD COLUMN x TEXT'];
+    expect(() => openDatabase(path, broken)).toThrow(/no_such_table/);
+    const db = new Database(path);
+    expect(db.pragma('user_version', { simple: true })).toBe(1);
+    expect(db.prepare('SELECT * FROM notes').all()).toEqual([{ text: 'kept' }]);
+    db.close();
+  });
+
   it('refuses a database written by a newer version of the app', () => {
     const path = dbPath();
     const newer = new Database(path);

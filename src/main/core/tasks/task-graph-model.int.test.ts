@@ -40,7 +40,7 @@ const command: fc.Arbitrary<Command> = fc.oneof(
 );
 
 const agent: AgentSpec = { id: 'fake', name: 'Fake', command: 'true', args: [], dialect: 'acp', envAllowlist: [], env: {} };
-const agents: AgentRegistry = { get: (agentId) => (agentId === 'fake' ? agent : undefined), has: (agentId) => agentId === 'fake', list: () => [agent], describe: () => [], npmPackageOf: () => undefined };
+const agents: AgentRegistry = { get: (agentId) => (agentId === 'fake' ? agent : undefined), has: (agentId) => agentId === 'fake', list: () => [agent], describe: () => [], describeOne: () => undefined, npmPackageOf: () => undefined };
 const gate: PermissionGate = { review: () => ({ id: 'x', decision: 'approved', rule: 'test', reason: 'test' }), complete: () => {}, closeOpen: () => {} };
 
 /** A desk over one SQLite file whose runs end when the test says, or when they are aborted. */
