@@ -1,7 +1,7 @@
 // The code cache of the headless host's bundle: where it lives, when a start makes new code, and that a missing,
 // broken or unwritable cache never changes what the bundle does. Real bundles in temp dirs, compiled by V8.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -103,7 +103,7 @@ describe('loadWithCodeCache', () => {
     const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', `
       const { loadWithCodeCache } = await import(${JSON.stringify(join(import.meta.dirname, 'code-cache.ts'))});
       const loaded = loadWithCodeCache(process.argv[1], process.argv[2]);
-      await loaded.saved;
+      loaded.keep();
       const { answer, where, later, line } = loaded.exports;
       process.stdout.write(JSON.stringify({ cache: loaded.cache, answer, where, later: later(), line: line() }));
     `, bundle, cacheDir], { encoding: 'utf8', cwd: join(import.meta.dirname, '../..') });
@@ -144,10 +144,27 @@ describe('loadWithCodeCache', () => {
     }
   });
 
-  it('runs the bundle in this process too, with its own files and modules required later', async () => {
+  it('runs the bundle in this process too, with its own files and modules required later', () => {
     const loaded = loadWithCodeCache<Fixture>(bundle, cacheDir);
-    await loaded.saved;
+    loaded.keep();
     expectWorking(loaded.exports);
+  });
+
+  it('keeps the code compiled after the top level, up to the moment it is kept, and nothing before then', () => {
+    const big = Array.from({ length: 400 }, (_, i) => `  total += ${i} * n;`).join('\n');
+    writeFileSync(bundle, wrapped([`exports.later = (n) => { let total = 0;\n${big}\n  return total; };`]));
+    const keptAtOnce = loadWithCodeCache<{ later(n: number): number }>(bundle, cacheDir);
+    keptAtOnce.keep();
+    const [file] = cacheFiles() as [string];
+    const sizeAtOnce = statSync(join(cacheDir, file)).size;
+
+    rmSync(cacheDir, { recursive: true });
+    const loaded = loadWithCodeCache<{ later(n: number): number }>(bundle, cacheDir);
+    expect(existsSync(cacheDir)).toBe(false); // nothing is written before `keep`
+    expect(loaded.exports.later(2)).toBe(159600);
+    loaded.keep();
+    loaded.keep();
+    expect(statSync(join(cacheDir, file)).size).toBeGreaterThan(sizeAtOnce + 1000);
   });
 
   it('uses the code kept for a rebuild that wrote the same bundle again', () => {
@@ -158,27 +175,27 @@ describe('loadWithCodeCache', () => {
     expect(startInChild().cache).toBe('used');
   });
 
-  it('never runs code kept for an earlier build of the bundle', async () => {
-    await loadWithCodeCache(bundle, cacheDir).saved;
+  it('never runs code kept for an earlier build of the bundle', () => {
+    loadWithCodeCache(bundle, cacheDir).keep();
     // The same length, so V8's own check (the source's length) would take the old code.
     writeFileSync(bundle, readFileSync(bundle, 'utf8').replace('twice(fib(20))', 'twice(fib(19))'));
     const rebuilt = loadWithCodeCache<Fixture>(bundle, cacheDir);
     expect(rebuilt.cache).toBe('made');
     expect(rebuilt.exports.answer).toBe(8362);
-    await rebuilt.saved;
+    rebuilt.keep();
     expect(cacheFiles()).toHaveLength(2);
   });
 
-  it('keeps at most three builds\' code', async () => {
+  it('keeps at most three builds\' code', () => {
     for (let build = 0; build < 5; build += 1) {
       writeFileSync(bundle, wrapped([`exports.build = ${build};`]));
-      await loadWithCodeCache(bundle, cacheDir).saved;
+      loadWithCodeCache(bundle, cacheDir).keep();
     }
     expect(cacheFiles()).toHaveLength(3);
     expect(loadWithCodeCache<{ build: number }>(bundle, cacheDir).exports.build).toBe(4);
   });
 
-  it('writes nothing when off, and starts as usual when the cache folder cannot be written', async () => {
+  it('writes nothing when off, and starts as usual when the cache folder cannot be written', () => {
     const off = loadWithCodeCache<Fixture>(bundle, undefined);
     expect(off.cache).toBe('off');
     expectWorking(off.exports);
@@ -187,16 +204,16 @@ describe('loadWithCodeCache', () => {
     writeFileSync(join(dir, 'cache'), 'a file where the folder would go');
     const blocked = loadWithCodeCache<Fixture>(bundle, cacheDir);
     expect(blocked.cache).toBe('made');
-    await expect(blocked.saved).resolves.toBeUndefined();
+    expect(() => blocked.keep()).not.toThrow();
     expectWorking(blocked.exports);
     expect(statSync(join(dir, 'cache')).isFile()).toBe(true);
   });
 
-  it.skipIf(process.getuid?.() === 0)('starts as usual when the cache folder is read-only (not as root, who may write anyway)', async () => {
+  it.skipIf(process.getuid?.() === 0)('starts as usual when the cache folder is read-only (not as root, who may write anyway)', () => {
     mkdirSync(cacheDir, { recursive: true });
     chmodSync(cacheDir, 0o500);
     const loaded = loadWithCodeCache<Fixture>(bundle, cacheDir);
-    await loaded.saved;
+    loaded.keep();
     expectWorking(loaded.exports);
     expect(cacheFiles()).toEqual([]);
   });

@@ -1,12 +1,11 @@
 // Runs the headless host's one-file bundle (host-bundle.ts) with V8's code cache: the code V8 compiled for it on an
 // earlier start, kept on disk. Node 20 keeps no compiled code for ES modules, and Node 22's own compile cache keeps
-// only what is compiled before a module runs. This keeps the code as it stands once the bundle's top level has run, so
+// only what is compiled before a module runs. This keeps the code as it stands once the host has started (`keep`), so
 // the functions the start-up needed are in it too: 50–90 ms off the host's start on the 2-core build machine with
 // Node 20, about 40 ms with Node 22. A cache is only ever an optimization: a missing, stale or broken one costs one
 // ordinary compile, never the start.
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
@@ -19,8 +18,14 @@ export type CodeCacheUse = 'off' | 'used' | 'made' | 'remade';
 export interface LoadedBundle<T> {
   exports: T;
   cache: CodeCacheUse;
-  /** Settles once new code is on disk (or could not be put there: the next start compiles again). */
-  saved: Promise<void>;
+  /**
+   * Puts the code V8 has compiled for the bundle so far on disk, when this start found none to use: call it once the
+   * host has started, so the code its start-up compiled after the top level is kept too (about 7 ms of each later
+   * start), and before anything changes V8's flags, under which V8 would refuse the code (heap-tuning.ts). Written
+   * synchronously: a host stopped right after its first answer still leaves its code. Does nothing the second time,
+   * and never throws: a cache that cannot be written leaves the next start compiling, as without one.
+   */
+  keep: () => void;
 }
 
 /** Everything that makes V8 refuse code made elsewhere, so a change of any of them starts a new cache file. */
@@ -93,11 +98,16 @@ export function loadWithCodeCache<T>(bundle: string, cacheDir: string | undefine
   const wrapped = script.runInThisContext() as (...args: unknown[]) => void;
   const module = { exports: {} as T };
   wrapped(module.exports, createRequire(bundle), module, bundle, dirname(bundle));
-  if (cacheFile === undefined || cacheDir === undefined) return { exports: module.exports, cache: 'off', saved: Promise.resolve() };
-  if (cachedData && !script.cachedDataRejected) return { exports: module.exports, cache: 'used', saved: Promise.resolve() };
-  // Made now, before the host runs: V8 refuses code made under other flags, and the host changes one (heap-tuning.ts).
-  const code = script.createCachedData();
-  return { exports: module.exports, cache: cachedData ? 'remade' : 'made', saved: save(bundle, cacheDir, cacheFile, code) };
+  const nothingToKeep = () => undefined;
+  if (cacheFile === undefined || cacheDir === undefined) return { exports: module.exports, cache: 'off', keep: nothingToKeep };
+  if (cachedData && !script.cachedDataRejected) return { exports: module.exports, cache: 'used', keep: nothingToKeep };
+  let kept = false;
+  const keep = () => {
+    if (kept) return;
+    kept = true;
+    save(bundle, cacheDir, cacheFile, script.createCachedData());
+  };
+  return { exports: module.exports, cache: cachedData ? 'remade' : 'made', keep };
 }
 
 /**
@@ -134,16 +144,20 @@ function readIfThere(file: string): Buffer | undefined {
 }
 
 /** Writes beside and renames, so a desk starting at the same time reads the old file or the new one, never half. */
-async function save(bundle: string, cacheDir: string, cacheFile: string, code: Buffer): Promise<void> {
+function save(bundle: string, cacheDir: string, cacheFile: string, code: Buffer): void {
   const partial = `${cacheFile}.${process.pid}.partial`;
   try {
-    await mkdir(cacheDir, { recursive: true, mode: 0o700 });
-    await writeFile(partial, code, { mode: 0o600 });
-    await rename(partial, cacheFile);
-    const files = await Promise.all((await readdir(cacheDir)).map(async (name) => ({ name, mtimeMs: (await stat(join(cacheDir, name))).mtimeMs })));
-    await Promise.all(staleCacheFiles(bundle, files).map((name) => rm(join(cacheDir, name), { force: true })));
+    mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
+    writeFileSync(partial, code, { mode: 0o600 });
+    renameSync(partial, cacheFile);
+    const files = readdirSync(cacheDir).map((name) => ({ name, mtimeMs: statSync(join(cacheDir, name)).mtimeMs }));
+    for (const name of staleCacheFiles(bundle, files)) rmSync(join(cacheDir, name), { force: true });
   } catch {
     // An unwritable cache folder leaves every start compiling, as without a cache; the desk itself is unaffected.
-    await rm(partial, { force: true }).catch(() => undefined);
+    try {
+      rmSync(partial, { force: true });
+    } catch {
+      // nothing was written
+    }
   }
 }

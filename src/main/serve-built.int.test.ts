@@ -75,27 +75,32 @@ describe.skipIf(!built)(`the built headless host (${built ? 'out/main' : 'not bu
     await stop(second.child);
   });
 
-  it('starts over a broken cache and replaces it; keeps none with NODE_DISABLE_COMPILE_CACHE=1', () => {
+  it('starts over a broken cache and replaces it; keeps none with NODE_DISABLE_COMPILE_CACHE=1, or for --help', async () => {
     root = mkdtempSync(join(tmpdir(), 'desk-built-'));
+    const repo = makeRepo(root);
     const cacheHome = join(root, 'cache');
-    const help = (env: NodeJS.ProcessEnv) => {
-      const run = spawnSync(process.execPath, [ENTRY, '--help'], { env, encoding: 'utf8' });
-      expect(run.status, run.stderr).toBe(0);
-      expect(run.stdout).toContain('--repo');
-      expect(run.stderr).toBe('');
+    const args = ['--repo', repo, '--port', '0', '--data-dir', join(root, 'data'), '--token', TOKEN];
+    // Code is kept once the desk listens, with what its start compiled: a --help run keeps none.
+    const help = spawnSync(process.execPath, [ENTRY, '--help'], { env: envWithCacheIn(cacheHome), encoding: 'utf8' });
+    expect(help.status, help.stderr).toBe(0);
+    expect(help.stdout).toContain('--repo');
+    expect(cacheFilesIn(cacheHome)).toEqual([]);
+    const start = async (env: NodeJS.ProcessEnv) => {
+      const host = await startHost(args, env);
+      expect((await rawRequest(host.url, 'GET', '/', { authorization: `Bearer ${TOKEN}` })).status).toBe(200);
+      await stop(host.child);
     };
-    help(envWithCacheIn(cacheHome));
+    await start(envWithCacheIn(cacheHome));
     const [cacheFile] = cacheFilesIn(cacheHome) as [string];
-    const broken = Buffer.from('not code at all');
-    writeFileSync(cacheFile, broken);
-    help(envWithCacheIn(cacheHome));
+    writeFileSync(cacheFile, Buffer.from('not code at all'));
+    await start(envWithCacheIn(cacheHome));
     expect(readFileSync(cacheFile).length).toBeGreaterThan(100_000);
     const replaced = statSync(cacheFile);
-    help(envWithCacheIn(cacheHome));
+    await start(envWithCacheIn(cacheHome));
     expect(statSync(cacheFile)).toMatchObject({ ino: replaced.ino, mtimeMs: replaced.mtimeMs });
 
     const off = join(root, 'off');
-    help({ ...envWithCacheIn(off), NODE_DISABLE_COMPILE_CACHE: '1' });
+    await start({ ...envWithCacheIn(off), NODE_DISABLE_COMPILE_CACHE: '1' });
     expect(existsSync(off)).toBe(false);
   });
 });

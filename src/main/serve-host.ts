@@ -11,8 +11,7 @@ import { isDeskError } from '../shared/desk-error';
 const APP_VERSION = '0.1.0';
 const EXIT_USAGE = 2;
 
-async function main(argv: string[], entryUrl: string): Promise<void> {
-  keepYoungGenerationSmall();
+async function main(argv: string[], entryUrl: string, hooks: ServeHooks): Promise<void> {
   const options = parseServeOptions(argv);
   if (options === 'help') {
     process.stdout.write(`${USAGE}\n`);
@@ -66,6 +65,9 @@ async function main(argv: string[], entryUrl: string): Promise<void> {
     print(`Board: http://${shownHost}:${address.port}/ui/#token=${encodeURIComponent(token.token)}`);
     // Last, because scripts and tests wait for this line to know the desk is ready.
     print(`Listening on http://${shownHost}:${address.port}`);
+    hooks.started?.();
+    // After the start (V8 refuses kept code made under other flags than it checks it with), before any work.
+    keepYoungGenerationSmall();
   } catch (error) {
     await core?.close();
     lock.release();
@@ -122,8 +124,13 @@ function ensureDir(dir: string): string {
 }
 
 /** Runs the headless host; `entryUrl` is serve.ts's (or the built serve.js's) own URL. A refusal exits with code 2. */
-export function runServe(argv: string[], entryUrl: string): void {
-  main(argv, entryUrl).catch((error: unknown) => {
+/** What the entry wants to hear of the start: `started` once the desk listens (serve.ts keeps V8's code then). */
+export interface ServeHooks {
+  started?(): void;
+}
+
+export function runServe(argv: string[], entryUrl: string, hooks: ServeHooks = {}): void {
+  main(argv, entryUrl, hooks).catch((error: unknown) => {
     const message = isDeskError(error, 'usage') || (error instanceof Error && 'code' in error) ? (error as Error).message : String(error instanceof Error ? error.stack : error);
     process.stderr.write(`assignment-desk: ${message}\n`);
     process.exit(EXIT_USAGE);

@@ -12,7 +12,8 @@ import type { runServe } from './serve-host';
 type ServeHost = { runServe: typeof runServe };
 
 const bundle = fileURLToPath(new URL(HOST_BUNDLE, import.meta.url));
-const host: ServeHost = existsSync(bundle)
-  ? loadWithCodeCache<ServeHost>(bundle, codeCacheDir(process.platform, process.env, homedir())).exports
-  : await import('./serve-host');
-host.runServe(process.argv.slice(2), import.meta.url);
+const host = existsSync(bundle)
+  ? loadWithCodeCache<ServeHost>(bundle, codeCacheDir(process.platform, process.env, homedir()))
+  : { exports: await import('./serve-host') as ServeHost, keep: () => undefined };
+// Once listening, before the host tunes V8: the code kept then includes what the start-up compiled.
+host.exports.runServe(process.argv.slice(2), import.meta.url, { started: host.keep });
