@@ -65,7 +65,7 @@ runMain(async (argv) => {
   say(`memory: desk idle ${mb(many.idleRssMb)} (bare ${mb(many.bareIdleRssMb)}), after ${many.count} tasks ${mb(many.loadedRssMb)}`);
   say(`restart over ${many.count} tasks to the first GET /: desk ${ms(many.restartMs)}, bare ${ms(many.bareRestartMs)}`);
   const flood = await benchFlood(floodBytes, quick ? 60_000 : 600_000);
-  say(`flood (${flood.command}, ${(flood.bytes / 1024 ** 2).toFixed(0)} MiB asked): ${flood.status} after ${flood.seconds.toFixed(1)} s; desk RSS +${mb(flood.rssGrowthMb)}, GET / p95 ${ms(flood.listP95Ms)}, database +${(flood.dbGrowthBytes / 1024 ** 2).toFixed(1)} MiB`);
+  say(`flood (${flood.command}, ${(flood.bytes / 1024 ** 2).toFixed(0)} MiB asked): ${flood.status} after ${flood.seconds.toFixed(1)} s; desk RSS +${mb(flood.rssGrowthMb)}, GET / p95 ${ms(flood.listP95Ms)}, database +${(flood.dbGrowthBytes / 1024 ** 2).toFixed(1)} MiB; marker: ${flood.droppedBytes === undefined ? 'none' : `${flood.droppedBytes} bytes dropped`}`);
   const worktree = await benchWorktree(worktreeFiles, worktreeRounds);
   say(`worktree (${worktree.files} files, median of ${worktree.rounds}): desk prepareWorktree ${ms(worktree.deskMs)}, git worktree add ${ms(worktree.gitMs)}, ratio ${ratio(worktree.deskMs / worktree.gitMs)}`);
 
@@ -88,6 +88,12 @@ runMain(async (argv) => {
     { figure: 'flood GET / p95', value: ms(flood.listP95Ms), target: '< 100 ms', pass: flood.listP95Ms < 100 },
     { figure: 'flood database growth', value: `${(flood.dbGrowthBytes / 1024 ** 2).toFixed(1)} MiB`, target: `≤ ${(capBytes / 1024 ** 2).toFixed(1)} MiB (cap ${outputCapMb} MiB + 10%)`, pass: flood.dbGrowthBytes <= capBytes },
     { figure: 'flood task end status', value: flood.status, target: 'completed', pass: flood.status === 'completed' },
+    // Only output past the cap is dropped: a flood smaller than the cap (--quick) has no marker to find.
+    {
+      figure: 'flood truncation marker in its stream',
+      value: flood.droppedBytes === undefined ? 'none' : `${(flood.droppedBytes / 1024 ** 2).toFixed(1)} MiB dropped`,
+      target: 'a marker', pass: flood.bytes > outputCapMb * 1024 ** 2 ? flood.droppedBytes !== undefined && flood.droppedBytes > 0 : undefined,
+    },
     { figure: 'cold start to first GET /', value: `${ms(cold.deskMs)} (bare ${ms(cold.bareMs)})`, target: '< 300 ms', pass: cold.deskMs < 300 },
     { figure: 'worktree prepare / git worktree add', value: ratio(worktree.deskMs / worktree.gitMs), target: '≤ 1.20×', pass: worktree.deskMs / worktree.gitMs <= 1.2 },
     { figure: 'idle RSS', value: mb(many.idleRssMb), target: '< 100 MB', pass: many.idleRssMb === undefined ? undefined : many.idleRssMb < 100 },

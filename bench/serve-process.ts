@@ -204,6 +204,8 @@ export interface FloodResult {
   dbGrowthBytes: number;
   status: string;
   seconds: number;
+  /** What the task's stored stream says was dropped (its `output-truncated` marker); undefined: no marker. */
+  droppedBytes?: number;
 }
 
 /** The scripted agent's command writing about `bytes` of output: `spew` where the agent knows it, else `flood`. */
@@ -237,9 +239,27 @@ export function benchFlood(bytes: number, timeoutMs: number): Promise<FloodResul
       }
       await sleep(50);
     }
+    const seconds = (performance.now() - started) / 1000;
+    const droppedBytes = await truncationMarkerOf(desk.url, 'flood');
     return {
       bytes, command, listP95Ms: percentile(latencies, 0.95), dbGrowthBytes: dbBytes(join(dir, 'desk')) - dbBefore, status: end,
-      seconds: (performance.now() - started) / 1000, ...(rssBefore !== undefined && { rssGrowthMb: peakRss - rssBefore }),
+      seconds, ...(rssBefore !== undefined && { rssGrowthMb: peakRss - rssBefore }), ...(droppedBytes !== undefined && { droppedBytes }),
     };
   }));
+}
+
+/**
+ * The most bytes a task's `output-truncated` markers say were dropped, read from its stored events as the board reads
+ * them; undefined when it has none.
+ */
+async function truncationMarkerOf(url: string, id: string): Promise<number | undefined> {
+  let dropped: number | undefined;
+  for (let after: number | undefined = 0; after !== undefined;) {
+    const page = await get(url, `/api/tasks/${id}/events?after=${after}&limit=1000`);
+    if (page.status !== 200) throw new Error(`GET /api/tasks/${id}/events answered ${page.status}`);
+    const { events, nextAfter }: { events: { event: { type: string; droppedBytes?: number } }[]; nextAfter?: number } = JSON.parse(page.text);
+    for (const { event } of events) if (event.type === 'output-truncated') dropped = Math.max(dropped ?? 0, event.droppedBytes ?? 0);
+    after = nextAfter;
+  }
+  return dropped;
 }
