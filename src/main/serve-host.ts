@@ -123,12 +123,12 @@ function ensureDir(dir: string): string {
   return dir;
 }
 
-/** Runs the headless host; `entryUrl` is serve.ts's (or the built serve.js's) own URL. A refusal exits with code 2. */
 /** What the entry wants to hear of the start: `started` once the desk listens (serve.ts keeps V8's code then). */
 export interface ServeHooks {
   started?(): void;
 }
 
+/** Runs the headless host; `entryUrl` is serve.ts's (or the built serve.js's) own URL. A refusal exits with code 2. */
 export function runServe(argv: string[], entryUrl: string, hooks: ServeHooks = {}): void {
   main(argv, entryUrl, hooks).catch((error: unknown) => {
     const message = isDeskError(error, 'usage') || (error instanceof Error && 'code' in error) ? (error as Error).message : String(error instanceof Error ? error.stack : error);
