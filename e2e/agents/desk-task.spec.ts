@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { destroyDesk, makeRepo, scriptedAgent, startDesk, taskEvents, type Desk } from '../../src/main/core/test-support/desk-harness';
-import { isolatedAgentSpec, REAL_AGENTS } from './real-agents';
+import { isolatedAgentSpec, OFFLINE_AGENTS } from './real-agents';
 
-describe.each(REAL_AGENTS)('a task for $id', (agent) => {
+describe.each(OFFLINE_AGENTS)('a task for $id', (agent) => {
   let desk: (Desk & { root: string }) | undefined;
   afterEach(async () => {
     await destroyDesk(desk);

@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { JsonRpcError } from '../../src/shared/json-rpc-peer';
 import { answerWithin, createAgentFixture, type AgentFixture } from './agent-fixture';
-import { REAL_AGENTS } from './real-agents';
+import { OFFLINE_AGENTS } from './real-agents';
 
 /** ACP's error code for "authenticate first" (`auth_required`). */
 const AUTH_REQUIRED = -32000;
@@ -14,7 +14,7 @@ const INITIALIZE = {
   clientInfo: { name: 'assignment-desk', version: 'test' },
 };
 
-describe.each(REAL_AGENTS)('$npmPackage@$version', (agent) => {
+describe.each(OFFLINE_AGENTS)('$npmPackage@$version', (agent) => {
   let fixture: AgentFixture;
   beforeEach(() => { fixture = createAgentFixture(); });
   afterEach(async () => { await fixture.dispose(); });

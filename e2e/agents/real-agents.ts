@@ -11,10 +11,13 @@ export interface RealAgent {
   /** Pinned: an agent's offline behaviour changes between releases. Each was the newest that runs on Node 20 when pinned. */
   version: string;
   bin: string;
-  /** What `session/new` does with no credentials and no network. */
-  sessionNew: 'session' | 'auth_required';
-  /** How long a task may take to end in `error`: an agent that retries its service takes a while. */
-  taskLimitMs: number;
+  /** What it does offline with no credentials, where the offline specs (handshake, desk-task) check it. */
+  offline?: {
+    /** What `session/new` does with no credentials and no network. */
+    sessionNew: 'session' | 'auth_required';
+    /** How long a task may take to end in `error`: an agent that retries its service takes a while. */
+    taskLimitMs: number;
+  };
 }
 
 /*
@@ -28,10 +31,17 @@ export interface RealAgent {
  *   "Authentication required: …" and the auth methods in `data`.
  */
 export const REAL_AGENTS: readonly RealAgent[] = [
-  { id: 'claude-agent-acp', npmPackage: '@agentclientprotocol/claude-agent-acp', version: '0.49.0', bin: 'claude-agent-acp', sessionNew: 'session', taskLimitMs: 90_000 },
-  { id: 'opencode', npmPackage: 'opencode-ai', version: '1.18.33', bin: 'opencode', sessionNew: 'session', taskLimitMs: 180_000 },
-  { id: 'qwen', npmPackage: '@qwen-code/qwen-code', version: '0.15.10', bin: 'qwen', sessionNew: 'auth_required', taskLimitMs: 90_000 },
+  { id: 'claude-agent-acp', npmPackage: '@agentclientprotocol/claude-agent-acp', version: '0.49.0', bin: 'claude-agent-acp', offline: { sessionNew: 'session', taskLimitMs: 90_000 } },
+  { id: 'opencode', npmPackage: 'opencode-ai', version: '1.18.33', bin: 'opencode', offline: { sessionNew: 'session', taskLimitMs: 180_000 } },
+  { id: 'qwen', npmPackage: '@qwen-code/qwen-code', version: '0.15.10', bin: 'qwen', offline: { sessionNew: 'auth_required', taskLimitMs: 90_000 } },
+  // Run against stand-in models (see model-stand-ins/): these finish real work.
+  { id: 'claude-code-acp', npmPackage: '@zed-industries/claude-code-acp', version: '0.16.2', bin: 'claude-code-acp' },
+  { id: 'codex-acp', npmPackage: '@agentclientprotocol/codex-acp', version: '2.6.0', bin: 'codex-acp' },
+  { id: 'gemini', npmPackage: '@google/gemini-cli', version: '0.61.0', bin: 'gemini' },
 ];
+
+/** The agents whose offline behaviour is pinned down, with it. */
+export const OFFLINE_AGENTS = REAL_AGENTS.flatMap((agent) => (agent.offline ? [{ ...agent, ...agent.offline }] : []));
 
 export const PROJECT_ROOT = resolve(import.meta.dirname, '../..');
 export const AGENTS_CACHE_DIR = join(PROJECT_ROOT, 'node_modules', '.cache', 'desk-agents');
