@@ -1,8 +1,10 @@
-// Global setup of `npm run test:agents`: installs the pinned real agents into the project's cache once; later runs reuse them.
+// Installs the pinned real agents into the project's cache once; later runs reuse them. `npm run agents:install` runs it,
+// and so does the global setup of `npm run test:agents`.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { AGENTS_CACHE_DIR, REAL_AGENTS, type RealAgent } from './real-agents';
+import { installedVersion } from './agent-availability';
+import { AGENTS_CACHE_DIR, REAL_AGENTS } from './real-agents';
 
 const INSTALL_LIMIT_MS = 15 * 60_000;
 
@@ -26,11 +28,8 @@ export default function installAgents(): void {
   if (stillMissing.length > 0) throw new Error(`npm did not install ${stillMissing.map((agent) => `${agent.npmPackage}@${agent.version}`).join(', ')}`);
 }
 
-function installedVersion(agent: RealAgent): string | undefined {
-  try {
-    const manifest = JSON.parse(readFileSync(join(AGENTS_CACHE_DIR, 'node_modules', agent.npmPackage, 'package.json'), 'utf8')) as { version?: unknown };
-    return typeof manifest.version === 'string' ? manifest.version : undefined;
-  } catch {
-    return undefined;
-  }
+// Run as a program (`tsx e2e/agents/install-agents.ts`) it installs and says where.
+if (process.argv[1] !== undefined && import.meta.filename === process.argv[1]) {
+  installAgents();
+  process.stdout.write(`Real agents installed in ${AGENTS_CACHE_DIR}: ${REAL_AGENTS.map((agent) => `${agent.npmPackage}@${agent.version}`).join(', ')}\n`);
 }

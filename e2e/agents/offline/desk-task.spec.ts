@@ -3,8 +3,8 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { destroyDesk, makeRepo, scriptedAgent, startDesk, taskEvents, type Desk } from '../../src/main/core/test-support/desk-harness';
-import { isolatedAgentSpec, OFFLINE_AGENTS } from './real-agents';
+import { destroyDesk, makeRepo, scriptedAgent, startDesk, taskEvents, type Desk } from '../../../src/main/core/test-support/desk-harness';
+import { isolatedAgentSpec, OFFLINE_AGENTS } from '../real-agents';
 
 describe.each(OFFLINE_AGENTS)('a task for $id', (agent) => {
   let desk: (Desk & { root: string }) | undefined;

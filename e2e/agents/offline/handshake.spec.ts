@@ -1,8 +1,8 @@
 // Real agents from npm, spoken to directly: the ACP handshake and a session, offline and without credentials.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { JsonRpcError } from '../../src/shared/json-rpc-peer';
-import { answerWithin, createAgentFixture, type AgentFixture } from './agent-fixture';
-import { OFFLINE_AGENTS } from './real-agents';
+import { JsonRpcError } from '../../../src/shared/json-rpc-peer';
+import { answerWithin, createAgentFixture, type AgentFixture } from '../agent-fixture';
+import { OFFLINE_AGENTS } from '../real-agents';
 
 /** ACP's error code for "authenticate first" (`auth_required`). */
 const AUTH_REQUIRED = -32000;
