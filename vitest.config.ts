@@ -4,7 +4,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'build/**/*.test.ts', 'e2e/**/*.spec.ts'],
+    include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'build/**/*.test.ts', 'scripts/**/*.test.ts', 'e2e/**/*.spec.ts'],
     // Real vendor agents against stand-in models (e2e/agents/*.spec.ts) run here, skipping where `npm run
     // agents:install` has not installed them; their offline behaviour: `npm run test:agents`
     // (vitest.agents.config.ts); the Docker and cluster runners: `npm run test:runners` (vitest.runners.config.ts).
