@@ -24,4 +24,20 @@ describe('docs/openapi.json', () => {
     const operations = Object.entries(paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method} ${path}`));
     expect(operations.sort()).toEqual(ALL_ROUTES.map((route) => `${route.method.toLowerCase()} ${openApiPath(route.path)}`).sort());
   });
+
+  it('names the shared schemas once under components and refers to them, so a client generator gets one Task type', () => {
+    const text = openApiText();
+    const document = JSON.parse(text) as { components: { schemas: Record<string, unknown>; responses: Record<string, unknown> } };
+    const refs = [...text.matchAll(/"\$ref": "#\/components\/(schemas|responses)\/([^"]+)"/g)].map((match) => [match[1]!, match[2]!] as ['schemas' | 'responses', string]);
+    const used = new Set(refs.filter(([kind]) => kind === 'schemas').map(([, name]) => name));
+
+    expect(Object.keys(document.components.schemas)).toEqual(expect.arrayContaining(['Task', 'TaskSummary', 'Question', 'Event', 'Error', 'Policy']));
+    expect([...used].filter((name) => name in document.components.schemas).length).toBeGreaterThanOrEqual(10);
+    for (const [kind, name] of refs) expect(document.components[kind], `${kind}/${name}`).toHaveProperty([name]);
+    expect(text).not.toContain('$defs');
+  });
+
+  it('stays small enough to read and generate from (at most 250 KB)', () => {
+    expect(Buffer.byteLength(openApiText())).toBeLessThanOrEqual(250 * 1024);
+  });
 });
