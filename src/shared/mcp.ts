@@ -8,6 +8,9 @@ export const MCP_PATH = '/mcp';
 /** The name agents see for the desk's MCP server in `session/new`. */
 export const MCP_SERVER_NAME = 'assignment-desk';
 
+/** The desk's MCP server as one task's agent is given it in `session/new`: its address and the task's token header. */
+export interface McpServerEntry { url: string; headers: { name: string; value: string }[] }
+
 export const ListTasksInput = z.object({
   status: TaskStatus.optional().describe('Only tasks in this status.'),
 });

@@ -5,7 +5,7 @@ import { JsonRpcError } from '../../../shared/json-rpc-peer';
 import type { MessageChannel } from '../../../shared/ndjson-channel';
 import { deskClientApp } from './acp-client-methods';
 import { MCP_SERVER_NAME } from '../../../shared/mcp';
-import type { McpServerEntry } from '../mcp/mcp-access';
+import type { McpServerEntry } from '../../../shared/mcp';
 import { isAuthRequired, offeredMethods } from './agent-auth';
 import { agentImplementation, agentLoginRequired, agentProtocolError, type AgentSession, type SessionCallbacks } from './agent-session';
 import { keepUnknownUpdates } from './unknown-updates';

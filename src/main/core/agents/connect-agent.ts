@@ -8,7 +8,7 @@ import type { AgentDialect } from './agent-spec';
 import { agentProtocolError, type AgentSession, type SessionCallbacks } from './agent-session';
 import { KandevInitializeResult } from './kandev-messages';
 import { startKandevSession } from './kandev-session';
-import type { McpServerEntry } from '../mcp/mcp-access';
+import type { McpServerEntry } from '../../../shared/mcp';
 
 /** ACP's protocol version (the SDK's PROTOCOL_VERSION; written out so the SDK loads only when an agent starts). */
 export const ACP_PROTOCOL_VERSION = 1;

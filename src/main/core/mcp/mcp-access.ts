@@ -8,7 +8,6 @@ import type { McpCaller } from './mcp-tools';
 import { createTaskTokens } from './task-tokens';
 
 /** The desk's MCP server as an ACP `http` MCP server entry (without its name). */
-export interface McpServerEntry { url: string; headers: { name: string; value: string }[] }
 
 export interface McpAccess {
   /** The /mcp answer for a request with `token`; undefined when the token is no running task's. */

@@ -23,7 +23,7 @@ import { isDeskError } from '../../../shared/desk-error';
 import { isAuthRequired, loginHelp, offeredMethods } from '../agents/agent-auth';
 import { AD_HOC_AGENT_ID } from '../agents/agents-config';
 import { watchQuiet, type QuietTimer, type RunWatch } from './run-watch';
-import type { McpServerEntry } from '../mcp/mcp-access';
+import type { McpServerEntry } from '../../../shared/mcp';
 
 export type RunOutcome =
   | { status: 'completed'; commit: string; output: string }
