@@ -253,6 +253,7 @@ async function converse(
       quiet = watchQuiet({ limitMs: () => watch.quietAfterMs(), now: Date.now, onQuiet: (since) => watch.setQuiet(since === undefined ? undefined : new Date(since).toISOString()) });
     }
     const end = await connected.prompt(prompt).finally(() => quiet?.stop());
+    if (end.usage) context.record({ type: 'agent', update: { kind: 'turn-usage', ...end.usage } });
     switch (end.stopReason) {
       case 'end_turn':
         return { status: 'ended' };
