@@ -9,6 +9,7 @@ import {
   type InitializeResponse,
   type PromptResponse,
 } from '@agentclientprotocol/sdk';
+import type { Usage } from '@agentclientprotocol/sdk/unstable';
 import { createAcpSink } from './acp-sink';
 import { parseScript } from './script';
 import { runScript } from './script-runner';
@@ -64,7 +65,11 @@ export function startAcpScriptedAgent(options: AcpScriptedAgentOptions): Running
         const mcp = mcpCaller(session.mcpServers);
         const result = await runScript(commands, { cwd: session.cwd, sink, signal: turn.signal, exit: options.exit, ...(mcp && { mcp }) });
         if (result.stop === 'failed') throw new RequestError(INTERNAL_ERROR, result.message);
-        return { stopReason: result.stop };
+        if (result.stop !== 'end_turn' || !result.tokens) return { stopReason: result.stop };
+        const { input, output } = result.tokens;
+        // ACP's unstable `usage` of a prompt answer (not in the stable PromptResponse type): the tokens this turn took.
+        const answer: PromptResponse & { usage: Usage } = { stopReason: result.stop, usage: { inputTokens: input, outputTokens: output, totalTokens: input + output } };
+        return answer;
       } finally {
         signal.removeEventListener('abort', onRequestAborted);
         sessions.endTurn(session, turn);

@@ -27,6 +27,7 @@ export interface AcpSinkOptions {
 }
 
 const RESOURCE_NOT_FOUND = -32002;
+const CONTEXT_WINDOW = 200_000;
 const METHOD_NOT_FOUND = -32601;
 
 export function createAcpSink(options: AcpSinkOptions): ScriptSink {
@@ -43,6 +44,8 @@ export function createAcpSink(options: AcpSinkOptions): ScriptSink {
         sessionUpdate: 'plan',
         entries: entries.map((content) => ({ content, priority: 'medium', status: 'pending' })),
       }),
+    // The context a stand-in model call leaves: what the turn sent and got so far, in a window of a common size.
+    usage: (turn) => update({ sessionUpdate: 'usage_update', used: turn.input + turn.output, size: CONTEXT_WINDOW }),
     toolStarted: (call) =>
       update({
         sessionUpdate: 'tool_call',

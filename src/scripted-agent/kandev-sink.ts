@@ -28,6 +28,8 @@ export function createKandevSink(rpc: JsonRpcPeer, sessionId: string, cwd: strin
   return {
     message: (text) => update('content', { text }),
     thought: (text) => update('content', { text, thought: true }),
+    // The Kandev dialect has no usage report.
+    usage: () => Promise.resolve(),
     plan: (entries) =>
       update('plan', { entries: entries.map((content) => ({ content, priority: 'medium', status: 'pending' })) }),
     toolStarted: (call) => update('toolCall', toolCallData(call, 'running')),

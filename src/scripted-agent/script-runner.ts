@@ -1,7 +1,7 @@
 // Runs a parsed script against a dialect's sink: the one place that knows what each command does.
 import { randomUUID } from 'node:crypto';
 import type { ScriptCommand } from './script';
-import type { ScriptSink } from './script-sink';
+import type { ScriptSink, TokenTally } from './script-sink';
 import type { McpCall } from './mcp-calls';
 import { runFileStep, runMoveStep, runShellStep } from './tool-steps';
 import { cancellableSleep, isCancellation, reasonOf, throwIfCancelled, untilCancelled } from './turn-cancellation';
@@ -19,7 +19,7 @@ export interface TurnOptions {
 }
 
 /** How a turn ended. `failed` carries the message the client gets as an error. */
-export type TurnResult = { stop: 'end_turn' } | { stop: 'cancelled' } | { stop: 'failed'; message: string };
+export type TurnResult = { stop: 'end_turn'; tokens?: TokenTally } | { stop: 'cancelled' } | { stop: 'failed'; message: string };
 
 type StepResult = TurnResult | 'next';
 
@@ -27,14 +27,20 @@ const END_TURN: TurnResult = { stop: 'end_turn' };
 const CANCELLED: TurnResult = { stop: 'cancelled' };
 
 export async function runScript(commands: readonly ScriptCommand[], options: TurnOptions): Promise<TurnResult> {
+  let tokens: TokenTally | undefined;
   try {
     for (const command of commands) {
       throwIfCancelled(options.signal);
+      if (command.kind === 'usage') {
+        tokens = { input: (tokens?.input ?? 0) + command.input, output: (tokens?.output ?? 0) + command.output };
+        await options.sink.usage(tokens);
+        continue;
+      }
       const result = await runStep(command, options);
       if (result !== 'next') return result;
     }
     throwIfCancelled(options.signal);
-    return END_TURN;
+    return tokens ? { stop: 'end_turn', tokens } : END_TURN;
   } catch (error) {
     if (isCancellation(error, options.signal)) return CANCELLED;
     throw error;
@@ -87,6 +93,9 @@ async function runStep(command: ScriptCommand, options: TurnOptions): Promise<St
       return 'next';
     case 'mcp':
       await callMcp(command.tool, command.args, options);
+      return 'next';
+    case 'usage':
+      // Counted by runScript, which keeps the turn's tally.
       return 'next';
   }
 }

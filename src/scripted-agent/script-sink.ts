@@ -4,6 +4,9 @@
 /** The tools a script can call; the dialects name them in their own vocabulary. */
 export type ScriptTool = 'write' | 'append' | 'delete' | 'move' | 'read' | 'run';
 
+/** Tokens counted in a turn by `usage` lines. */
+export interface TokenTally { input: number; output: number }
+
 export interface ToolCallStart {
   id: string;
   tool: ScriptTool;
@@ -62,6 +65,8 @@ export interface ScriptSink {
   message(text: string, messageId?: string): Promise<void>;
   thought(text: string): Promise<void>;
   plan(entries: readonly string[]): Promise<void>;
+  /** Tokens the turn has used so far (a dialect without usage reports says nothing). */
+  usage(turn: TokenTally): Promise<void>;
   toolStarted(call: ToolCallStart): Promise<void>;
   toolFinished(call: ToolCallStart, end: ToolCallEnd): Promise<void>;
   readonly files: TextFiles;

@@ -117,6 +117,14 @@ describe('parseScript', () => {
     ]);
   });
 
+  it('reads usage as the input and output tokens of a model call, and says a usage line without two counts', () => {
+    expect(parseScript('usage 1000 200\nusage 1000\nusage many 2')).toEqual([
+      { kind: 'usage', input: 1000, output: 200 },
+      { kind: 'say', text: 'usage 1000' },
+      { kind: 'say', text: 'usage many 2' },
+    ]);
+  });
+
   it('gives fail a default message when none is written', () => {
     expect(parseScript('fail Tests are red\nfail')).toEqual([
       { kind: 'fail', message: 'Tests are red' },

@@ -15,6 +15,8 @@ export type ScriptCommand =
   | { kind: 'ask'; question: string }
   | { kind: 'question'; text: string }
   | { kind: 'sleep'; ms: number }
+  /** A model call that took this many input and output tokens: reported as usage, and summed into the turn's. */
+  | { kind: 'usage'; input: number; output: number }
   | { kind: 'fail'; message: string }
   | { kind: 'crash'; code: number }
   | { kind: 'flood'; count: number }
@@ -96,6 +98,12 @@ function parseCommand(keyword: string, rest: string): ScriptCommand | undefined 
     case 'sleep': {
       const ms = parseCount(rest);
       return ms === undefined ? undefined : { kind: 'sleep', ms };
+    }
+    case 'usage': {
+      const [inputText, outputText] = splitFirstWord(rest);
+      const input = parseCount(inputText);
+      const output = parseCount(outputText);
+      return input === undefined || output === undefined ? undefined : { kind: 'usage', input, output };
     }
     case 'fail':
       return { kind: 'fail', message: rest === '' ? DEFAULT_FAIL_MESSAGE : unescapeText(rest) };

@@ -29,6 +29,21 @@ export const PlanEntry = z.object({
   status: z.string().optional(),
 });
 
+const TokenCount = z.number().int().nonnegative();
+export const UsageCost = z.object({ amount: z.number(), currency: z.string() });
+export type UsageCost = z.infer<typeof UsageCost>;
+
+/** Tokens of one turn, by kind; the optional ones only where the agent counts them. */
+export const TurnTokens = z.object({
+  inputTokens: TokenCount,
+  outputTokens: TokenCount,
+  totalTokens: TokenCount,
+  thoughtTokens: TokenCount.optional(),
+  cachedReadTokens: TokenCount.optional(),
+  cachedWriteTokens: TokenCount.optional(),
+});
+export type TurnTokens = z.infer<typeof TurnTokens>;
+
 /** What an agent reported, in one shape whatever dialect it speaks. */
 export const AgentUpdate = z.discriminatedUnion('kind', [
   /** A chunk of a message; `messageId` is the agent's, where it sends one (chunks of one message share it). */
@@ -36,8 +51,12 @@ export const AgentUpdate = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('tool-call'), ...ToolCallFields }),
   z.object({ kind: z.literal('tool-call-update'), ...ToolCallFields }),
   z.object({ kind: z.literal('plan'), entries: z.array(PlanEntry) }),
+  /** ACP `usage_update`: tokens now in the agent's context of `size`, and the session's cost so far, where it says. */
+  z.object({ kind: z.literal('usage'), used: TokenCount, size: TokenCount, cost: UsageCost.optional() }),
+  /** The tokens one turn took, as the agent reports them at its end (ACP `session/prompt` answer's `usage`). */
+  z.object({ kind: z.literal('turn-usage'), ...TurnTokens.shape }),
   /**
-   * A variant we do not model yet (modes, commands, usage, extensions): stored and streamed as sent. `text` is set
+   * A variant we do not model yet (modes, commands, extensions): stored and streamed as sent. `text` is set
    * for kinds the desk does not know at all (newer than its ACP, or a vendor's own), which the board shows as text.
    */
   z.object({ kind: z.literal('other'), name: z.string(), data: z.unknown(), text: z.string().optional() }),

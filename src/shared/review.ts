@@ -26,6 +26,11 @@ export const TaskDiff = z.object({
   base: z.string(),
   head: z.string(),
   files: z.array(FileDiff),
+  /**
+   * Present when the diff is of the worktree as it is now (the agent works or waits for an answer): `head` is then the
+   * tree of its files, committed or not, and the diff changes as the agent goes on.
+   */
+  live: z.literal(true).optional(),
 });
 export type TaskDiff = z.infer<typeof TaskDiff>;
 

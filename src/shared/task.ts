@@ -1,5 +1,6 @@
 // The task contract shared by the core, its HTTP clients and the renderer: statuses, submissions and task views.
 import { z } from 'zod';
+import { AgentImplementation } from './agents';
 import { OpenQuestion } from './questions';
 import { RunnerKind } from './runners';
 
@@ -117,6 +118,11 @@ export const TaskSummary = z.object({
   commit: z.string().optional(),
   title: z.string(),
   agent: z.string(),
+  /**
+   * Who the agent says it is (`agentInfo` of its ACP initialize answer: name, title, version) as of its last start;
+   * absent until it started, and for agents that do not say. `agent` stays the desk's id for it (e.g. `ad-hoc`).
+   */
+  agentInfo: AgentImplementation.optional(),
   dependencies: z.array(z.string()),
   review: ReviewState,
   updatedAt: z.string(),

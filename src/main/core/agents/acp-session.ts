@@ -9,6 +9,7 @@ import type { McpServerEntry } from '../../../shared/mcp';
 import { isAuthRequired, offeredMethods } from './agent-auth';
 import { agentImplementation, agentLoginRequired, agentProtocolError, type AgentSession, type SessionCallbacks } from './agent-session';
 import { keepUnknownUpdates } from './unknown-updates';
+import { turnTokensOf } from './acp-update-mapper';
 
 export interface AcpSessionOptions {
   cwd: string;
@@ -102,7 +103,9 @@ export async function startAcpSession(channel: MessageChannel, options: AcpSessi
     async prompt(text) {
       const result = await call(() => agent.request(methods.agent.session.prompt, { sessionId: id, prompt: [{ type: 'text', text }] }));
       if (typeof result?.stopReason !== 'string') throw agentProtocolError('The agent ended the turn without a stop reason.');
-      return { stopReason: result.stopReason };
+      // `usage` is in ACP's unstable schema, not the stable PromptResponse type: read as whatever the agent sent.
+      const usage = turnTokensOf((result as { usage?: unknown }).usage);
+      return { stopReason: result.stopReason, ...(usage && { usage }) };
     },
     cancel() {
       void agent.notify(methods.agent.session.cancel, { sessionId: id }).catch(() => {});

@@ -1,7 +1,8 @@
-// Turns a standard ACP `session/update` (the SDK's typed SessionUpdate) into the desk's AgentUpdate. Pure;
-// variants the desk does not model are kept as `other`.
+// Turns a standard ACP `session/update` (the SDK's typed SessionUpdate), and the usage a turn's answer reports, into
+// the desk's AgentUpdate. Pure; variants the desk does not model are kept as `other`.
 import type { ContentBlock, SessionUpdate, ToolCallLocation } from '@agentclientprotocol/sdk';
-import type { AgentUpdate } from '../../../shared/events';
+import type { AgentUpdate, TurnTokens } from '../../../shared/events';
+import { isObject } from '../../../shared/is-object';
 
 /** Text of an ACP content block; non-text blocks are shown by their type so nothing silently vanishes. */
 export function contentText(block: ContentBlock): string {
@@ -39,6 +40,8 @@ export function mapAcpUpdate(update: SessionUpdate): AgentUpdate {
         kind: 'plan',
         entries: update.entries.map((entry) => ({ content: entry.content, priority: entry.priority, status: entry.status })),
       };
+    case 'usage_update':
+      return usageOf(update);
     case 'notice':
       // A notice is meant for the person: it is shown as text.
       return { kind: 'other', name: update.sessionUpdate, data: update, text: [update.title, update.description].filter(Boolean).join(': ') };
@@ -46,6 +49,25 @@ export function mapAcpUpdate(update: SessionUpdate): AgentUpdate {
       return { kind: 'other', name: update.sessionUpdate, data: update };
   }
 }
+
+/** Counts an agent sends are numbers of its own making: one that is not a whole, non-negative count is kept as sent. */
+function usageOf(update: Extract<SessionUpdate, { sessionUpdate: 'usage_update' }>): AgentUpdate {
+  const { used, size, cost } = update;
+  if (!isCount(used) || !isCount(size)) return { kind: 'other', name: update.sessionUpdate, data: update };
+  const known = cost && typeof cost.amount === 'number' && Number.isFinite(cost.amount) && typeof cost.currency === 'string';
+  return { kind: 'usage', used, size, ...(known && { cost: { amount: cost.amount, currency: cost.currency } }) };
+}
+
+/** The tokens of a turn from a `session/prompt` answer's `usage` (unstable in ACP), or nothing when it is not there or not counts. */
+export function turnTokensOf(usage: unknown): TurnTokens | undefined {
+  if (!isObject(usage)) return undefined;
+  const { inputTokens, outputTokens, totalTokens } = usage;
+  if (!isCount(inputTokens) || !isCount(outputTokens) || !isCount(totalTokens)) return undefined;
+  const optional = (['thoughtTokens', 'cachedReadTokens', 'cachedWriteTokens'] as const).filter((key) => isCount(usage[key]));
+  return { inputTokens, outputTokens, totalTokens, ...Object.fromEntries(optional.map((key) => [key, usage[key]])) };
+}
+
+const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 
 function toLocation(location: ToolCallLocation): { path: string; line?: number } {
   return { path: location.path, ...(typeof location.line === 'number' && { line: location.line }) };

@@ -1,6 +1,6 @@
 // What the task runner needs from a connected agent, whatever dialect it speaks.
 import type { AgentImplementation } from '../../../shared/agents';
-import type { AgentUpdate } from '../../../shared/events';
+import type { AgentUpdate, TurnTokens } from '../../../shared/events';
 import { deskError, type DeskError } from '../../../shared/desk-error';
 import { isObject } from '../../../shared/is-object';
 import type { OfferedMethod } from './agent-auth';
@@ -46,8 +46,8 @@ export interface ClientHandlers {
   terminals: TerminalHandlers;
 }
 
-/** How a turn ended: the ACP stop reason (`end_turn`, `cancelled`, `refusal`, `max_tokens`, …). */
-export interface TurnEnd { stopReason: string }
+/** How a turn ended: the ACP stop reason (`end_turn`, `cancelled`, `refusal`, `max_tokens`, …), and its tokens where the agent counts them. */
+export interface TurnEnd { stopReason: string; usage?: TurnTokens }
 
 /** What the agent said it can do, as far as the desk cares. */
 export interface SessionFeatures {

@@ -34,6 +34,11 @@ export interface GitCallOptions {
   config?: readonly string[];
   /** Ends git (and fails the call) after this many ms, output or not: for commands that reach the network. */
   timeoutMs?: number;
+  /**
+   * The index this command reads and writes instead of the work tree's own (`GIT_INDEX_FILE`): a scratch file of the
+   * desk's, so a snapshot of the work tree never touches the index an agent's own git commands use.
+   */
+  indexFile?: string;
 }
 
 export interface GitRunner {
@@ -127,6 +132,7 @@ export function createGitRunner(options: GitRunnerOptions = {}): GitRunner {
     // simple-git refuses to construct on a missing directory; report it like any other git failure.
     if (!existsSync(cwd)) throw gitFailed(args, undefined, `the directory ${cwd} does not exist`);
     const env = environmentFor(repo, globalConfig, settings);
+    if (call.indexFile !== undefined) env.GIT_INDEX_FILE = call.indexFile;
     let outcome: { exitCode: number; stdErr: Buffer[] } | undefined;
     const git = simpleGit({
       baseDir: cwd,

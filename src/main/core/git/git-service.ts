@@ -18,6 +18,7 @@ import { isAncestorCommit, resolveCommit } from './refs';
 import { mergeIntoBase, type MergeResult } from './merge-into-base';
 import { checkoutOf, openRepository, type Repository } from './repository';
 import { retireTask } from './retire-task';
+import { liveDiff } from './live-diff';
 import { taskDiff } from './task-diff';
 import { assertWorktreeIntact, linkedGitDir } from './worktree-guard';
 import { createWorktreeRecords } from './worktree-records';
@@ -56,6 +57,8 @@ export interface GitService {
   worktreePathFor(taskId: string): string;
   /** The files `head` changed against `base`, with texts to show. */
   diff(base: string, head: string): Promise<TaskDiff>;
+  /** What the task's worktree holds now (committed or not) against `base`; throws `worktree_tampered` like commitAll. */
+  liveDiff(worktreePath: string, base: string): Promise<TaskDiff>;
   /**
    * Merges the task's branch (`branch` as recorded on the task, else `branchFor(taskId)`) into
    * `baseBranch` (approval); throws `dirty_checkout`, or `base_conflict` naming the files when the base moved on.
@@ -242,6 +245,13 @@ export function createGitService(options: GitServiceOptions): GitService {
     worktreePathFor,
 
     diff: async (base, head) => taskDiff(git, await checkout(), base, head),
+
+    async liveDiff(worktreePath, base) {
+      const context = await ready();
+      const worktree = await intactWorktree(context.repository, resolve(worktreePath));
+      // The scratch index lives in the desk's state dir, out of the agent's reach.
+      return liveDiff(git, worktree, base, stateDir);
+    },
 
     async mergeIntoBase({ taskId, branch, baseBranch, message }) {
       const context = await ready();

@@ -174,4 +174,8 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE tasks ADD COLUMN runner TEXT NOT NULL DEFAULT 'local';
   `,
+  // 9: who the task's agent said it is (JSON of initialize's agentInfo: name, title, version), for cards and filters.
+  `
+  ALTER TABLE tasks ADD COLUMN agent_info TEXT;
+  `,
 ];

@@ -1,7 +1,7 @@
 // Review of a finished task: its diff, approval (merge into the base branch), rejection (the branch is
 // archived, never lost), and a re-run of the same submission.
 import type { TaskDiff } from '../../../shared/review';
-import { FINISHED_STATUSES, firstLineOf, type SubmitTask } from '../../../shared/task';
+import { FINISHED_STATUSES, firstLineOf, type SubmitTask, type TaskStatus } from '../../../shared/task';
 import type { GitService } from '../git/git-service';
 import type { TaskPatch, TaskRecord } from '../store/tasks-repo';
 import { createTaskArchive, type TaskArchive } from './task-archive';
@@ -34,6 +34,9 @@ export interface TaskReviewDeps {
   cleanUp(task: TaskRecord): Promise<void>;
 }
 
+/** A task in these states has a worktree the agent is still changing: its diff is read from the files as they are. */
+const LIVE_STATUSES: ReadonlySet<TaskStatus> = new Set(['in-progress', 'awaiting-input']);
+
 export function createTaskReview(deps: TaskReviewDeps): TaskReview {
   const { gitOf } = deps;
 
@@ -43,6 +46,8 @@ export function createTaskReview(deps: TaskReviewDeps): TaskReview {
     async diff(id) {
       const task = deps.mustGet(id);
       if (!task.baseCommit || !task.branch) throw taskBusy(`Task ${id} has not started, so it has no changes yet.`);
+      // While the agent works or waits for an answer its files are in the worktree, not yet in a commit.
+      if (LIVE_STATUSES.has(task.status) && task.worktreePath) return gitOf(task).liveDiff(task.worktreePath, task.baseCommit);
       // After a rejection the branch is archived; the last commit still shows what was done.
       return gitOf(task).diff(task.baseCommit, task.commit ?? task.branch);
     },

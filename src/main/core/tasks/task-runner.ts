@@ -242,7 +242,7 @@ async function converse(
       context.record({ type: 'log', level: 'info', source: 'desk', text: `The agent is ${implementation.title ?? implementation.name} ${implementation.version}${implementation.title ? ` (${implementation.name})` : ''}.` });
     }
     context.onSession(connected);
-    context.update({ sessionId: connected.sessionId });
+    context.update({ sessionId: connected.sessionId, ...(implementation && { agentInfo: implementation }) });
     if (connected.features.modes !== undefined) context.record({ type: 'agent', update: { kind: 'other', name: 'session_modes', data: connected.features.modes } });
     if (connected.features.configOptions !== undefined) context.record({ type: 'agent', update: { kind: 'other', name: 'config_options', data: connected.features.configOptions } });
     if (signal.aborted) return { status: 'cancelled' };
@@ -253,6 +253,7 @@ async function converse(
       quiet = watchQuiet({ limitMs: () => watch.quietAfterMs(), now: Date.now, onQuiet: (since) => watch.setQuiet(since === undefined ? undefined : new Date(since).toISOString()) });
     }
     const end = await connected.prompt(prompt).finally(() => quiet?.stop());
+    if (end.usage) context.record({ type: 'agent', update: { kind: 'turn-usage', ...end.usage } });
     switch (end.stopReason) {
       case 'end_turn':
         return { status: 'ended' };

@@ -185,7 +185,8 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
       dependenciesToMerge: dependenciesToMerge(record, (id) => tasks.get(id)),
       agents: deps.agents,
       clientVersion: deps.config.clientVersion,
-      update: (patch) => { if (isCurrent(task.id, attempt)) tasks.update(task.id, patch); },
+      // Who the agent says it is shows on its card at once; the other facts of a run are the desk's own.
+      update: (patch) => { if (isCurrent(task.id, attempt)) (patch.agentInfo ? save : tasks.update)(task.id, patch); },
       record: (event) => recordEvent(task.id, attempt, event),
       onSession: (session) => { run.session = session; },
       decidePermission: (request, worktree) => requestsOfRun.permission(request, worktree),

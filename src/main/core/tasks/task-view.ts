@@ -35,6 +35,7 @@ export function toSummary(task: TaskRecord, openQuestions: readonly OpenQuestion
     workingMs: task.workingMs,
     ...(task.workingSince !== undefined && { workingSince: task.workingSince }),
     ...(task.lastActivity !== undefined && { lastActivity: task.lastActivity }),
+    ...(task.agentInfo !== undefined && { agentInfo: task.agentInfo }),
     ...(quietSince !== undefined && { quietSince }),
     ...(task.proposedBy !== undefined && { proposedBy: task.proposedBy }),
     ...(task.proposal !== undefined && { proposal: task.proposal }),

@@ -31,6 +31,14 @@ describe('task card', () => {
     expect(within(card).getByText('claude-code')).toBeTruthy();
   });
 
+  it("shows the agent's own name and version where the desk knows it only as ad-hoc", () => {
+    seedDesk([summary('adhoc', { agent: 'ad-hoc', status: 'in-progress', agentInfo: { name: 'claude-code-acp', title: 'Claude Code', version: '0.16.2' } })]);
+    render(<TaskCard id="adhoc" />);
+    const card = screen.getByRole('article', { name: 'Task adhoc' });
+    expect(within(card).getByText('Claude Code 0.16.2')).toBeTruthy();
+    expect(within(card).queryByText('ad-hoc')).toBeNull();
+  });
+
   it('says when the agent waits for an answer, and not otherwise', () => {
     seedDesk([asking, schema]);
     render(<><TaskCard id="ask" /><TaskCard id="schema" /></>);

@@ -80,7 +80,7 @@ export const TaskCard = memo(function TaskCard({ id }: { id: string }) {
         )}
         <span className="card-id">{card.id}</span>
         {severalRepos && task?.repo && <span className="card-repo" title={`Repository ${task.repo}`}>{task.repo}</span>}
-        <span className="card-agent">{card.agent}</span>
+        <span className="card-agent" title={card.agent === card.agentId ? `Agent ${card.agentId}` : `Agent ${card.agent} (the desk's agent ${card.agentId})`}>{card.agent}</span>
         {card.unsandboxed && (
           <span className="card-unsandboxed" title="This task's agent runs without the OS sandbox: it can reach whatever you can. Settings says why.">
             unsandboxed

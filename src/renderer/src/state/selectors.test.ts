@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadBoard } from './board-reducer';
-import { cardViewModel, columnOf, columnTaskIds, formatElapsed, groupByColumn, matchesFilters, NO_FILTERS } from './selectors';
+import { agentLabel, agentsOnBoard, cardViewModel, columnOf, columnTaskIds, formatElapsed, groupByColumn, matchesFilters, NO_FILTERS } from './selectors';
 import { summary } from './test-events';
 
 describe('columnOf', () => {
@@ -33,6 +33,29 @@ describe('filters', () => {
   it('filters by agent and by status', () => {
     expect(groupByColumn(board, { ...NO_FILTERS, agent: 'gemini' }).queued).toEqual(['t1']);
     expect(groupByColumn(board, { ...NO_FILTERS, status: 'completed' })).toMatchObject({ queued: [], working: [], review: ['t3'] });
+  });
+});
+
+describe('the agent as a person knows it', () => {
+  const claude = { name: 'claude-code-acp', title: 'Claude Code', version: '0.16.2' };
+
+  it('names the agent by its own title and version once it said them, also behind the ad-hoc id', () => {
+    expect(agentLabel(summary('t', { agent: 'ad-hoc', agentInfo: claude }))).toBe('Claude Code 0.16.2');
+    expect(agentLabel(summary('t', { agent: 'x', agentInfo: { name: 'my-agent', version: '2.0.0' } }))).toBe('my-agent 2.0.0');
+  });
+
+  it("keeps the desk's id for an agent that has not started yet", () => {
+    expect(agentLabel(summary('t', { agent: 'gemini' }))).toBe('gemini');
+  });
+
+  it('offers and filters by those names', () => {
+    const board = loadBoard([
+      summary('a', { agent: 'ad-hoc', agentInfo: claude }),
+      summary('b', { agent: 'ad-hoc', agentInfo: { name: 'opencode', version: '1.18.33' } }),
+      summary('c', { agent: 'ad-hoc' }),
+    ], 0);
+    expect(agentsOnBoard(board)).toEqual(['Claude Code 0.16.2', 'ad-hoc', 'opencode 1.18.33']);
+    expect(groupByColumn(board, { ...NO_FILTERS, agent: 'Claude Code 0.16.2' }).queued).toEqual(['a']);
   });
 });
 

@@ -34,7 +34,7 @@ export function columnOf(task: Pick<TaskSummary, 'status' | 'review'>): ColumnId
 
 export interface Filters {
   search: string;
-  /** An agent id, or '' for every agent. */
+  /** An agent as agentLabel names it, or '' for every agent. */
   agent: string;
   /** A task status, or '' for every status. */
   status: TaskStatus | '';
@@ -50,7 +50,7 @@ export const NO_FILTERS: Filters = { search: '', agent: '', status: '' };
 
 /** Whether a task passes the filters; the search looks at its id, title and whatever of its prompt is known. */
 export function matchesFilters(task: TaskSummary, filters: Filters, prompt?: string): boolean {
-  if (filters.agent && task.agent !== filters.agent) return false;
+  if (filters.agent && agentLabel(task) !== filters.agent) return false;
   if (filters.repo && task.repo !== filters.repo) return false;
   if (filters.status && task.status !== filters.status) return false;
   if ((task.archived === true) !== (filters.archived === true)) return false;
@@ -84,9 +84,18 @@ export function groupByColumn(
   return columns;
 }
 
-/** The distinct agents of the board's tasks, sorted, for the agent filter. */
+/**
+ * The agent as a person knows it: its own name and version once it said them at start ("Claude Code 0.16.2", also
+ * behind the desk's `ad-hoc` id), the desk's id for it before.
+ */
+export function agentLabel(task: Pick<TaskSummary, 'agent' | 'agentInfo'>): string {
+  const info = task.agentInfo;
+  return info ? `${info.title ?? info.name} ${info.version}` : task.agent;
+}
+
+/** The distinct agents of the board's tasks (as agentLabel names them), sorted, for the agent filter. */
 export function agentsOnBoard(data: Pick<BoardData, 'tasks'>): string[] {
-  return [...new Set(Object.values(data.tasks).map((task) => task.agent))].sort();
+  return [...new Set(Object.values(data.tasks).map(agentLabel))].sort();
 }
 
 export type DependencyState = 'waiting' | 'blocked' | 'met' | 'unknown';
@@ -94,7 +103,9 @@ export type DependencyState = 'waiting' | 'blocked' | 'met' | 'unknown';
 export interface CardView {
   id: string;
   title: string;
+  /** The agent as agentLabel names it, and the desk's id for it. */
   agent: string;
+  agentId: string;
   status: TaskStatus;
   column: ColumnId;
   activity: string | undefined;
@@ -148,7 +159,8 @@ export function cardViewModel(
   return {
     id: task.id,
     title: task.title || task.id,
-    agent: task.agent,
+    agent: agentLabel(task),
+    agentId: task.agent,
     status: task.status,
     column: columnOf(task),
     activity: activityText(activity ?? task.lastActivity),

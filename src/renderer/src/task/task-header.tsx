@@ -4,7 +4,7 @@ import { deskBridge } from '../../../shared/desk-bridge';
 import { STATUS_LABELS } from '../../../shared/task-status-labels';
 import { Elapsed } from '../board/elapsed';
 import { QuietNote } from '../board/quiet-note';
-import { cardViewModel } from '../state/selectors';
+import { agentLabel, cardViewModel } from '../state/selectors';
 import { desk, useDesk } from '../state/store';
 import { TaskActions } from './task-actions';
 
@@ -40,7 +40,7 @@ export function TaskHeader({ taskId }: { taskId: string }) {
       <p className="task-facts">
         <span className={`chip chip-${card.column}`}>{STATUS_LABELS[task.status]}{task.review !== 'pending' ? ` · ${task.review}` : ''}</span>
         <span>{task.id}</span>
-        <span>{task.agent}</span>
+        <span title={`The desk's agent ${task.agent}`}>{agentLabel(task)}</span>
         <Elapsed time={card.time} />
         {detail?.branch && <code title={`from ${detail.baseBranch}`}>{detail.branch}</code>}
         {task.commit && <code title="Latest commit">{task.commit.slice(0, 10)}</code>}

@@ -43,7 +43,14 @@ export function ChangesTab({ taskId }: { taskId: string }) {
       </div>
       {waiting && <p className="diff-note">This task has not started yet, so it has no changes.</p>}
       {!waiting && diff?.error && <p className="diff-note">{diff.error}</p>}
-      {diff?.data && files.length === 0 && <p className="diff-note">This task changed no files.</p>}
+      {diff?.data?.live && (
+        // Read on demand: a diff per agent event would cost a git run per keystroke of the agent.
+        <p className="diff-note diff-live" role="note">
+          The agent is not done: these are the files in its worktree as they were when loaded, not yet committed.{' '}
+          <button type="button" onClick={() => void desk().loadDiff(taskId)}>Refresh changes</button>
+        </p>
+      )}
+      {diff?.data && files.length === 0 && <p className="diff-note">{diff.data.live ? 'The agent has changed no files yet.' : 'This task changed no files.'}</p>}
       {!waiting && file && (
         <div className="changes-body">
           <FileList
