@@ -13,6 +13,7 @@ export const ApiErrorCode = z.enum([
   'unsupported_media_type',
   'too_many_requests',
   'unavailable',
+  'bad_gateway',
   'internal_error',
 ]);
 export type ApiErrorCode = z.infer<typeof ApiErrorCode>;

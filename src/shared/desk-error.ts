@@ -5,7 +5,7 @@
 /** What sort of refusal an error is; every protocol answers each kind with one HTTP status. */
 export const DESK_ERROR_KINDS = [
   'invalid', 'malformed', 'unauthorized', 'forbidden', 'not_found', 'method_not_allowed', 'conflict',
-  'too_large', 'unsupported_media_type', 'too_many_requests', 'unavailable', 'internal',
+  'too_large', 'unsupported_media_type', 'too_many_requests', 'unavailable', 'bad_gateway', 'internal',
 ] as const;
 export type DeskErrorKind = (typeof DESK_ERROR_KINDS)[number];
 

@@ -1,5 +1,6 @@
 // `.desk/config.json` in a repository: how each task's worktree is set up and cleaned up.
 import { z } from 'zod';
+import { ForgeKind } from './pull-request';
 
 export const REPO_CONFIG_FILE = '.desk/config.json';
 
@@ -15,5 +16,10 @@ export const RepoConfig = z.strictObject({
   copy: z.array(z.string().min(1).max(500)).max(100).default([]),
   /** The container image tasks of the `docker` and `cluster` runners run in (see docs/runners.md). */
   image: z.string().min(1).max(500).optional(),
+  /** Where pull/merge requests go: the remote pushed to (default `origin`), and hosts that are a GitHub Enterprise or self-managed GitLab. */
+  forge: z.strictObject({
+    remote: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/, 'must be a remote\'s name').optional(),
+    hosts: z.record(z.string().min(1).max(253), ForgeKind).default({}),
+  }).optional(),
 });
 export type RepoConfig = z.infer<typeof RepoConfig>;

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { AgentImplementation } from './agents';
 import { OpenQuestion } from './questions';
+import { PullRequest } from './pull-request';
 import { RunnerKind } from './runners';
 
 /** Where a task is in its life; the AA wire format uses these values as they are. */
@@ -138,6 +139,8 @@ export const TaskSummary = z.object({
   conflict: TaskConflict.optional(),
   /** Present once a push after approval was tried. */
   push: PushOutcome.optional(),
+  /** The task's pull request (GitHub) or merge request (GitLab), once opened from the desk. */
+  pullRequest: PullRequest.optional(),
   /** The repository the task runs in (by name). */
   repo: z.string().optional(),
   /** Present when a person archived the finished task: the board hides it (its Archived filter shows it); a new run brings it back. */

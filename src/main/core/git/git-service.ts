@@ -72,6 +72,8 @@ export interface GitService {
   abortUpdate(worktreePath: string): Promise<void>;
   /** Pushes `branch` to the configured `remote`, never forced, no prompts, bounded in time; a refusal is a result, not a throw. */
   push(remote: string, branch: string): Promise<PushResult>;
+  /** The fetch URL of a configured remote, or undefined when the repository has no such remote. */
+  remoteUrl(remote: string): Promise<string | undefined>;
 }
 
 export interface GitServiceOptions {
@@ -270,6 +272,12 @@ export function createGitService(options: GitServiceOptions): GitService {
     },
 
     push: async (remote, branch) => pushBranch(git, await checkout(), remote, branch),
+
+    async remoteUrl(remote) {
+      // `--get` exits 1 when the key is unset: no such remote.
+      const result = await git.exec(await checkout(), ['config', '--get', `remote.${remote}.url`]);
+      return result.exitCode === 0 ? result.stdout.trim() || undefined : undefined;
+    },
 
     async abortUpdate(worktreePath) {
       const context = await ready();

@@ -17,6 +17,8 @@ const STATUS: Record<DeskErrorKind, number> = {
   too_many_requests: 429,
   internal: 500,
   unavailable: 503,
+  /** A service the desk asked on the person's behalf (a forge) failed or could not be reached. */
+  bad_gateway: 502,
 };
 
 /** `ap`: the Agent Protocol answers every body or query it cannot use (bad JSON, a wrong field) with 422. */

@@ -17,6 +17,7 @@ export const ERROR_WORD: Record<DeskErrorKind, ApiErrorCode> = {
   unsupported_media_type: 'unsupported_media_type',
   too_many_requests: 'too_many_requests',
   unavailable: 'unavailable',
+  bad_gateway: 'bad_gateway',
   internal: 'internal_error',
 };
 

@@ -11,7 +11,7 @@ const REASONS: Record<number, string> = {
   101: 'Switching to the WebSocket', 200: 'OK', 201: 'Created', 202: 'Accepted', 304: 'Not modified (the ETag matches)',
   400: 'Bad request or invalid input', 401: 'No valid token', 403: 'Host, Origin or token not allowed here', 404: 'Not found',
   409: 'Conflict', 413: 'Body too large', 415: 'Not JSON (or not multipart)', 422: 'Unusable input', 429: 'Too many requests',
-  500: 'The desk failed',
+  500: 'The desk failed', 502: 'A service the desk asked (a forge) failed or could not be reached',
 };
 
 /**

@@ -178,4 +178,8 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE tasks ADD COLUMN agent_info TEXT;
   `,
+  // 10: the task's pull or merge request on its forge (JSON: url, number, state, draft, checks…), once opened.
+  `
+  ALTER TABLE tasks ADD COLUMN pull_request TEXT;
+  `,
 ];

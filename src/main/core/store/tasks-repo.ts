@@ -2,6 +2,7 @@
 import type { DependencyGate, ProposalState, PushOutcome, ReviewState, TaskActivity, TaskConflict, TaskStatus } from '../../../shared/task';
 import type { AgentImplementation } from '../../../shared/agents';
 import type { RunnerKind } from '../../../shared/runners';
+import type { PullRequest } from '../../../shared/pull-request';
 import type { Db } from './database';
 import { withChanges } from '../with-changes';
 
@@ -35,6 +36,8 @@ export interface TaskRecord {
   conflict?: TaskConflict;
   /** The push after approval, once tried. */
   push?: PushOutcome;
+  /** The pull/merge request opened for the task, as the desk last read it. */
+  pullRequest?: PullRequest;
   /** The repository the task runs in, by name; absent in a desk that was not told its repositories' names. */
   repo?: string;
   /** When a person archived the finished task: hidden from the board, kept in the database. */
@@ -75,7 +78,7 @@ interface TaskRow {
   base_branch: string; base_commit: string | null; branch: string | null; worktree_path: string | null; commit_sha: string | null;
   error_message: string | null; attempt: number; agent_pid: number | null; session_id: string | null; wait_until: string; conflict: string | null; push_result: string | null;
   repo_name: string | null; archived_at: string | null; working_ms: number; working_since: string | null; last_activity: string | null;
-  proposed_by: string | null; proposal: string | null; proposal_request: string | null; runner: string; agent_info: string | null;
+  proposed_by: string | null; proposal: string | null; proposal_request: string | null; runner: string; agent_info: string | null; pull_request: string | null;
 }
 
 const COLUMNS: Record<keyof TaskPatch, keyof TaskRow> = {
@@ -84,7 +87,7 @@ const COLUMNS: Record<keyof TaskPatch, keyof TaskRow> = {
   baseCommit: 'base_commit', branch: 'branch', worktreePath: 'worktree_path', commit: 'commit_sha', errorMessage: 'error_message',
   attempt: 'attempt', agentPid: 'agent_pid', sessionId: 'session_id', after: 'wait_until', conflict: 'conflict', push: 'push_result',
   archivedAt: 'archived_at', workingMs: 'working_ms', workingSince: 'working_since', lastActivity: 'last_activity',
-  proposedBy: 'proposed_by', proposal: 'proposal', proposalRequest: 'proposal_request', runner: 'runner', agentInfo: 'agent_info',
+  proposedBy: 'proposed_by', proposal: 'proposal', proposalRequest: 'proposal_request', runner: 'runner', agentInfo: 'agent_info', pullRequest: 'pull_request',
 };
 
 /**
@@ -140,7 +143,7 @@ export function createTasksRepo(db: Db, repo: string, options: { defaultRepo?: s
         const values: Record<string, unknown> = { repo, id };
         for (const key of keys) {
           const value = patch[key];
-          values[key] = (key === 'dependencies' || key === 'lastActivity' || key === 'conflict' || key === 'push' || key === 'agentInfo') && value !== null && typeof value === 'object' ? JSON.stringify(value) : value;
+          values[key] = (key === 'dependencies' || key === 'lastActivity' || key === 'conflict' || key === 'push' || key === 'agentInfo' || key === 'pullRequest') && value !== null && typeof value === 'object' ? JSON.stringify(value) : value;
         }
         statement.run(values);
       }
@@ -165,6 +168,7 @@ function fromRow(values: unknown[], defaultRepo: string | undefined): TaskRecord
   const proposalRequest = col('proposal_request');
   const runner = col('runner');
   const agentInfo = col('agent_info');
+  const pullRequest = col('pull_request');
   return {
     id: col('id'),
     seq: col('seq'),
@@ -199,6 +203,7 @@ function fromRow(values: unknown[], defaultRepo: string | undefined): TaskRecord
     ...(proposalRequest !== null && { proposalRequest }),
     ...(runner !== 'local' && { runner: runner as RunnerKind }),
     ...(agentInfo !== null && { agentInfo: JSON.parse(agentInfo) as AgentImplementation }),
+    ...(pullRequest !== null && { pullRequest: JSON.parse(pullRequest) as PullRequest }),
   };
 }
 
@@ -207,7 +212,7 @@ const ROW_COLUMNS = [
   'id', 'seq', 'prompt', 'dependencies', 'agent', 'status', 'review', 'submitted_at', 'updated_at', 'started_at', 'finished_at',
   'base_branch', 'base_commit', 'branch', 'worktree_path', 'commit_sha', 'error_message', 'attempt', 'agent_pid', 'session_id',
   'wait_until', 'conflict', 'push_result', 'archived_at', 'working_ms', 'working_since', 'last_activity', 'proposed_by', 'proposal',
-  'proposal_request', 'runner', 'agent_info',
+  'proposal_request', 'runner', 'agent_info', 'pull_request',
 ] as const satisfies readonly (keyof Omit<TaskRow, 'repo_name'>)[];
 /** Fails to compile when a column of the row is left out of ROW_COLUMNS (it would be stored as NULL). */
 const _everyColumnWritten: [Exclude<keyof Omit<TaskRow, 'repo_name'>, (typeof ROW_COLUMNS)[number]>] extends [never] ? true : never = true;
@@ -234,5 +239,6 @@ function rowValues(task: TaskRecord): RowValues {
     task.conflict ? JSON.stringify(task.conflict) : null, task.push ? JSON.stringify(task.push) : null, task.archivedAt ?? null, task.workingMs,
     task.workingSince ?? null, task.lastActivity ? JSON.stringify(task.lastActivity) : null, task.proposedBy ?? null, task.proposal ?? null,
     task.proposalRequest ?? null, task.runner ?? 'local', task.agentInfo ? JSON.stringify(task.agentInfo) : null,
+    task.pullRequest ? JSON.stringify(task.pullRequest) : null,
   ];
 }

@@ -63,7 +63,7 @@ function openDesk(path: string, violations: string[]) {
   const service: TaskService = createTaskService({
     tasks: repo, turns: createTurnsRepo(db, REPO), git: {} as GitService, agents, gate, record: () => {}, run,
     sandbox: { isolate: async () => { throw new Error('no runs here'); }, confines: () => true },
-    workspace: { setUp: async () => ({}), cleanUp: async () => {} },
+    workspace: { setUp: async () => ({}), cleanUp: async () => {}, config: async () => ({ copy: [] }) },
     now: () => new Date((clock += 1000)),
     config: { concurrency: CONCURRENCY, defaultAgent: 'fake', baseBranch: 'main', clientVersion: 'test' },
   });

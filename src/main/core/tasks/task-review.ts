@@ -5,20 +5,21 @@ import { FINISHED_STATUSES, firstLineOf, type SubmitTask, type TaskStatus } from
 import type { GitService } from '../git/git-service';
 import type { TaskPatch, TaskRecord } from '../store/tasks-repo';
 import { createTaskArchive, type TaskArchive } from './task-archive';
+import { createTaskPullRequests, type TaskPullRequests, type TaskPullRequestsDeps } from './task-pull-requests';
 import { taskBusy } from './task-errors';
 import { pushAfterApprove } from './push-after-approve';
 import type { PushAfterApprove } from '../../../shared/review';
 import { conflictUnresolved, createTaskBaseUpdates, type TaskBaseUpdates } from './task-base-updates';
 
 /** Review of finished tasks, archiving them and updating them from their base included. */
-export interface TaskReview extends TaskBaseUpdates, TaskArchive {
+export interface TaskReview extends TaskBaseUpdates, TaskArchive, TaskPullRequests {
   diff(id: string): Promise<TaskDiff>;
   approve(id: string): Promise<TaskRecord>;
   reject(id: string): Promise<TaskRecord>;
   rerun(id: string): Promise<TaskRecord>;
 }
 
-export interface TaskReviewDeps {
+export interface TaskReviewDeps extends Pick<TaskPullRequestsDeps, 'forges' | 'repoConfigOf' | 'withOpenPullRequests'> {
   /** The git service of the task's repository. */
   gitOf(task: TaskRecord): GitService;
   mustGet(id: string): TaskRecord;
@@ -43,6 +44,7 @@ export function createTaskReview(deps: TaskReviewDeps): TaskReview {
   return {
     ...createTaskBaseUpdates(deps),
     ...createTaskArchive(deps),
+    ...createTaskPullRequests(deps),
     async diff(id) {
       const task = deps.mustGet(id);
       if (!task.baseCommit || !task.branch) throw taskBusy(`Task ${id} has not started, so it has no changes yet.`);

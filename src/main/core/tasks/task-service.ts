@@ -9,8 +9,9 @@ import type { TaskPatch, TaskRecord, TasksRepo } from '../store/tasks-repo';
 import type { TurnRecord, TurnsRepo } from '../store/turns-repo';
 import { createAgentRequests, type PermissionGate } from './agent-requests';
 import { createTaskReview, type TaskReview } from './task-review';
+import { recoverInterruptedTasks } from './task-recovery';
+import { NO_FORGE_ACCESS, type ForgeAccess } from '../forge/forge-access';
 import { createTaskProposals, type ProposalFields, type TaskProposals } from './task-proposals';
-import { reapOrphan } from './orphans';
 import { pickTasksToStart } from './scheduler';
 import type { GraphNode, TaskGraph } from './task-graph';
 import type { TaskListing } from './task-listing';
@@ -92,6 +93,8 @@ export interface TaskServiceDeps {
   now(): Date;
   /** `dependenciesAfter`: what dependencies must reach for tasks that do not say (default `completed`); `pushAfterApprove`: what an approval pushes. */
   config: { concurrency: number; defaultAgent: string; baseBranch: string; clientVersion: string; dependenciesAfter?: DependencyGate; pushAfterApprove?: PushAfterApprove | null };
+  /** Where pull and merge requests open (without it, opening one says so). */
+  forges?: ForgeAccess;
 }
 
 interface ActiveRun { attempt: number; agent: string; runner: RunnerKind; controller: AbortController; done: Promise<void>; session?: AgentSession }
@@ -301,7 +304,8 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
     record: (event) => recordEvent(task.id, task.attempt, event), log: (text, level) => log(task, text, level),
   });
 
-  const review = createTaskReview({ gitOf: (task) => repos.of(task.repo).git, mustGet, save, log, withTaskLock, submit, followUp, cleanUp, now: deps.now, pushAfterApprove: () => deps.config.pushAfterApprove ?? null });
+  const review = createTaskReview({ gitOf: (task) => repos.of(task.repo).git, mustGet, save, log, withTaskLock, submit, followUp, cleanUp, now: deps.now, pushAfterApprove: () => deps.config.pushAfterApprove ?? null,
+    forges: deps.forges ?? NO_FORGE_ACCESS, repoConfigOf: (task) => repos.of(task.repo).workspace.config(), withOpenPullRequests: () => tasks.list().filter((task) => task.pullRequest?.state === 'open') });
   const proposals = createTaskProposals({ find: (id) => tasks.get(id), mustGet, submit, save, log, withTaskLock, schedule, gate: deps.gate, now });
 
   return {
@@ -368,15 +372,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
       });
     },
 
-    async recover() {
-      const active = [...graph.nodes()].filter((t) => isActive(t.status)).sort((a, b) => a.seq - b.seq).map((t) => mustGet(t.id));
-      for (const task of active) {
-        if (task.agentPid !== undefined) await reapOrphan(task, deps.agents);
-        deps.gate.closeOpen(task.id);
-        const requeued = save(task.id, { status: 'queued', agentPid: null });
-        log(requeued, 'The desk stopped while this task ran; it will run again from a clean worktree.', 'warn');
-      }
-    },
+    recover: () => recoverInterruptedTasks({ graph, mustGet, agents: deps.agents, gate: deps.gate, save, log }),
 
     start() {
       started = true;

@@ -28,6 +28,7 @@ export function toSummary(task: TaskRecord, openQuestions: readonly OpenQuestion
     ...(task.runner !== undefined && task.runner !== 'local' && { runner: task.runner }),
     ...(task.conflict !== undefined && { conflict: task.conflict }),
     ...(task.push !== undefined && { push: task.push }),
+    ...(task.pullRequest !== undefined && { pullRequest: task.pullRequest }),
     ...(task.repo !== undefined && { repo: task.repo }),
     ...(task.archivedAt !== undefined && { archived: true as const }),
     ...(task.startedAt !== undefined && { startedAt: task.startedAt }),

@@ -21,11 +21,14 @@ export interface WorkspaceSetup {
   setUp(request: WorkspaceStepRequest): Promise<{ failed?: string }>;
   /** Runs the cleanup command, if the repository has one; its failure is logged, never fatal. */
   cleanUp(request: WorkspaceStepRequest): Promise<void>;
+  /** The repository's settings as a task reads them now: its `.desk/config.json`, else the desk's settings for it. */
+  config(): Promise<RepoConfig>;
 }
 
 /** `fallback`: the setup the desk's settings give the repository, used when it has no `.desk/config.json`. */
 export function createWorkspaceSetup(deps: { repoRoot: string; fallback?: () => RepoConfig | undefined }): WorkspaceSetup {
   return {
+    config: () => readRepoConfig(deps.repoRoot, deps.fallback?.()),
     async setUp(request) {
       const config = await readRepoConfig(deps.repoRoot, deps.fallback?.());
       const copied = await copyIntoWorktree(deps.repoRoot, request.worktree, config.copy);

@@ -7,7 +7,7 @@ const KIND_OF_WORD: Record<ApiErrorCode | 'network_error', DeskErrorKind> = {
   bad_request: 'malformed', validation_error: 'invalid', unauthorized: 'unauthorized', forbidden: 'forbidden',
   not_found: 'not_found', method_not_allowed: 'method_not_allowed', conflict: 'conflict', payload_too_large: 'too_large',
   unsupported_media_type: 'unsupported_media_type', too_many_requests: 'too_many_requests', unavailable: 'unavailable',
-  internal_error: 'internal', network_error: 'unavailable',
+  bad_gateway: 'bad_gateway', internal_error: 'internal', network_error: 'unavailable',
 };
 
 export class ApiError extends DeskError {
