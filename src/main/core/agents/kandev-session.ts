@@ -9,6 +9,7 @@ import {
   KandevSessionCreated, KandevUpdate, KandevWriteTextFile, type KandevInitializeResult,
 } from './kandev-messages';
 import { mapKandevUpdate } from './kandev-update-mapper';
+import { fileError, protocolError } from './acp-errors';
 
 export interface KandevSessionOptions {
   cwd: string;
@@ -29,7 +30,11 @@ export async function startKandevSession(channel: MessageChannel, options: Kande
   const peer = createJsonRpcPeer(channel);
   const { handlers } = callbacks;
   // Kandev agents may still ask for permission, answers or files the ACP way (a documented extension).
-  peer.handle('session/request_permission', async (params) => {
+  // Each failure answers with the code ACP defines for its cause (acp-errors.ts), as the standard dialect does.
+  const serve = (method: string, handler: (params: unknown) => Promise<unknown>): void => {
+    peer.handle(method, (params) => handler(params).catch((error: unknown) => { throw protocolError(error); }));
+  };
+  serve('session/request_permission', async (params) => {
     const { toolCall, options: choices } = parse(KandevPermissionRequest, params);
     return {
       outcome: await handlers.requestPermission({
@@ -44,17 +49,18 @@ export async function startKandevSession(channel: MessageChannel, options: Kande
       }),
     };
   });
-  peer.handle('elicitation/create', async (params) => {
+  serve('elicitation/create', async (params) => {
     const { message, mode, requestedSchema, url } = parse(KandevElicitationRequest, params);
     return handlers.elicit({ message, mode, ...(requestedSchema !== undefined && { requestedSchema }), ...(url !== undefined && { url }) });
   });
-  peer.handle('fs/read_text_file', async (params) => {
+  serve('fs/read_text_file', async (params) => {
     const { path, line, limit } = parse(KandevReadTextFile, params);
-    return { content: await handlers.readTextFile({ path, ...(line && { line }), ...(limit && { limit }) }) };
+    const read = handlers.readTextFile({ path, ...(line && { line }), ...(limit && { limit }) });
+    return { content: await read.catch((error: unknown) => { throw fileError(error, path, 'read'); }) };
   });
-  peer.handle('fs/write_text_file', async (params) => {
+  serve('fs/write_text_file', async (params) => {
     const { path, content } = parse(KandevWriteTextFile, params);
-    await handlers.writeTextFile({ path, content });
+    await handlers.writeTextFile({ path, content }).catch((error: unknown) => { throw fileError(error, path, 'write'); });
     return {};
   });
 
