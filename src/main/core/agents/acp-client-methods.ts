@@ -4,19 +4,24 @@ import { RequestError, client, methods, type ClientApp, type CreateElicitationRe
 import { INVALID_PARAMS } from '../../../shared/json-rpc-peer';
 import { fileError, protocolError } from './acp-errors';
 import { mapAcpUpdate } from './acp-update-mapper';
+import type { ToolCallMemory } from './tool-call-memory';
 import type { ElicitationRequest, PermissionRequest, SessionCallbacks } from './agent-session';
 
 /**
  * Builds the desk's client app. `isReplaying()` is true while the agent replays an earlier session's history
- * (`session/load`): those updates are already recorded, so they are not recorded twice.
+ * (`session/load`): those updates are already recorded, so they are not recorded twice. `toolCalls` completes a
+ * permission request with what the session's updates said about the same tool call.
  */
-export function deskClientApp({ onUpdate, handlers }: SessionCallbacks, isReplaying: () => boolean): ClientApp {
+export function deskClientApp({ onUpdate, handlers }: SessionCallbacks, isReplaying: () => boolean, toolCalls: Pick<ToolCallMemory, 'judged'>): ClientApp {
   const { terminals } = handlers;
   return client({ name: 'assignment-desk' })
     .onNotification(methods.client.session.update, ({ params }) => {
       if (!isReplaying()) onUpdate(mapAcpUpdate(params.update));
     })
-    .onRequest(methods.client.session.requestPermission, served(async ({ params }) => ({ outcome: await handlers.requestPermission(toPermissionRequest(params)) })))
+    .onRequest(methods.client.session.requestPermission, served(async ({ params }) => {
+      const request = toPermissionRequest(params);
+      return { outcome: await handlers.requestPermission({ ...request, toolCall: toolCalls.judged(request.toolCall) }) };
+    }))
     .onRequest(methods.client.elicitation.create, served(async ({ params }) => handlers.elicit(toElicitationRequest(params))))
     .onRequest(methods.client.fs.readTextFile, served(async ({ params }) => {
       const line = positive(params.line, 'line');

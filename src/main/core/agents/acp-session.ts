@@ -9,6 +9,7 @@ import type { McpServerEntry } from '../mcp/mcp-access';
 import { isAuthRequired, offeredMethods } from './agent-auth';
 import { agentImplementation, agentLoginRequired, agentProtocolError, type AgentSession, type SessionCallbacks } from './agent-session';
 import { keepUnknownUpdates } from './unknown-updates';
+import { createToolCallMemory, rememberToolCalls } from './tool-call-memory';
 
 export interface AcpSessionOptions {
   cwd: string;
@@ -26,9 +27,11 @@ export async function startAcpSession(channel: MessageChannel, options: AcpSessi
   let replaying = false;
   // The SDK checks each message's shape itself; our channel only parses JSON lines.
   // Update kinds newer than the SDK's schema would be dropped by it; they reach the task as text instead.
-  const readable = keepUnknownUpdates(channel.readable, callbacks.onUpdate);
+  // Permission requests are judged by the tool call they are about, as the session's updates described it.
+  const toolCalls = createToolCallMemory();
+  const readable = rememberToolCalls(keepUnknownUpdates(channel.readable, callbacks.onUpdate), toolCalls);
   const stream: Stream = { readable: readable as ReadableStream<AnyMessage>, writable: channel.writable };
-  const connection = deskClientApp(callbacks, () => replaying).connect(stream);
+  const connection = deskClientApp(callbacks, () => replaying, toolCalls).connect(stream);
   // Closing the channel (agent exit) fails pending calls with its reason; the SDK ending on its own closes the channel.
   channel.onClose((error) => connection.close(error));
   void connection.closed.then(() => channel.close(new Error('The ACP connection closed')));
