@@ -1,5 +1,5 @@
 // The desk's side of ACP with a real agent process, as a client of the desk observes it: a file an agent creates
-// after a not-found answer, and permission requests judged by the tool calls they are about.
+// after a not-found answer, permission requests judged by the tool calls they are about, and handshakes that time out.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -62,5 +62,14 @@ describe('a permission request that names only its tool call, as claude-code-acp
 
     const question = (await taskEvents(d, 'ask-edit')).find((e) => e.type === 'question-opened');
     expect(question?.type === 'question-opened' && question.question.toolCall).toMatchObject({ kind: 'edit', locations: [{ path: expect.stringMatching(/hello\.txt$/) }] });
+  });
+});
+
+describe('an agent that never answers a handshake step', () => {
+  it.each([['silent-init', 'initialize'], ['silent-session', 'session/new']])('(%s) ends the task in error naming %s, instead of leaving it in progress', async (mode, step) => {
+    const d = await openDesk({ sandbox: NO_SANDBOX, agents: [scriptedAgent(), { ...fixture(mode), handshakeTimeoutMs: 1000 }] });
+    await d.api('POST', '/', { id: 'mute', prompt: 'anything', agent: 'fixture' });
+    expect(await d.waitForStatus('mute', ['error', 'completed'])).toBe('error');
+    expect((await d.api('GET', '/tasks/mute')).json.errorMessage).toMatch(new RegExp(`^The agent did not answer ${step} within 1 s\\. Check that its command starts an agent speaking ACP`));
   });
 });

@@ -10,11 +10,14 @@ import {
 } from './kandev-messages';
 import { mapKandevUpdate } from './kandev-update-mapper';
 import { fileError, protocolError } from './acp-errors';
+import { withinHandshake } from './handshake-deadline';
 
 export interface KandevSessionOptions {
   cwd: string;
   init: KandevInitializeResult;
   continueSessionId?: string;
+  /** How long session/new (or session/load) may wait for the agent's answer. */
+  handshakeTimeoutMs: number;
 }
 
 interface OpenTurn { resolve(end: TurnEnd): void; reject(error: Error): void; cancelled: boolean }
@@ -93,12 +96,14 @@ export async function startKandevSession(channel: MessageChannel, options: Kande
   let sessionId: string | undefined;
   let continued = false;
   if (options.continueSessionId && canResume) {
-    await peer.request('session/load', { sessionId: options.continueSessionId });
+    const earlier = options.continueSessionId;
+    await withinHandshake('session/load', options.handshakeTimeoutMs, channel, () => peer.request('session/load', { sessionId: earlier }));
     sessionId = options.continueSessionId;
     continued = true;
   } else {
     // Kandev's session/new takes no parameters; the cwd is an extra some agents use.
-    sessionId = KandevSessionCreated.safeParse(await peer.request('session/new', { cwd: options.cwd })).data?.sessionId;
+    const created = await withinHandshake('session/new', options.handshakeTimeoutMs, channel, () => peer.request('session/new', { cwd: options.cwd }));
+    sessionId = KandevSessionCreated.safeParse(created).data?.sessionId;
   }
   if (!sessionId) throw agentProtocolError('The agent did not return a session id for session/new.');
   const id = sessionId;
