@@ -73,3 +73,14 @@ describe('an agent that never answers a handshake step', () => {
     expect((await d.api('GET', '/tasks/mute')).json.errorMessage).toMatch(new RegExp(`^The agent did not answer ${step} within 1 s\\. Check that its command starts an agent speaking ACP`));
   });
 });
+
+describe('an agent that fails with a bare "Internal error"', () => {
+  it('ends the task with the cause from the error\'s data and the agent\'s own log, and what to look at', async () => {
+    const d = await openDesk({ sandbox: NO_SANDBOX, agents: [scriptedAgent(), fixture('internal-error')] });
+    await d.api('POST', '/', { id: 'broken', prompt: 'anything', agent: 'fixture' });
+    expect(await d.waitForStatus('broken', ['error', 'completed'])).toBe('error');
+    const { errorMessage } = (await d.api('GET', '/tasks/broken')).json;
+    expect(errorMessage).toMatch(/^The agent failed: Internal error: Query closed before response received\. Its log ends: Error: EROFS: read-only file system, open '\/home\/person\/\.claude\.json'\./);
+    expect(errorMessage).toContain('a state file it cannot write');
+  });
+});

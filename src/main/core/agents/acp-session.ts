@@ -10,6 +10,7 @@ import { isAuthRequired, offeredMethods } from './agent-auth';
 import { agentImplementation, agentLoginRequired, agentProtocolError, type AgentSession, type SessionCallbacks } from './agent-session';
 import { keepUnknownUpdates } from './unknown-updates';
 import { withinHandshake } from './handshake-deadline';
+import { agentFailureMessage } from './agent-failure-cause';
 import { createToolCallMemory, rememberToolCalls } from './tool-call-memory';
 
 export interface AcpSessionOptions {
@@ -24,6 +25,8 @@ export interface AcpSessionOptions {
   mcp?: McpServerEntry;
   /** How long authenticate and session/new (load, resume) may wait for the agent's answer. */
   handshakeTimeoutMs: number;
+  /** The agent's recent log, quoted when it fails with a bare "Internal error". */
+  agentLog?: () => string;
 }
 
 export async function startAcpSession(channel: MessageChannel, options: AcpSessionOptions, callbacks: SessionCallbacks): Promise<AgentSession & { continued: boolean }> {
@@ -47,10 +50,13 @@ export async function startAcpSession(channel: MessageChannel, options: AcpSessi
     try {
       return await work();
     } catch (error) {
-      if (error instanceof RequestError && isAuthRequired(error)) throw loginRequired(error.message);
-      if (error instanceof RequestError) throw new JsonRpcError(error.code, error.message, error.data);
-      throw error;
+      throw deskSide(error);
     }
+  };
+  const deskSide = (error: unknown): unknown => {
+    if (error instanceof RequestError && isAuthRequired(error)) return loginRequired(error.message);
+    if (error instanceof RequestError) return new JsonRpcError(error.code, agentFailureMessage(error.message, error.data, options.agentLog?.() ?? ''), error.data);
+    return error;
   };
   const loginRequired = (agentMessage: string) => agentLoginRequired(agentMessage, offeredMethods(options.init.authMethods), agentImplementation(options.init.agentInfo).agent);
 
@@ -87,9 +93,7 @@ export async function startAcpSession(channel: MessageChannel, options: AcpSessi
       described = created;
     }
   } catch (error) {
-    if (error instanceof RequestError && isAuthRequired(error)) throw loginRequired(error.message);
-    if (error instanceof RequestError) throw new JsonRpcError(error.code, error.message, error.data);
-    throw error;
+    throw deskSide(error);
   } finally {
     replaying = false;
   }

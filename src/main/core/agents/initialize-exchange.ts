@@ -47,8 +47,8 @@ export async function initializeAndKeep(channel: MessageChannel, params: object)
     reader.releaseLock();
   }
   if (isObject(answer.error)) {
-    const { code, message } = answer.error;
-    throw new JsonRpcError(typeof code === 'number' ? code : INTERNAL_ERROR, typeof message === 'string' ? message : 'initialize failed');
+    const { code, message, data } = answer.error;
+    throw new JsonRpcError(typeof code === 'number' ? code : INTERNAL_ERROR, typeof message === 'string' ? message : 'initialize failed', data);
   }
   return { answer: answer.result, channel: early.length === 0 ? channel : withEarlyMessages(channel, early) };
 }

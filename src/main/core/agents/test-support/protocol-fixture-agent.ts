@@ -2,7 +2,8 @@
 // dependencies) written to a temp dir. `--mode` picks what it does: `create-file` (reads a file that is not there,
 // then writes it, as Gemini CLI's write_file does), `claude-tools` (claude-code-acp's order: a tool call's kind,
 // paths and input in updates, then a permission request naming only its id), `silent-init` / `silent-session`
-// (never answers initialize / session/new).
+// (never answers initialize / session/new), `internal-error` (a bare "Internal error" for session/new, the cause
+// in its data and its log).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -64,7 +65,12 @@ process.stdin.on('data', (chunk) => {
       if (mode !== 'silent-init') send({ id: message.id, result: { protocolVersion: 1, agentCapabilities: {}, agentInfo: { name: 'protocol-fixture', version: '0.0.1' } } });
     } else if (message.method === 'session/new') {
       cwd = message.params.cwd;
-      if (mode !== 'silent-session') send({ id: message.id, result: { sessionId: 'fixture-session' } });
+      if (mode === 'internal-error') {
+        // claude-code-acp's answer when the CLI behind it dies: the cause is only in its data and its log.
+        process.stderr.write("Error: EROFS: read-only file system, open '/home/person/.claude.json'\\n", () => {
+          setTimeout(() => send({ id: message.id, error: { code: -32603, message: 'Internal error', data: { details: 'Query closed before response received' } } }), 100);
+        });
+      } else if (mode !== 'silent-session') send({ id: message.id, result: { sessionId: 'fixture-session' } });
     } else if (message.method === 'session/prompt') {
       const { sessionId } = message.params;
       const work = mode === 'claude-tools' ? claudeTools(sessionId) : createFile(sessionId);
