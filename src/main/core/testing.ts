@@ -7,3 +7,4 @@ export { git, isolateGitConfig } from './git/git-test-fixture';
 export { describeProcess, processesWith, sandboxForTests } from './sandbox/test-support/sandbox-for-tests';
 export { processGroupAlive } from './agents/process-tree';
 export { DEFAULT_OUTPUT_CAP_BYTES } from './store/events-repo';
+export { assertSeedAgentTools, KANDEV_SEED_AGENT } from './agents/test-support/kandev-seed-agent';

@@ -210,6 +210,8 @@ async function converse(
       ...(spec.authMethod !== undefined && { authMethod: spec.authMethod }),
       ...(continueSessionId !== undefined && { continueSessionId }),
       ...(context.mcp && { mcp: context.mcp }),
+      ...(spec.handshakeTimeoutMs !== undefined && { handshakeTimeoutMs: spec.handshakeTimeoutMs }),
+      agentLog: () => agent.recentLog(),
     }, {
       onUpdate: (update: AgentUpdate) => {
         heard(update);
