@@ -23,6 +23,7 @@ import { isDeskError } from '../../../shared/desk-error';
 import { isAuthRequired, loginHelp, offeredMethods } from '../agents/agent-auth';
 import { AD_HOC_AGENT_ID } from '../agents/agents-config';
 import { confinedModeChoice } from '../agents/confined-mode';
+import { agentFailureMessage, modelEndpoints, stallNotice } from './agent-trouble';
 import { isObject } from '../../../shared/is-object';
 import { watchQuiet, type QuietTimer, type RunWatch } from './run-watch';
 import type { McpServerEntry } from '../mcp/mcp-access';
@@ -136,7 +137,8 @@ export async function runTask(context: RunContext): Promise<RunOutcome> {
       ?? createTerminalHost({ worktree, baseEnv: env, record: context.record, wrap: (command, args, cwd) => isolation.wrap(command, args, { terminal: true, cwd }) });
     try {
       const confined = isolation.kind !== 'none';
-      const ended = await converse(context, agent, worktree, spec, { terminals, files: isolation.files ?? createWorktreeFiles(worktree), confined }, said.append);
+      const endpoints = modelEndpoints(env);
+      const ended = await converse(context, agent, worktree, spec, { terminals, files: isolation.files ?? createWorktreeFiles(worktree), confined, endpoints }, said.append);
       if (signal.aborted) return { status: 'cancelled', output: said.text() };
       if (ended.status !== 'ended') return { ...ended, output: said.text() };
       // An agent on a disk of its own hands its work back while it is still there to do so.
@@ -174,7 +176,7 @@ async function converse(
   agent: RunningAgent,
   cwd: string,
   spec: AgentSpec,
-  { terminals, files, confined }: { terminals: TerminalHost; files: AgentFiles; confined: boolean },
+  { terminals, files, confined, endpoints }: { terminals: TerminalHost; files: AgentFiles; confined: boolean; endpoints: readonly string[] },
   onText: (text: string) => void,
 ): Promise<Exclude<RunOutcome, { status: 'completed' }> | { status: 'ended' }> {
   const { signal, turn } = context;
@@ -254,7 +256,17 @@ async function converse(
     const prompt = turn.number > 1 && !connected.continued ? followUpWithContext(context.task.prompt, turn.prompt) : turn.prompt;
     const { watch } = context;
     if (watch) {
-      quiet = watchQuiet({ limitMs: () => watch.quietAfterMs(), now: Date.now, onQuiet: (since) => watch.setQuiet(since === undefined ? undefined : new Date(since).toISOString()) });
+      // The silence shows on the card (quietSince) and, with the agent's own last log lines, in the activity.
+      const notice = (since: number) => context.record({ type: 'log', level: 'warn', source: 'desk', text: stallNotice({ agentName: spec.name, quietMs: Date.now() - since, recentLog: agent.recentLog(), endpoints }) });
+      quiet = watchQuiet({
+        limitMs: () => watch.quietAfterMs(),
+        now: Date.now,
+        onQuiet: (since) => {
+          watch.setQuiet(since === undefined ? undefined : new Date(since).toISOString());
+          if (since !== undefined) notice(since);
+        },
+        onStill: notice,
+      });
     }
     const end = await connected.prompt(prompt).finally(() => quiet?.stop());
     switch (end.stopReason) {
@@ -275,7 +287,11 @@ async function converse(
       const exit = await Promise.race([agent.exited, new Promise<undefined>((resolve) => { setTimeout(resolve, 1000); })]);
       return { status: 'error', message: exit ? describeExit(exit, agent.recentLog()) : error.message };
     }
-    if (error instanceof JsonRpcError) return { status: 'error', message: `The agent failed: ${error.message}` };
+    if (error instanceof JsonRpcError) {
+      // What the agent wrote on stderr just before its answer is read after it: let those lines in first.
+      for (let turnOfLoop = 0; turnOfLoop < 2; turnOfLoop++) await new Promise((resolve) => { setImmediate(resolve); });
+      return { status: 'error', message: agentFailureMessage(error, { recentLog: agent.recentLog(), endpoints }) };
+    }
     if (error instanceof Error) return { status: 'error', message: error.message };
     throw error;
   } finally {
