@@ -3,17 +3,20 @@
 import { RequestError, client, methods, type ClientApp, type CreateElicitationRequest, type RequestPermissionRequest } from '@agentclientprotocol/sdk';
 import { JsonRpcError, INVALID_PARAMS } from '../../../shared/json-rpc-peer';
 import { mapAcpUpdate } from './acp-update-mapper';
+import { terminalMetaEvents } from './terminal-meta';
 import type { ElicitationRequest, PermissionRequest, SessionCallbacks } from './agent-session';
 
 /**
  * Builds the desk's client app. `isReplaying()` is true while the agent replays an earlier session's history
  * (`session/load`): those updates are already recorded, so they are not recorded twice.
  */
-export function deskClientApp({ onUpdate, handlers }: SessionCallbacks, isReplaying: () => boolean): ClientApp {
+export function deskClientApp({ onUpdate, onTerminal, handlers }: SessionCallbacks, isReplaying: () => boolean): ClientApp {
   const { terminals } = handlers;
   return client({ name: 'assignment-desk' })
     .onNotification(methods.client.session.update, ({ params }) => {
-      if (!isReplaying()) onUpdate(mapAcpUpdate(params.update));
+      if (isReplaying()) return;
+      onUpdate(mapAcpUpdate(params.update));
+      for (const event of terminalMetaEvents(params.update)) onTerminal?.(event);
     })
     .onRequest(methods.client.session.requestPermission, served(async ({ params }) => ({ outcome: await handlers.requestPermission(toPermissionRequest(params)) })))
     .onRequest(methods.client.elicitation.create, served(async ({ params }) => handlers.elicit(toElicitationRequest(params))))

@@ -221,6 +221,7 @@ async function converse(
         if (update.kind === 'message' && update.role === 'agent') onText(update.text);
         context.record({ type: 'agent', update });
       },
+      onTerminal: (event) => context.record(event),
       handlers: {
         requestPermission: (request) => heldUp(() => context.decidePermission(request, cwd)),
         elicit: (request) => heldUp(() => context.elicit(request)),
