@@ -23,6 +23,7 @@ import { isDeskError } from '../../../shared/desk-error';
 import { isAuthRequired, loginHelp, offeredMethods } from '../agents/agent-auth';
 import { AD_HOC_AGENT_ID } from '../agents/agents-config';
 import { confinedModeChoice } from '../agents/confined-mode';
+import { modelFailureMessage, watchTurnFailure } from '../agents/turn-failure';
 import { agentFailureMessage, modelEndpoints, stallNotice } from './agent-trouble';
 import { isObject } from '../../../shared/is-object';
 import { watchQuiet, type QuietTimer, type RunWatch } from './run-watch';
@@ -193,6 +194,7 @@ async function converse(
     }
   };
   let session: AgentSession | undefined;
+  const turnFailure = watchTurnFailure();
   // Set while the prompt runs: every update, request and terminal output from the agent counts as a word.
   let quiet: QuietTimer | undefined;
   const heard = <T>(value: T): T => { quiet?.word(); return value; };
@@ -218,6 +220,7 @@ async function converse(
     }, {
       onUpdate: (update: AgentUpdate) => {
         heard(update);
+        turnFailure.see(update);
         if (update.kind === 'message' && update.role === 'agent') onText(update.text);
         context.record({ type: 'agent', update });
       },
@@ -271,8 +274,11 @@ async function converse(
     }
     const end = await connected.prompt(prompt).finally(() => quiet?.stop());
     switch (end.stopReason) {
-      case 'end_turn':
-        return { status: 'ended' };
+      case 'end_turn': {
+        // Codex ends a turn whose model requests failed as if it went well; its reason makes the task's error.
+        const failed = turnFailure.failure();
+        return failed === undefined ? { status: 'ended' } : { status: 'error', message: modelFailureMessage(spec.name, failed, endpoints) };
+      }
       case 'cancelled':
         return signal.aborted ? { status: 'cancelled' } : { status: 'error', message: 'The agent cancelled its turn.' };
       case 'refusal':
