@@ -23,7 +23,7 @@ import { isDeskError } from '../../../shared/desk-error';
 import { isAuthRequired, loginHelp, offeredMethods } from '../agents/agent-auth';
 import { AD_HOC_AGENT_ID } from '../agents/agents-config';
 import { confinedModeChoice } from '../agents/confined-mode';
-import { modelFailureMessage, watchTurnFailure } from '../agents/turn-failure';
+import { modelFailureMessage, retryNotice, watchTurnFailure } from '../agents/in-band-trouble';
 import { agentFailureMessage, modelEndpoints, stallNotice } from './agent-trouble';
 import { isObject } from '../../../shared/is-object';
 import { watchQuiet, type QuietTimer, type RunWatch } from './run-watch';
@@ -195,6 +195,7 @@ async function converse(
   };
   let session: AgentSession | undefined;
   const turnFailure = watchTurnFailure();
+  let lastRetryNotice: string | undefined;
   // Set while the prompt runs: every update, request and terminal output from the agent counts as a word.
   let quiet: QuietTimer | undefined;
   const heard = <T>(value: T): T => { quiet?.word(); return value; };
@@ -221,6 +222,10 @@ async function converse(
       onUpdate: (update: AgentUpdate) => {
         heard(update);
         turnFailure.see(update);
+        const retrying = retryNotice(spec.name, update);
+        // Codex repeats the same report at each attempt; the activity says it once until it changes.
+        if (retrying !== undefined && retrying !== lastRetryNotice) context.record({ type: 'log', level: 'warn', source: 'desk', text: retrying });
+        if (retrying !== undefined) lastRetryNotice = retrying;
         if (update.kind === 'message' && update.role === 'agent') onText(update.text);
         context.record({ type: 'agent', update });
       },

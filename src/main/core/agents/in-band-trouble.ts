@@ -1,6 +1,7 @@
-// A turn that an agent ends normally (`end_turn`) although its model failed: Codex reports a failed model request
-// in-band (a `session_info_update` whose `_meta.codex.threadStatus` is `systemError`, the reason as chat text) and
-// answers the prompt as if all went well. Read here, so the desk can end such a task in error, not "completed".
+// Trouble an agent reports in-band rather than on stderr or as an error: Codex says it is retrying its model in a
+// `session_info_update` (`_meta.codex.error`), and ends a turn whose model failed normally (`end_turn`) after one
+// whose `_meta.codex.threadStatus` is `systemError`, the reason as chat text. Read here, so the activity shows the
+// retries and such a task ends in error, not "completed".
 import { isObject } from '../../../shared/is-object';
 import type { AgentUpdate } from '../../../shared/events';
 
@@ -49,4 +50,17 @@ export function modelFailureMessage(agentName: string, reason: string, endpoints
     `${agentName} ended its turn because its model failed: ${reason.replace(/\.+$/, '')}.`,
     `${where}: check that this endpoint answers (inside the desk's sandbox, the policy's network must name its host and port), then resubmit the task.`,
   ].join('\n');
+}
+
+/**
+ * The activity line for an update in which the agent says it is retrying its model (Codex: "Reconnecting... 2/5",
+ * "Reconnecting... waiting for network", with the cause), or `undefined` for any other update.
+ */
+export function retryNotice(agentName: string, update: AgentUpdate): string | undefined {
+  if (update.kind !== 'other' || update.name !== 'session_info_update') return undefined;
+  const error = codexMeta(update.data)?.error;
+  if (!isObject(error) || typeof error.message !== 'string') return undefined;
+  const cause = typeof error.additionalDetails === 'string' && error.additionalDetails.trim() !== '' ? ` (${error.additionalDetails.trim()})` : '';
+  const retrying = error.willRetry === true ? ' Its model endpoint is in its own configuration (for Codex, the provider\'s base_url in ~/.codex/config.toml); inside the desk\'s sandbox, the policy\'s network must name its host and port.' : '';
+  return `${agentName} reports trouble reaching its model: ${error.message}${cause}.${retrying}`;
 }

@@ -1,7 +1,7 @@
 // An agent that ends its turn normally after its model failed (Codex) is recognised, with its reason.
 import { describe, expect, it } from 'vitest';
 import type { AgentUpdate } from '../../../shared/events';
-import { modelFailureMessage, watchTurnFailure } from './turn-failure';
+import { modelFailureMessage, retryNotice, watchTurnFailure } from './in-band-trouble';
 
 const info = (codex: Record<string, unknown>): AgentUpdate => ({ kind: 'other', name: 'session_info_update', data: { sessionUpdate: 'session_info_update', _meta: { codex } } });
 const says = (text: string): AgentUpdate => ({ kind: 'message', role: 'agent', text });
@@ -43,5 +43,18 @@ describe('modelFailureMessage', () => {
 
   it('says where the endpoint is configured when no variable names it', () => {
     expect(modelFailureMessage('Codex', 'high demand.', [])).toContain('~/.codex/config.toml');
+  });
+});
+
+describe('retryNotice', () => {
+  it('turns Codex\'s retry report into a line naming the retry, its cause and where the endpoint is set', () => {
+    const line = retryNotice('Codex', info({ error: { message: 'Reconnecting... waiting for network', additionalDetails: 'Connection failed: error sending request', willRetry: true } }));
+    expect(line).toMatch(/^Codex reports trouble reaching its model: Reconnecting\.\.\. waiting for network \(Connection failed: error sending request\)\. /);
+    expect(line).toContain('~/.codex/config.toml');
+  });
+
+  it('has nothing to say about other updates', () => {
+    expect(retryNotice('Codex', info({ threadStatus: { type: 'active' } }))).toBeUndefined();
+    expect(retryNotice('Codex', says('Reconnecting...'))).toBeUndefined();
   });
 });
