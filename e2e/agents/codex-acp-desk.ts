@@ -45,8 +45,10 @@ export interface CodexDesk {
 export interface CodexDeskOptions {
   steps: readonly ModelStep[];
   fallback?: ModelStep;
-  /** How the policy treats each capability; the stand-in's `127.0.0.1:PORT` is always its `network`. */
+  /** How the policy treats each capability. */
   capabilities: Partial<Record<Capability, CapabilityMode>>;
+  /** Whether the policy's `network` names the stand-in's `127.0.0.1:PORT` (default) or nothing at all. */
+  standInReachable?: boolean;
   sandbox?: SandboxStatus;
 }
 
@@ -60,7 +62,7 @@ export async function startCodexDesk(options: CodexDeskOptions): Promise<CodexDe
   const isolated = isolatedAgentSpec(CODEX, home);
   // As an agents.json entry would pass it: the key the config names, nothing else of the machine's.
   const agent = { ...isolated, env: { ...isolated.env, [KEY_VARIABLE]: 'sk-dummy-gateway-key' } };
-  const policy: z.input<typeof PolicyFile> = { version: 1, defaults: { capabilities: options.capabilities, network: [`127.0.0.1:${standIn.port}`] } };
+  const policy: z.input<typeof PolicyFile> = { version: 1, defaults: { capabilities: options.capabilities, network: options.standInReachable === false ? [] : [`127.0.0.1:${standIn.port}`] } };
   try {
     const desk = await startDesk({
       reuse: { root, repo: makeRepo(root), dataDir: join(root, 'data') },

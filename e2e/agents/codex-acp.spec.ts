@@ -29,7 +29,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { destroyDesk, taskEvents } from '../../src/main/core/test-support/desk-harness';
+import { destroyDesk, taskEvents, waitForEvent } from '../../src/main/core/test-support/desk-harness';
 import { agentUpdates, endOf, processesWithHome, startCodexDesk, type CodexDesk } from './codex-acp-desk';
 
 const COMMAND = 'printf "hello from codex\\n" > hello.txt && cat hello.txt';
@@ -120,6 +120,18 @@ describe('Codex through the desk', () => {
     // Codex reads its endpoint from config.toml, which the desk does not read: the error says where it is set.
     expect(errorMessage).toContain('~/.codex/config.toml');
     expect(standIn.requests.length).toBeGreaterThan(0);
+  });
+
+  it('shows in the activity, while Codex retries, that it cannot reach its model when the policy does not name the endpoint', async () => {
+    const { desk, standIn } = await open({ steps: WRITE_AND_SHOW, capabilities: { edit: 'allow', execute: 'allow' }, standInReachable: false });
+    await desk.api('POST', '/', { id: 'walled', prompt: 'Write hello.txt', agent: 'codex-acp' });
+
+    // Codex retries "waiting for network" for as long as it runs; the activity says so at its first attempt.
+    const notice = await waitForEvent(desk, 'walled', ({ event }) => event.type === 'log' && event.text.startsWith('Codex reports trouble reaching its model'), 30_000);
+    expect(notice.event).toMatchObject({ type: 'log', level: 'warn', text: expect.stringMatching(/waiting for network.*policy's network must name its host and port/s) });
+    expect(standIn.requests).toEqual([]);
+    expect((await desk.api('DELETE', '/walled')).status).toBeLessThan(300);
+    expect(await endOf(desk, 'walled', 20_000)).toBe('cancelled');
   });
 
   it('leaves no process behind when the task is cancelled in the middle of a turn', async () => {
