@@ -25,7 +25,12 @@
  *   last status: 429 Too Many Requests"; for 500s "We're currently experiencing high demand, …"; for a cut stream
  *   "stream disconnected before completion: …"), after `session_info_update` `_meta.codex.error` ("Reconnecting...
  *   n/m", willRetry) and `_meta.codex.threadStatus.type = "systemError"`. Retries are set per provider in
- *   config.toml: `request_max_retries` (default 4), `stream_max_retries` (default 5).
+ *   config.toml: `request_max_retries` (default 4), `stream_max_retries` (default 5). An endpoint it cannot connect
+ *   to at all gets "Reconnecting... waiting for network" (cause "Connection failed: error sending request"),
+ *   retried for as long as it runs.
+ * What the desk does with that: confined, it switches Codex to agent-full-access (its sandbox is the one that holds);
+ * `_meta` terminal output becomes the tool call's terminal output; Codex's in-band retry reports are activity lines;
+ * a turn ending after `systemError` ends the task in error with Codex's reason.
  */
 import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -58,7 +63,7 @@ function fileAt(repo: string, commit: string, path: string): string {
 
 describe('Codex through the desk', () => {
   it('writes a file with its command, shows the command and its output, and the commit holds the file', async () => {
-    const { desk } = await open({ steps: WRITE_AND_SHOW, capabilities: { edit: 'allow', execute: 'allow' } });
+    const { desk, standIn } = await open({ steps: WRITE_AND_SHOW, capabilities: { edit: 'allow', execute: 'allow' } });
     expect((await desk.api('POST', '/', { id: 'hello', prompt: 'Write hello.txt and show it', agent: 'codex-acp' })).status).toBe(202);
 
     const status = await endOf(desk, 'hello', 60_000);
@@ -67,6 +72,12 @@ describe('Codex through the desk', () => {
     expect(fileAt(desk.repo, detail.commit, 'hello.txt')).toBe('hello from codex\n');
 
     const events = await taskEvents(desk, 'hello');
+    // Confined wherever this machine can confine, reaching the stand-in alone, with Codex's own sandbox switched off.
+    const logs = events.flatMap((event) => (event.type === 'log' ? [event.text] : []));
+    if (desk.core.sandbox.available) {
+      expect(logs).toContainEqual(expect.stringMatching(new RegExp(`^Sandboxed \\(.*network limited to 127\\.0\\.0\\.1:${standIn.port}\\.`)));
+      expect(logs).toContainEqual(expect.stringContaining('(agent-full-access)'));
+    }
     const call = agentUpdates(events, 'tool-call').find((update) => update.kind === 'tool-call' && update.toolKind === 'execute');
     expect(call).toMatchObject({ title: COMMAND });
     const shown = JSON.stringify(events.filter((event) => event.type === 'terminal-output' || (event.type === 'agent' && event.update.kind === 'tool-call-update')));
