@@ -5,6 +5,7 @@ import { INVALID_PARAMS } from '../../../shared/json-rpc-peer';
 import { fileError, protocolError } from './acp-errors';
 import { mapAcpUpdate } from './acp-update-mapper';
 import type { ToolCallMemory } from './tool-call-memory';
+import { terminalMetaEvents } from './terminal-meta';
 import type { ElicitationRequest, PermissionRequest, SessionCallbacks } from './agent-session';
 
 /**
@@ -12,11 +13,13 @@ import type { ElicitationRequest, PermissionRequest, SessionCallbacks } from './
  * (`session/load`): those updates are already recorded, so they are not recorded twice. `toolCalls` completes a
  * permission request with what the session's updates said about the same tool call.
  */
-export function deskClientApp({ onUpdate, handlers }: SessionCallbacks, isReplaying: () => boolean, toolCalls: Pick<ToolCallMemory, 'judged'>): ClientApp {
+export function deskClientApp({ onUpdate, onTerminal, handlers }: SessionCallbacks, isReplaying: () => boolean, toolCalls: Pick<ToolCallMemory, 'judged'>): ClientApp {
   const { terminals } = handlers;
   return client({ name: 'assignment-desk' })
     .onNotification(methods.client.session.update, ({ params }) => {
-      if (!isReplaying()) onUpdate(mapAcpUpdate(params.update));
+      if (isReplaying()) return;
+      onUpdate(mapAcpUpdate(params.update));
+      for (const event of terminalMetaEvents(params.update)) onTerminal?.(event);
     })
     .onRequest(methods.client.session.requestPermission, served(async ({ params }) => {
       const request = toPermissionRequest(params);

@@ -4,6 +4,7 @@ import type { AgentUpdate, TurnTokens } from '../../../shared/events';
 import { deskError, type DeskError } from '../../../shared/desk-error';
 import { isObject } from '../../../shared/is-object';
 import type { OfferedMethod } from './agent-auth';
+import type { TerminalMetaEvent } from './terminal-meta';
 
 export interface PermissionOption { optionId: string; name: string; kind: string }
 
@@ -73,6 +74,8 @@ export interface AgentSession {
 
 export interface SessionCallbacks {
   onUpdate(update: AgentUpdate): void;
+  /** Output of a command the agent ran itself, from a tool call's `_meta` (see terminal-meta.ts). */
+  onTerminal?(event: TerminalMetaEvent): void;
   handlers: ClientHandlers;
 }
 

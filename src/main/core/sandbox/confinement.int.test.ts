@@ -141,18 +141,56 @@ describe.skipIf(skip)(`an agent in the sandbox${skip ? ` (skipped: ${skip})` : '
       await desk.api('POST', '/', { id: 'allow', agent: 'vendor', prompt: JSON.stringify([
         { getThroughProxy: `http://127.0.0.1:${port}/` },
         { getThroughProxy: `http://127.0.0.1:${port + 1}/` },
-        { connect: `127.0.0.1:${port}` },
+        { get: `http://127.0.0.1:${port}/` },
       ]) });
       await desk.waitForStatus('allow', 'completed');
       const task = (await desk.api('GET', '/tasks/allow')).json;
       const report = JSON.parse(git(desk.repo, 'show', `${task.commit}:attack-report.json`)) as AttackResult[];
       expect(resultOf(report, 0)).toMatchObject({ ok: true, output: '200 allowed service' });
       expect(resultOf(report, 1)).toMatchObject({ ok: false, output: expect.stringMatching(/^403/) });
-      expect(resultOf(report, 2)).toMatchObject({ ok: false });
+      // Named with its port, a loopback endpoint also answers at its own address, for agents that ignore the proxy.
+      expect(resultOf(report, 2)).toMatchObject({ ok: true, output: '200 allowed service' });
       const logs = (await taskEvents(desk, 'allow')).flatMap((event) => (event.type === 'log' ? [event.text] : []));
       expect(logs).toContainEqual(expect.stringContaining(`Network: refused 127.0.0.1:${port + 1}`));
     } finally {
       server.close();
+    }
+  });
+
+  it('reaches a loopback model endpoint the policy names at its own address, and no other loopback port, nor the desk\'s API', async () => {
+    const model = createHttpServer((_request, response) => response.end('model here'));
+    let otherConnections = 0;
+    const other: Server = createServer((socket) => { otherConnections++; socket.destroy(); });
+    await new Promise<void>((resolve) => model.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    const modelPort = (model.address() as { port: number }).port;
+    const otherPort = (other.address() as { port: number }).port;
+    try {
+      const vendor = { ...hostileAgent(), id: 'vendor', networkHosts: [`127.0.0.1:${modelPort}`] };
+      const desk = await openDesk({ agents: [scriptedAgent(), vendor] });
+      await desk.api('POST', '/', { id: 'loopback', agent: 'vendor', prompt: JSON.stringify([
+        { get: `http://127.0.0.1:${modelPort}/v1/messages` },
+        { exec: `node -e "fetch('http://127.0.0.1:${modelPort}/').then(async (r) => console.log(r.status, await r.text()))"` },
+        { connect: `127.0.0.1:${otherPort}` },
+        { getThroughProxy: `http://127.0.0.1:${otherPort}/` },
+        { get: `${desk.url}/api/tasks` },
+        { getThroughProxy: `${desk.url}/api/tasks` },
+      ]) });
+      await desk.waitForStatus('loopback', 'completed');
+      const task = (await desk.api('GET', '/tasks/loopback')).json;
+      const report = JSON.parse(git(desk.repo, 'show', `${task.commit}:attack-report.json`)) as AttackResult[];
+      expect(report.map((r) => [r.ok, r.output ?? r.error])).toEqual([
+        [true, '200 model here'],
+        [true, '200 model here\n'],
+        [false, 'ECONNREFUSED'],
+        [false, expect.stringMatching(/^403 /)],
+        [false, expect.stringMatching(/^404 .*"mcp_only"/)],
+        [false, expect.stringMatching(/^403 /)],
+      ]);
+      expect(otherConnections).toBe(0);
+    } finally {
+      model.close();
+      other.close();
     }
   });
 

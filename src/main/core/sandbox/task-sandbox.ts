@@ -12,6 +12,7 @@ import type { AgentSpec } from '../agents/agent-spec';
 import { bwrapArguments, type Mount, type SandboxLayout } from './bwrap-arguments';
 import { endLeftoverSandboxes, sandboxRootOf } from './leftover-sandboxes';
 import { expandHome, isWithin, sandboxMounts } from './sandbox-layout';
+import { withoutDeskPort } from './network/loopback-forwards';
 import { DeskError } from '../../../shared/desk-error';
 
 /** How one task's processes are started. */
@@ -121,7 +122,10 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
       // Read-only only works on what exists: an `info/attributes` written later would steer every worktree.
       await mkdir(join(gitCommonDir, 'info'), { recursive: true }).catch(() => undefined);
 
-      const hosts = policy.network ?? agent.networkHosts ?? [];
+      // The desk's own port stays out of reach whatever the policy names: the MCP relay is the way to the desk.
+      const deskPort = mcpUrl === undefined ? undefined : Number(new URL(mcpUrl).port);
+      const { kept: hosts, dropped } = withoutDeskPort(policy.network ?? agent.networkHosts ?? [], deskPort);
+      for (const entry of dropped) log(`Network: left out ${JSON.stringify(entry)}: that is the desk's own port, which agents reach only through its MCP server.`);
       let network: 'none' | 'host' = 'none';
       let proxy: Awaited<ReturnType<AllowlistNetwork>> | undefined;
       let networkNote = 'network off';

@@ -48,6 +48,60 @@ describe('the sandbox network bridge', () => {
     await new Promise((done) => proxy.close(done));
   });
 
+  /** A stand-in proxy: answers CONNECT with `status`, then echoes what comes through the tunnel, naming its target. */
+  async function connectProxy(socketPath: string, status: string) {
+    const targets: string[] = [];
+    const proxy = createServer((socket) => {
+      socket.once('data', (head: Buffer) => {
+        const target = /^CONNECT (\S+) /.exec(head.toString())?.[1] ?? '?';
+        targets.push(target);
+        if (!status.startsWith('200')) return void socket.end(`HTTP/1.1 ${status}\r\n\r\n`);
+        socket.write(`HTTP/1.1 ${status}\r\n\r\n`);
+        socket.on('data', (data: Buffer) => socket.end(`${target} got ${data.toString()}`));
+      });
+    });
+    await new Promise<void>((done) => proxy.listen(socketPath, done));
+    return { proxy, targets };
+  }
+
+  async function freePort(): Promise<number> {
+    const probe = createServer();
+    await new Promise<void>((done) => probe.listen(0, '127.0.0.1', done));
+    const { port } = probe.address() as { port: number };
+    await new Promise((done) => probe.close(done));
+    return port;
+  }
+
+  const talkTo = (port: number) => `const s = require('node:net').connect(${port}, '127.0.0.1', () => s.write('ping'));`
+    + ` let got = ''; s.on('data', (d) => { got += d; }); s.on('close', () => console.log(got || 'closed empty')); s.on('error', (e) => console.log(e.code));`;
+
+  it('tunnels a connection to a forwarded loopback port through the proxy to the named target', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'bridge-'));
+    const socketPath = join(dir, 'proxy.sock');
+    const { proxy, targets } = await connectProxy(socketPath, '200 Connection Established');
+    const port = await freePort();
+    const run = bridge(['--socket', socketPath, '--port', '0', '--forward', `127.0.0.1:${port}=localhost:${port}`, '--', process.execPath, '-e', talkTo(port)]);
+    expect(await run.exited).toMatchObject({ code: 0, stdout: `localhost:${port} got ping\n` });
+    expect(targets).toEqual([`localhost:${port}`]);
+    await new Promise((done) => proxy.close(done));
+  });
+
+  it('closes a forwarded connection the proxy refuses, passing none of its answer on', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'bridge-'));
+    const socketPath = join(dir, 'proxy.sock');
+    const { proxy } = await connectProxy(socketPath, '403 Forbidden');
+    const port = await freePort();
+    const run = bridge(['--socket', socketPath, '--port', '0', '--forward', `127.0.0.1:${port}=127.0.0.1:${port}`, '--', process.execPath, '-e', talkTo(port)]);
+    expect(await run.exited).toMatchObject({ code: 0, stdout: 'closed empty\n' });
+    await new Promise((done) => proxy.close(done));
+  });
+
+  it('refuses a forward that would listen beyond loopback', async () => {
+    const result = await bridge(['--socket', '/nonexistent.sock', '--port', '0', '--forward', '0.0.0.0:80=example.com:80', '--', 'true']).exited;
+    expect(result).toMatchObject({ code: 2, stdout: '' });
+    expect(result.stderr).toContain('usage: sandbox-net-bridge');
+  });
+
   it('forwards SIGTERM to the command and exits with the command\'s code', async () => {
     const run = bridge(['--socket', '/nonexistent.sock', '--port', '0', '--', 'sh', '-c', 'trap "echo got TERM; exit 3" TERM; echo ready; while :; do sleep 0.05; done']);
     await run.printed('ready');

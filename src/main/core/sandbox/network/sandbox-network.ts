@@ -6,6 +6,7 @@ import { dirname, join, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createEgressProxy } from './egress-proxy';
 import { compileAllowlist, isAllowed } from './host-allowlist';
+import { forwardArgument, loopbackForwards } from './loopback-forwards';
 
 export interface AllowlistNetworkOptions {
   /** A private (0700) per-task directory; the proxy's socket is created in it. */
@@ -63,10 +64,12 @@ export async function prepareAllowlistNetwork(options: AllowlistNetworkOptions):
   const launcher = bridgeLauncher(bridgeEntry);
   const port = String(options.port ?? 0);
   const noProxy = options.noProxy && options.noProxy.length > 0 ? ['--no-proxy', options.noProxy.join(',')] : [];
+  // Loopback endpoints the allowlist names answer inside at their own address, for agents that ignore the proxy.
+  const forwards = loopbackForwards(rules).flatMap((forward) => ['--forward', forwardArgument(forward)]);
   return {
     wrap: (command, args) => ({
       command: options.nodePath,
-      args: [...launcher, '--socket', socketPath, '--port', port, ...noProxy, '--', command, ...args],
+      args: [...launcher, '--socket', socketPath, '--port', port, ...noProxy, ...forwards, '--', command, ...args],
     }),
     bindPaths: [socketPath],
     close: () => proxy.close(),

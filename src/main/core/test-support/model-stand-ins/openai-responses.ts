@@ -1,0 +1,165 @@
+// A stand-in of the OpenAI Responses API on 127.0.0.1, following a test's script: what Codex (or any Responses
+// client) pointed at a gateway talks to in tests, with no model service behind it.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pickTool, stepQueue, ToolNotOffered, type ModelRequestRecord, type ModelStep } from './model-script';
+import { cutEvents, errorBody, offeredResponsesTools, outputItems, replyEvents, responseObject, streamWanted, usageFor, type OfferedTool, type ResponsesEvent, type ResponsesReply } from './openai-responses-wire';
+
+export interface OpenAiResponsesStandInOptions {
+  /** One step per `POST …/responses`, in order. */
+  steps: readonly ModelStep[];
+  /** What every request after the script gets; default: a plain "Done." */
+  fallback?: ModelStep;
+  /** The model id it reports in answers and lists at `/v1/models`; default `stand-in-responses`. */
+  model?: string;
+}
+
+export interface OpenAiResponsesStandIn {
+  /** `http://127.0.0.1:PORT`, what a sandbox policy's `network` names as `127.0.0.1:PORT`. */
+  origin: string;
+  /** `http://127.0.0.1:PORT/v1`, what a user puts in OPENAI_BASE_URL or a Codex provider's `base_url`. */
+  baseUrl: string;
+  port: number;
+  model: string;
+  /** Every Responses request received, oldest first. */
+  requests: ModelRequestRecord[];
+  /** Every other request (model lists, probes), so a test can see what else a client asked for. */
+  otherRequests: { method: string; path: string }[];
+  /** How many Responses requests have not been answered yet (slow steps still waiting). */
+  pending(): number;
+  close(): Promise<void>;
+}
+
+export async function startOpenAiResponsesStandIn(options: OpenAiResponsesStandInOptions): Promise<OpenAiResponsesStandIn> {
+  const model = options.model ?? 'stand-in-responses';
+  const queue = stepQueue(options.steps, options.fallback);
+  const requests: ModelRequestRecord[] = [];
+  const otherRequests: { method: string; path: string }[] = [];
+  const timers = new Set<NodeJS.Timeout>();
+  let pending = 0;
+  let answered = 0;
+
+  const server = createServer((req, res) => {
+    void handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) sendJson(res, 500, errorBody(500, `The stand-in failed: ${String(error)}`));
+      else res.destroy();
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = new URL(req.url ?? '/', 'http://stand-in').pathname.replace(/\/+$/, '');
+    // A base URL with or without `/v1` is how users write it; both reach the same API.
+    const isResponses = req.method === 'POST' && /^(\/v1)?\/responses$/.test(path);
+    if (!isResponses) otherRequests.push({ method: req.method ?? '', path });
+    if (req.method === 'GET' && /^(\/v1)?\/models$/.test(path)) {
+      sendJson(res, 200, { object: 'list', data: [{ id: model, object: 'model', created: 0, owned_by: 'stand-in' }] });
+      return;
+    }
+    if (!isResponses) {
+      sendJson(res, 404, errorBody(404, `The stand-in serves POST /v1/responses and GET /v1/models, not ${req.method} ${path}.`));
+      return;
+    }
+    const text = await readBody(req);
+    let body: unknown;
+    try { body = JSON.parse(text); } catch {
+      sendJson(res, 400, errorBody(400, `The request body is not JSON (content-encoding ${req.headers['content-encoding'] ?? 'none'}).`));
+      return;
+    }
+    const offered = offeredResponsesTools(body);
+    requests.push({ path, headers: req.headers, body, offeredTools: offered.map((tool) => tool.name) });
+    pending += 1;
+    try {
+      await answer(queue.next(), body, offered, res);
+    } finally {
+      pending -= 1;
+    }
+  }
+
+  async function answer(step: ModelStep, body: unknown, offered: OfferedTool[], res: ServerResponse): Promise<void> {
+    if (step.kind === 'slow') {
+      await new Promise<void>((resolveDelay) => {
+        const timer = setTimeout(() => { timers.delete(timer); resolveDelay(); }, step.delayMs);
+        timers.add(timer);
+        // A client that gives up (or a desk that cancels) ends the wait early.
+        res.once('close', () => { clearTimeout(timer); timers.delete(timer); resolveDelay(); });
+      });
+      if (res.destroyed || res.writableEnded) return;
+      await answer(step.then, body, offered, res);
+      return;
+    }
+    if (step.kind === 'fail') {
+      sendJson(res, step.status, errorBody(step.status, step.message));
+      return;
+    }
+    answered += 1;
+    const envelope = { id: `resp_standin_${answered}`, model, created: Math.floor(Date.now() / 1000) };
+    if (step.kind === 'cut') {
+      if (!streamWanted(body)) { res.destroy(); return; }
+      startStream(res);
+      for (const event of cutEvents(envelope, answered, step.text)) res.write(sse(event));
+      // Gives the bytes to the socket, then breaks it: the client sees a stream that began and never completed.
+      res.socket?.end(() => res.destroy());
+      return;
+    }
+    let reply: ResponsesReply;
+    try {
+      reply = step.kind === 'text'
+        ? { kind: 'text', text: step.text, ...(step.thinking !== undefined && { thinking: step.thinking }) }
+        : { kind: 'tool', callId: `call_standin_${answered}`, tool: chosenTool(step.tool, offered), input: step.input, ...(step.text !== undefined && { text: step.text }) };
+    } catch (error) {
+      if (!(error instanceof ToolNotOffered)) throw error;
+      sendJson(res, 400, errorBody(400, `The stand-in's script is wrong: ${error.message}`));
+      return;
+    }
+    const usage = usageFor(body, reply);
+    if (!streamWanted(body)) {
+      sendJson(res, 200, responseObject(envelope, 'completed', outputItems(reply, answered), usage));
+      return;
+    }
+    startStream(res);
+    for (const event of replyEvents(envelope, reply, answered, usage)) res.write(sse(event));
+    res.end();
+  }
+
+  await new Promise<void>((resolveListen) => server.listen(0, '127.0.0.1', resolveListen));
+  const { port } = server.address() as AddressInfo;
+  const origin = `http://127.0.0.1:${port}`;
+  return {
+    origin, baseUrl: `${origin}/v1`, port, model, requests, otherRequests,
+    pending: () => pending,
+    close: () => new Promise<void>((resolveClose) => {
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+      server.closeAllConnections();
+      server.close(() => resolveClose());
+    }),
+  };
+}
+
+function chosenTool(wanted: readonly string[], offered: OfferedTool[]): OfferedTool {
+  const name = pickTool(wanted, offered.map((tool) => tool.name));
+  return offered.find((tool) => tool.name === name)!;
+}
+
+function sse(event: ResponsesEvent): string {
+  return `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+}
+
+function startStream(res: ServerResponse): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolveBody, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolveBody(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
