@@ -3,6 +3,7 @@ import { memo } from 'react';
 import type { QuestionAnswer } from '../../../../shared/questions';
 import { STATUS_LABELS } from '../../../../shared/task-status-labels';
 import type { StreamItem, TaskStream } from '../../state/task-stream';
+import { usageText } from '../../state/token-usage';
 import { TerminalView } from '../terminal/terminal-view';
 import { Expandable } from './expandable';
 import { LoginHelpRow } from './login-help';
@@ -94,6 +95,8 @@ export const StreamRow = memo(function StreamRow({ item, stream }: { item: Strea
         : <YouBubble text={answerText(item.answer, item.choice)} />;
     case 'governance':
       return <p className={`quiet-line gov gov-${item.decision}`}>Policy {item.decision}: {item.reason} <span className="gov-rule">({item.rule})</span></p>;
+    case 'usage':
+      return <p className="quiet-line usage-line" role="note" aria-label={`Tokens of turn ${item.turn}`}>Turn {item.turn}: {usageText(item.usage)}</p>;
     case 'truncated':
       return <p className="quiet-line truncated" role="note">Output truncated: {formatBytes(item.droppedBytes)} dropped here to keep the desk's storage bounded; the newest output follows.</p>;
     case 'login':
