@@ -1,6 +1,6 @@
 // The script commands that are tool calls (file edits, reads, moves, shell commands): announce, do the work, report.
-// Deleting and moving ask the client's permission first, as a real agent does; so does a command run with
-// `ask-run`. A failed tool (a refusal too) is reported and the turn goes on; only a cancel stops it.
+// Deleting and moving ask the client's permission first, as a real agent does; so do a command run with
+// `ask-run` and a write with `ask-write`. A failed tool (a refusal too) is reported and the turn goes on; only a cancel stops it.
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { deleteFile, moveFile, pathExists, readTextIfExists } from './disk-files';
@@ -29,8 +29,10 @@ export async function runFileStep(command: FileCommand, context: StepContext): P
     title: `${VERBS[command.kind]} ${command.path}`,
     scriptPath: command.path,
     absolutePath,
+    ...(command.kind === 'write' && command.askFirst === true && { proposedText: `${command.text}\n` }),
   };
   await performTool(call, context, async () => {
+    if (call.proposedText !== undefined) await permitted(call, context);
     if (command.kind === 'delete') {
       // Nothing to ask about a file that is not there.
       if (!(await pathExists(absolutePath))) throw new Error(`${command.path} does not exist`);
