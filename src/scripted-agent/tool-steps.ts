@@ -26,7 +26,8 @@ export async function runFileStep(command: FileCommand, context: StepContext): P
     id: randomUUID(),
     // Resolving is an edit of the file, reported as a write with its diff.
     tool: command.kind === 'resolve' ? 'write' : command.kind,
-    title: `${VERBS[command.kind]} ${command.path}`,
+    // An asking write is titled as claude-code-acp titles its Write: by the absolute path.
+    title: `${VERBS[command.kind]} ${command.kind === 'write' && command.askFirst === true ? absolutePath : command.path}`,
     scriptPath: command.path,
     absolutePath,
     ...(command.kind === 'write' && command.askFirst === true && { proposedText: `${command.text}\n` }),
