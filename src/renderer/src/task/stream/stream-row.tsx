@@ -1,5 +1,5 @@
 // One row of a task's stream. Memoized by the row object: the stream replaces a row's object when it changes.
-import { memo } from 'react';
+import { memo, useContext } from 'react';
 import type { QuestionAnswer } from '../../../../shared/questions';
 import { STATUS_LABELS } from '../../../../shared/task-status-labels';
 import type { StreamItem, TaskStream } from '../../state/task-stream';
@@ -9,6 +9,7 @@ import { Expandable } from './expandable';
 import { LoginHelpRow } from './login-help';
 import { MarkdownText } from './markdown';
 import { ToolCallRow } from './tool-call';
+import { relativeText, WorktreeContext } from './worktree-path';
 
 /** What a person's answer says, in their words: the option they chose, what they filled in, or that they declined. */
 export function answerText(answer: QuestionAnswer, choice?: string): string {
@@ -40,6 +41,10 @@ function formatBytes(bytes: number): string {
 }
 
 const STATUS_TEXT: Record<string, string> = STATUS_LABELS;
+
+function TerminalCommand({ command }: { command: string }) {
+  return <code>{relativeText(command, useContext(WorktreeContext))}</code>;
+}
 
 export const StreamRow = memo(function StreamRow({ item, stream }: { item: StreamItem; stream: TaskStream }) {
   switch (item.kind) {
@@ -79,7 +84,7 @@ export const StreamRow = memo(function StreamRow({ item, stream }: { item: Strea
       const buffer = stream.terminals.get(item.terminalId);
       const exit = item.exit ? ` · exited ${item.exit.exitCode ?? item.exit.signal ?? ''}` : ' · running';
       return (
-        <Expandable stream={stream} itemKey={item.key} className="terminal-row" summary={<><span className="tool-kind">terminal</span> <code>{item.command}</code>{exit}</>}>
+        <Expandable stream={stream} itemKey={item.key} className="terminal-row" summary={<><span className="tool-kind">terminal</span> <TerminalCommand command={item.command} />{exit}</>}>
           {buffer && <TerminalView buffer={buffer} label={`Output of ${item.command}`} />}
         </Expandable>
       );

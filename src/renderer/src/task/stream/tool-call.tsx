@@ -56,9 +56,9 @@ export function ToolCallRow({ item, stream }: { item: ToolCallItem; stream: Task
   );
   return (
     <Expandable stream={stream} itemKey={item.key} className={`tool tool-${item.status}`} summary={summary}>
-      {item.rawInput !== undefined && <><h4>Input</h4><pre className="tool-text">{asText(item.rawInput)}</pre></>}
+      {item.rawInput !== undefined && <><h4>Input</h4><pre className="tool-text">{relativeText(asText(item.rawInput), worktree)}</pre></>}
       {item.content.map((block, index) => <ContentBlock key={index} block={block} stream={stream} />)}
-      {item.rawOutput !== undefined && <><h4>Output</h4><pre className="tool-text">{asText(item.rawOutput)}</pre></>}
+      {item.rawOutput !== undefined && <><h4>Output</h4><pre className="tool-text">{relativeText(asText(item.rawOutput), worktree)}</pre></>}
     </Expandable>
   );
 }
