@@ -75,6 +75,7 @@ export function createAcpSink(options: AcpSinkOptions): ScriptSink {
 }
 
 function rawInputOf(call: ToolCallStart): Record<string, unknown> {
+  if (call.proposedText !== undefined) return { file_path: call.absolutePath, content: call.proposedText };
   if (call.command !== undefined) return { command: call.command };
   return { path: call.scriptPath, ...(call.destinationPath !== undefined && { destination: call.destinationPath }) };
 }

@@ -20,6 +20,11 @@ export interface ToolCallStart {
   absoluteDestination?: string;
   /** The run tool: the shell command line. */
   command?: string;
+  /**
+   * A write that asks first: the text it will write. The tool call announces it as Claude's Write does (`file_path`,
+   * `content`), and the permission request then names only the tool call.
+   */
+  proposedText?: string;
 }
 
 export interface ToolCallEnd {

@@ -117,6 +117,13 @@ describe('parseScript', () => {
     ]);
   });
 
+  it('reads ask-write as a write that asks permission first', () => {
+    expect(parseScript('ask-write notes/a.txt hello\\nthere\nask-write')).toEqual([
+      { kind: 'write', path: 'notes/a.txt', text: 'hello\nthere', askFirst: true },
+      { kind: 'say', text: 'ask-write' },
+    ]);
+  });
+
   it('reads usage as the input and output tokens of a model call, and says a usage line without two counts', () => {
     expect(parseScript('usage 1000 200\nusage 1000\nusage many 2')).toEqual([
       { kind: 'usage', input: 1000, output: 200 },

@@ -5,7 +5,8 @@ export type ScriptCommand =
   | { kind: 'say'; text: string }
   | { kind: 'think'; text: string }
   | { kind: 'plan'; entries: string[] }
-  | { kind: 'write'; path: string; text: string }
+  /** `askFirst`: asks permission for the write first, describing it only in the tool call before (as claude-code-acp does). */
+  | { kind: 'write'; path: string; text: string; askFirst?: true }
   | { kind: 'append'; path: string; text: string }
   | { kind: 'delete'; path: string }
   | { kind: 'resolve'; path: string; keep: ConflictSide }
@@ -84,6 +85,10 @@ function parseCommand(keyword: string, rest: string): ScriptCommand | undefined 
       const paths = rest.split(/\s+/);
       const [from, to] = paths;
       return paths.length !== 2 || from === undefined || to === undefined || from === '' ? undefined : { kind: 'move', from, to };
+    }
+    case 'ask-write': {
+      const [path, text] = splitFirstWord(rest);
+      return path === '' ? undefined : { kind: 'write', path, text: unescapeText(text), askFirst: true };
     }
     case 'run':
       // The command goes to a shell verbatim: a `\n` there is the shell's business, not ours.

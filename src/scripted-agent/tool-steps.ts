@@ -1,6 +1,6 @@
 // The script commands that are tool calls (file edits, reads, moves, shell commands): announce, do the work, report.
-// Deleting and moving ask the client's permission first, as a real agent does; so does a command run with
-// `ask-run`. A failed tool (a refusal too) is reported and the turn goes on; only a cancel stops it.
+// Deleting and moving ask the client's permission first, as a real agent does; so do a command run with
+// `ask-run` and a write with `ask-write`. A failed tool (a refusal too) is reported and the turn goes on; only a cancel stops it.
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { deleteFile, moveFile, pathExists, readTextIfExists } from './disk-files';
@@ -26,11 +26,14 @@ export async function runFileStep(command: FileCommand, context: StepContext): P
     id: randomUUID(),
     // Resolving is an edit of the file, reported as a write with its diff.
     tool: command.kind === 'resolve' ? 'write' : command.kind,
-    title: `${VERBS[command.kind]} ${command.path}`,
+    // An asking write is titled as claude-code-acp titles its Write: by the absolute path.
+    title: `${VERBS[command.kind]} ${command.kind === 'write' && command.askFirst === true ? absolutePath : command.path}`,
     scriptPath: command.path,
     absolutePath,
+    ...(command.kind === 'write' && command.askFirst === true && { proposedText: `${command.text}\n` }),
   };
   await performTool(call, context, async () => {
+    if (call.proposedText !== undefined) await permitted(call, context);
     if (command.kind === 'delete') {
       // Nothing to ask about a file that is not there.
       if (!(await pathExists(absolutePath))) throw new Error(`${command.path} does not exist`);

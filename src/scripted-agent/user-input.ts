@@ -23,6 +23,8 @@ export function toolLocations(call: ToolCallStart): ToolCallLocation[] {
 export function permissionRequest(sessionId: string, toolCallId: string, ask: PermissionAsk): RequestPermissionRequest {
   const toolCall = 'question' in ask
     ? { toolCallId, title: ask.question, kind: 'other' as const, status: 'pending' as const }
+    // An announced write is named by its id alone: its kind, path and text are in the tool call before.
+    : ask.call.proposedText !== undefined ? { toolCallId: ask.call.id }
     : { toolCallId: ask.call.id, title: ask.call.title, kind: ACP_TOOL_KINDS[ask.call.tool], status: 'pending' as const, locations: toolLocations(ask.call), rawInput: permissionInput(ask.call) };
   return {
     sessionId,

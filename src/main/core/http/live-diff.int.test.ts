@@ -1,9 +1,9 @@
 // GET /api/tasks/<id>/diff while the agent is not done: it shows the worktree's files as they are, uncommitted ones
 // included, and the agent's own index stays as the agent left it.
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { git } from '../git/git-test-fixture';
+import { commitFiles, git } from '../git/git-test-fixture';
 import { desksPerTest, policyAllowing } from '../test-support/desk-harness';
 
 const openDesk = desksPerTest();
@@ -47,5 +47,24 @@ describe('the diff of a task that is not done', () => {
       expect.objectContaining({ path: 'README.md', status: 'modified', additions: 1, newText: '# Fixture\nmore\n' }),
       expect.objectContaining({ path: 'old.txt', status: 'deleted', deletions: 1 }),
     ]));
+  });
+
+  it("reads nothing through a worktree whose .git an agent pointed at another repository, and says why", async () => {
+    const d = await openDesk();
+    const other = join(d.root, 'other');
+    mkdirSync(other);
+    git(other, 'init', '--quiet', '--initial-branch=main');
+    const otherTip = commitFiles(other, { 'theirs.txt': 'theirs\n' });
+    await d.api('POST', '/', { id: 'steered', prompt: 'write mine.txt mine\nask Wait here' });
+    await d.waitForStatus('steered', 'awaiting-input');
+    // What an agent's own process could write (the sandbox keeps the file read-only; this is the desk's own check).
+    const { worktreePath } = (await d.api('GET', '/tasks/steered')).json;
+    writeFileSync(join(worktreePath, '.git'), `gitdir: ${join(other, '.git')}\n`);
+
+    const diff = await d.api('GET', '/api/tasks/steered/diff');
+    expect(diff.status).toBe(409);
+    expect(diff.json.message).toMatch(/\.git was changed/);
+    expect(git(other, 'status', '--porcelain')).toBe('');
+    expect(git(other, 'rev-parse', 'HEAD')).toBe(otherTip);
   });
 });

@@ -121,7 +121,7 @@ export function createAgentRequests(deps: AgentRequestsDeps) {
        * permission first: denied patterns and a denied `execute` refuse it, `execute: ask` puts it to a
        * person, and it starts only once allowed. Resolves when it may start; throws (to the agent) otherwise.
        */
-      async terminalCommand(commandLine: string, worktree: string): Promise<void> {
+      async terminalCommand(commandLine: string, worktree: string, commandCwd?: string): Promise<void> {
         const covered = allowedCommands.findIndex((grant) => grant.commandLine === commandLine);
         if (covered >= 0) {
           const [grant] = allowedCommands.splice(covered, 1);
@@ -141,7 +141,8 @@ export function createAgentRequests(deps: AgentRequestsDeps) {
         }
         const { answer, answeredBy } = await askPerson(task, {
           taskId: task.id, kind: 'permission', prompt: title, options: ALLOW_OR_REJECT, governanceRequestId: decision.id,
-          toolCall: { kind: 'execute', title, rawInput: { command: commandLine } },
+          // Where it runs is part of what a person judges; a terminal without a cwd starts in the worktree.
+          toolCall: { kind: 'execute', title, rawInput: { command: commandLine, cwd: commandCwd ?? worktree } },
         });
         const outcome = 'optionId' in answer ? (answer.optionId === 'allow' ? 'allowed' : 'rejected') : 'cancelled';
         gate.complete(decision.id, { outcome, answeredBy });

@@ -56,7 +56,7 @@ export interface RunContext {
   /** A question for a person (after governance). */
   elicit(request: ElicitationRequest): Promise<ElicitationResponse>;
   /** Governance for a terminal command, waiting for a person if the policy says to ask; throws (to the agent) when refused. */
-  authorizeCommand(commandLine: string, worktree: string): Promise<void>;
+  authorizeCommand(commandLine: string, worktree: string, commandCwd?: string): Promise<void>;
   /** Governance for a file read or write; throws (to the agent) when refused. */
   authorizeFile(access: { kind: 'read' | 'edit'; path: string }, worktree: string): Promise<void>;
   /** The repository's setup for a new worktree (`.desk/config.json`). */
@@ -243,7 +243,7 @@ async function converse(
           // A command the agent waits for is work, not silence.
           waitForExit: (terminalId) => heldUp(() => terminals.waitForExit(terminalId)),
           create: async (params) => {
-            await heldUp(() => context.authorizeCommand([params.command, ...(params.args ?? [])].join(' '), cwd));
+            await heldUp(() => context.authorizeCommand([params.command, ...(params.args ?? [])].join(' '), cwd, params.cwd ?? undefined));
             // A person may answer "allow" just as the task is cancelled: a cancelled task starts nothing.
             if (context.signal.aborted) throw new JsonRpcError(INVALID_PARAMS, 'Command not run: the task was cancelled.');
             return terminals.create(params);

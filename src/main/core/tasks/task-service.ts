@@ -195,7 +195,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
       decidePermission: (request, worktree) => requestsOfRun.permission(request, worktree),
       elicit: (request) => requestsOfRun.elicitation(request, tasks.get(task.id)?.worktreePath ?? ''),
       authorizeFile: (access, worktree) => requestsOfRun.fileAccess(access, worktree),
-      authorizeCommand: (commandLine, worktree) => requestsOfRun.terminalCommand(commandLine, worktree),
+      authorizeCommand: (commandLine, worktree, commandCwd) => requestsOfRun.terminalCommand(commandLine, worktree, commandCwd),
       isolate: (request) => {
         const placed = repo.gitCommonDir === undefined ? request : { ...request, gitCommonDir: repo.gitCommonDir };
         return deps.runners ? deps.runners.isolate(run.runner, placed) : deps.sandbox.isolate(placed);

@@ -39,6 +39,12 @@ describe('task card', () => {
     expect(within(card).queryByText('ad-hoc')).toBeNull();
   });
 
+  it("shows what the agent did last with the worktree's paths relative to it", () => {
+    seedDesk([summary('wrote', { status: 'in-progress', lastActivity: { kind: 'tool', text: 'Write /home/me/.local/share/desk/worktrees/3f2a/wrote-1/hello.txt' } })]);
+    render(<TaskCard id="wrote" />);
+    expect(within(screen.getByRole('article', { name: 'Task wrote' })).getByText('Write hello.txt')).toBeTruthy();
+  });
+
   it('says when the agent waits for an answer, and not otherwise', () => {
     seedDesk([asking, schema]);
     render(<><TaskCard id="ask" /><TaskCard id="schema" /></>);

@@ -2,10 +2,11 @@
 // kept as output buffers. It lives outside React state on purpose: 50,000 events would make immutable
 // copies quadratic. Each changed row is a new object, so memoized rows re-render only when they change.
 import type { LoginHelp } from '../../../shared/agents';
-import type { EventEnvelope, MessageRun, PlanEntry, ToolCallStatus } from '../../../shared/events';
+import type { AgentUpdate, EventEnvelope, MessageRun, PlanEntry, ToolCallStatus } from '../../../shared/events';
 import type { OpenQuestion, QuestionAnswer } from '../../../shared/questions';
 import type { TaskStatus } from '../../../shared/task';
 import type { z } from 'zod';
+import { addTokens, type TokenUsage } from './token-usage';
 
 type Plan = z.infer<typeof PlanEntry>[];
 
@@ -35,6 +36,8 @@ export type StreamItem =
   /** The agent wants a login: its methods, each with the action that works. */
   | { key: string; kind: 'login'; help: LoginHelp }
   | { key: string; kind: 'log'; level: string; source: string; text: string }
+  /** The tokens a turn reported (one row per turn, updated as reports come). */
+  | { key: string; kind: 'usage'; turn: number; usage: TokenUsage }
   /** The desk stored only the start and the end of the task's output; this much in between was dropped. */
   | { key: string; kind: 'truncated'; droppedBytes: number }
   | { key: string; kind: 'status'; status: TaskStatus; review: string };
@@ -61,6 +64,11 @@ export interface TaskStream {
   open: number | undefined;
   /** Question rows by question id, so an answer marks its question. */
   questionIndex: Map<string, number>;
+  /** The current turn (from its prompt) and its usage row, once it reported any. */
+  turn: number;
+  usageIndex: number | undefined;
+  /** What the whole task reported: its turns' tokens added up, the latest context and cost. */
+  usage: TokenUsage;
 }
 
 /** A merged message longer than this continues in a new row at its next line break (outside code fences),
@@ -77,20 +85,20 @@ const TERMINAL_LIMIT = 2_000_000;
 export function createStream(): TaskStream {
   return {
     items: [], lastSeq: 0, toolIndex: new Map(), planIndex: undefined, terminals: new Map(), lastStatus: undefined, run: undefined,
-    expanded: new Set(), open: undefined, questionIndex: new Map(),
+    expanded: new Set(), open: undefined, questionIndex: new Map(), turn: 1, usageIndex: undefined, usage: {},
   };
 }
 
 /**
  * Whether an event ends the message being written, so the agent's next words are a message of their own: a
  * tool call or its progress, a plan, a question and its answer, a person's prompt, a status change (a turn
- * ending), dropped output. Terminal output, logs (an agent's stderr runs beside its messages) and `other` updates (usage,
- * modes) do not. A change of the agent's message id ends it too (see `joinsOpen`).
+ * ending), dropped output. Terminal output, logs (an agent's stderr runs beside its messages), usage reports and `other`
+ * updates (modes) do not. A change of the agent's message id ends it too (see `joinsOpen`).
  */
 export function endsMessage(event: EventEnvelope['event']): boolean {
   switch (event.type) {
     case 'agent':
-      return event.update.kind !== 'message' && event.update.kind !== 'other';
+      return event.update.kind !== 'message' && event.update.kind !== 'other' && event.update.kind !== 'usage' && event.update.kind !== 'turn-usage';
     case 'terminal-started':
     case 'terminal-output':
     case 'terminal-exited':
@@ -143,6 +151,8 @@ function appendOne(stream: TaskStream, { seq, event }: EventEnvelope): boolean {
     }
     case 'prompt':
       items.push({ key, kind: 'prompt', turn: event.turn, text: event.text });
+      stream.turn = event.turn;
+      stream.usageIndex = undefined;
       return true;
     case 'agent': {
       const update = event.update;
@@ -199,6 +209,10 @@ function appendOne(stream: TaskStream, { seq, event }: EventEnvelope): boolean {
         } else {
           items[stream.planIndex] = item;
         }
+        return true;
+      }
+      if (update.kind === 'usage' || update.kind === 'turn-usage') {
+        addUsage(stream, key, update);
         return true;
       }
       // A kind of update the desk does not know: shown as text rather than dropped.
@@ -272,6 +286,28 @@ function unseenText(stream: TaskStream, text: string, run: MessageRun | undefine
   stream.run = { from: run.from, end: Math.max(end, seen ?? 0) };
   if (seen === undefined || seen <= run.offset) return text;
   return seen >= end ? '' : text.slice(seen - run.offset);
+}
+
+/** A usage report joins its turn's row (made at the first) and the task's tally. */
+function addUsage(stream: TaskStream, key: string, update: Extract<AgentUpdate, { kind: 'usage' | 'turn-usage' }>): void {
+  const row = stream.usageIndex === undefined ? undefined : stream.items[stream.usageIndex];
+  const turn: TokenUsage = row?.kind === 'usage' ? row.usage : {};
+  let next: TokenUsage;
+  if (update.kind === 'usage') {
+    const reported = { context: { used: update.used, size: update.size }, ...(update.cost && { cost: update.cost }) };
+    next = { ...turn, ...reported };
+    stream.usage = { ...stream.usage, ...reported };
+  } else {
+    const { kind: _kind, ...tokens } = update;
+    next = { ...turn, tokens: addTokens(turn.tokens, tokens) };
+    stream.usage = { ...stream.usage, tokens: addTokens(stream.usage.tokens, tokens) };
+  }
+  if (row?.kind === 'usage') {
+    stream.items[stream.usageIndex as number] = { ...row, usage: next };
+  } else {
+    stream.usageIndex = stream.items.length;
+    stream.items.push({ key, kind: 'usage', turn: stream.turn, usage: next });
+  }
 }
 
 /** Marks the terminal rows a tool call's content shows, so each terminal appears once. */

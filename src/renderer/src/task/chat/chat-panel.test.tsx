@@ -6,7 +6,8 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../api/api-error';
 import type { OpenQuestion } from '../../../../shared/questions';
-import { resetDesk, seedDesk } from '../../state/test-desk';
+import { deskStore } from '../../state/store';
+import { detailOf, resetDesk, seedDesk } from '../../state/test-desk';
 import { summary } from '../../state/test-events';
 import { Notices } from '../../ui/notices';
 import { ChatPanel } from './chat-panel';
@@ -60,6 +61,37 @@ describe('permission question', () => {
     answer.mockRejectedValue(new ApiError(409, 'conflict', 'Question perm-1 was answered already.'));
     await userEvent.click(screen.getByRole('button', { name: 'Allow once' }));
     expect((await screen.findByRole('alert')).textContent).toBe('Question perm-1 was answered already.');
+  });
+});
+
+describe('what a permission question asks about', () => {
+  const WT = '/data/worktrees/abc/deps-1';
+  const ask = (toolCall: unknown): OpenQuestion => ({ ...permission, prompt: String((toolCall as { title?: string }).title ?? 'May I?'), toolCall });
+  const withWorktree = () => deskStore.setState((state) => ({ details: { ...state.details, deps: detailOf(state.tasks.deps!, { worktreePath: WT }) } }));
+
+  it('shows the command and the directory it runs in, relative to the worktree', () => {
+    seedQuestion(ask({ title: 'npm test', kind: 'execute', rawInput: { command: 'npm test', cwd: `${WT}/packages/app` } }));
+    withWorktree();
+    const command = screen.getByRole('group', { name: 'Command to run' });
+    expect(within(command).getByText('npm test')).toBeTruthy();
+    expect(within(command).getByText('in packages/app')).toBeTruthy();
+  });
+
+  it("shows an edit's diff under its path relative to the worktree, and the title without the worktree", () => {
+    seedQuestion(ask({ title: `Edit ${WT}/src/app.js`, kind: 'edit', rawInput: { file_path: `${WT}/src/app.js`, old_string: 'hello', new_string: 'goodbye' } }));
+    withWorktree();
+    const question = screen.getByRole('group', { name: 'The agent asks permission' });
+    expect(within(question).getByText('Edit src/app.js')).toBeTruthy();
+    const change = within(question).getByRole('group', { name: 'Proposed change' });
+    expect(within(change).getByText('src/app.js')).toBeTruthy();
+    expect(change.textContent).toContain('− hello');
+    expect(change.textContent).toContain('+ goodbye');
+  });
+
+  it('keeps a path outside the worktree absolute', () => {
+    seedQuestion(ask({ title: 'Edit /etc/hosts', kind: 'edit', rawInput: { file_path: '/etc/hosts', content: '0.0.0.0 example.com' } }));
+    withWorktree();
+    expect(within(screen.getByRole('group', { name: 'Proposed change' })).getByText('/etc/hosts')).toBeTruthy();
   });
 });
 

@@ -4,6 +4,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useLayoutEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { desk, useDesk } from '../../state/store';
+import { usageText } from '../../state/token-usage';
 import { StreamRow } from './stream-row';
 import { WorktreeContext } from './worktree-path';
 
@@ -61,6 +62,9 @@ export function StreamList({ taskId }: { taskId: string }) {
         {error && <p className="stream-note">The history could not be loaded: {error}</p>}
         {loading && <p className="stream-note">Loading the history…</p>}
         {!loading && !error && items.length === 0 && <p className="stream-note">Nothing has happened yet.</p>}
+        {stream && (stream.usage.tokens || stream.usage.context) && (
+          <p className="stream-usage" role="note" aria-label="Tokens of this task">This task: {usageText(stream.usage)}</p>
+        )}
         <div
           ref={scrollRef}
           className="stream"

@@ -1,13 +1,15 @@
 // One row of a task's stream. Memoized by the row object: the stream replaces a row's object when it changes.
-import { memo } from 'react';
+import { memo, useContext } from 'react';
 import type { QuestionAnswer } from '../../../../shared/questions';
 import { STATUS_LABELS } from '../../../../shared/task-status-labels';
 import type { StreamItem, TaskStream } from '../../state/task-stream';
+import { usageText } from '../../state/token-usage';
 import { TerminalView } from '../terminal/terminal-view';
 import { Expandable } from './expandable';
 import { LoginHelpRow } from './login-help';
 import { MarkdownText } from './markdown';
 import { ToolCallRow } from './tool-call';
+import { relativeText, WorktreeContext } from './worktree-path';
 
 /** What a person's answer says, in their words: the option they chose, what they filled in, or that they declined. */
 export function answerText(answer: QuestionAnswer, choice?: string): string {
@@ -39,6 +41,10 @@ function formatBytes(bytes: number): string {
 }
 
 const STATUS_TEXT: Record<string, string> = STATUS_LABELS;
+
+function TerminalCommand({ command }: { command: string }) {
+  return <code>{relativeText(command, useContext(WorktreeContext))}</code>;
+}
 
 export const StreamRow = memo(function StreamRow({ item, stream }: { item: StreamItem; stream: TaskStream }) {
   switch (item.kind) {
@@ -78,7 +84,7 @@ export const StreamRow = memo(function StreamRow({ item, stream }: { item: Strea
       const buffer = stream.terminals.get(item.terminalId);
       const exit = item.exit ? ` · exited ${item.exit.exitCode ?? item.exit.signal ?? ''}` : ' · running';
       return (
-        <Expandable stream={stream} itemKey={item.key} className="terminal-row" summary={<><span className="tool-kind">terminal</span> <code>{item.command}</code>{exit}</>}>
+        <Expandable stream={stream} itemKey={item.key} className="terminal-row" summary={<><span className="tool-kind">terminal</span> <TerminalCommand command={item.command} />{exit}</>}>
           {buffer && <TerminalView buffer={buffer} label={`Output of ${item.command}`} />}
         </Expandable>
       );
@@ -94,6 +100,8 @@ export const StreamRow = memo(function StreamRow({ item, stream }: { item: Strea
         : <YouBubble text={answerText(item.answer, item.choice)} />;
     case 'governance':
       return <p className={`quiet-line gov gov-${item.decision}`}>Policy {item.decision}: {item.reason} <span className="gov-rule">({item.rule})</span></p>;
+    case 'usage':
+      return <p className="quiet-line usage-line" role="note" aria-label={`Tokens of turn ${item.turn}`}>Turn {item.turn}: {usageText(item.usage)}</p>;
     case 'truncated':
       return <p className="quiet-line truncated" role="note">Output truncated: {formatBytes(item.droppedBytes)} dropped here to keep the desk's storage bounded; the newest output follows.</p>;
     case 'login':

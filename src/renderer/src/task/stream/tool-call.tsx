@@ -4,7 +4,7 @@ import type { TaskStream, ToolCallItem } from '../../state/task-stream';
 import { buildDiffRows } from '../diff/diff-rows';
 import { TerminalView } from '../terminal/terminal-view';
 import { Expandable } from './expandable';
-import { shortPath, WorktreeContext } from './worktree-path';
+import { relativeText, shortPath, WorktreeContext } from './worktree-path';
 
 const STATUS_LABEL = { pending: 'pending', in_progress: 'running', completed: 'done', failed: 'failed' } as const;
 
@@ -13,7 +13,8 @@ function asText(value: unknown): string {
   return JSON.stringify(value, null, 2) ?? '';
 }
 
-function MiniDiff({ path, oldText, newText }: { path: string; oldText: string; newText: string }) {
+/** A change as a short diff under its path (relative to the worktree): in a tool call, and in a question about one. */
+export function MiniDiff({ path, oldText, newText }: { path: string; oldText: string; newText: string }) {
   const worktree = useContext(WorktreeContext);
   const rows = useMemo(() => buildDiffRows(oldText, newText, 2).slice(0, 400), [oldText, newText]);
   return (
@@ -48,16 +49,16 @@ export function ToolCallRow({ item, stream }: { item: ToolCallItem; stream: Task
   const summary = (
     <>
       <span className="tool-kind">{item.toolKind}</span>
-      <span className="tool-title">{item.title}</span>
+      <span className="tool-title">{relativeText(item.title, worktree)}</span>
       <span className={`tool-status tool-status-${item.status}`}>{STATUS_LABEL[item.status]}</span>
       {where && <span className="tool-where">{where}</span>}
     </>
   );
   return (
     <Expandable stream={stream} itemKey={item.key} className={`tool tool-${item.status}`} summary={summary}>
-      {item.rawInput !== undefined && <><h4>Input</h4><pre className="tool-text">{asText(item.rawInput)}</pre></>}
+      {item.rawInput !== undefined && <><h4>Input</h4><pre className="tool-text">{relativeText(asText(item.rawInput), worktree)}</pre></>}
       {item.content.map((block, index) => <ContentBlock key={index} block={block} stream={stream} />)}
-      {item.rawOutput !== undefined && <><h4>Output</h4><pre className="tool-text">{asText(item.rawOutput)}</pre></>}
+      {item.rawOutput !== undefined && <><h4>Output</h4><pre className="tool-text">{relativeText(asText(item.rawOutput), worktree)}</pre></>}
     </Expandable>
   );
 }
