@@ -143,6 +143,14 @@ describe('the OpenAI Chat Completions stand-in', () => {
     expect((await response.json()).error.message).toMatch(/run_shell_command.*read_file, write_file/);
   });
 
+  it('completes a tool\'s input when it answers, with what the test knows by then', async () => {
+    let worktree = '/not/yet';
+    standIn = await startOpenAiChatStandIn({ steps: [{ kind: 'tool', tool: ['write_file'], input: { file_path: 'hello.txt' } }], bindInput: (input) => ({ file_path: `${worktree}/${String(input.file_path)}` }) });
+    worktree = '/work/task';
+    const response = await chat(standIn, { tools: TOOLS });
+    expect((await response.json()).choices[0].message.tool_calls[0].function.arguments).toBe('{"file_path":"/work/task/hello.txt"}');
+  });
+
   it('answers text "Done." to every request after the script ends', async () => {
     const server = await start([]);
     const response = await chat(server, {});

@@ -12,6 +12,11 @@ export interface OpenAiChatStandInOptions {
   fallback?: ModelStep;
   /** The model id it reports in answers and lists at `/v1/models`; default `stand-in-chat`. */
   model?: string;
+  /**
+   * Completes a tool's input when the request is answered, for what a test learns only once the agent runs (the
+   * task's worktree, where agents that want absolute paths must write); default: the input as scripted.
+   */
+  bindInput?: (input: Record<string, unknown>) => Record<string, unknown>;
 }
 
 export interface OpenAiChatStandIn {
@@ -101,7 +106,7 @@ export async function startOpenAiChatStandIn(options: OpenAiChatStandInOptions):
     try {
       reply = step.kind === 'text'
         ? { kind: 'text', text: step.text, ...(step.thinking !== undefined && { thinking: step.thinking }) }
-        : { kind: 'tool', callId: `call_standin_${answered}`, name: pickTool(step.tool, offered), arguments: JSON.stringify(step.input), ...(step.text !== undefined && { text: step.text }) };
+        : { kind: 'tool', callId: `call_standin_${answered}`, name: pickTool(step.tool, offered), arguments: JSON.stringify(options.bindInput ? options.bindInput(step.input) : step.input), ...(step.text !== undefined && { text: step.text }) };
     } catch (error) {
       if (!(error instanceof ToolNotOffered)) throw error;
       sendJson(res, 400, errorBody(400, `The stand-in's script is wrong: ${error.message}`));
