@@ -3,6 +3,7 @@
 import { RequestError, client, methods, type ClientApp, type CreateElicitationRequest, type RequestPermissionRequest } from '@agentclientprotocol/sdk';
 import { JsonRpcError, INVALID_PARAMS } from '../../../shared/json-rpc-peer';
 import { mapAcpUpdate } from './acp-update-mapper';
+import { createAnnouncedToolCalls } from './announced-tool-calls';
 import type { ElicitationRequest, PermissionRequest, SessionCallbacks } from './agent-session';
 
 /**
@@ -11,11 +12,17 @@ import type { ElicitationRequest, PermissionRequest, SessionCallbacks } from './
  */
 export function deskClientApp({ onUpdate, handlers }: SessionCallbacks, isReplaying: () => boolean): ClientApp {
   const { terminals } = handlers;
+  const toolCalls = createAnnouncedToolCalls();
   return client({ name: 'assignment-desk' })
     .onNotification(methods.client.session.update, ({ params }) => {
+      toolCalls.saw(params.update);
       if (!isReplaying()) onUpdate(mapAcpUpdate(params.update));
     })
-    .onRequest(methods.client.session.requestPermission, served(async ({ params }) => ({ outcome: await handlers.requestPermission(toPermissionRequest(params)) })))
+    .onRequest(methods.client.session.requestPermission, served(async ({ params }) => {
+      const announced = toolCalls.announce(params.toolCall);
+      if (announced) onUpdate(announced);
+      return { outcome: await handlers.requestPermission(toPermissionRequest(params)) };
+    }))
     .onRequest(methods.client.elicitation.create, served(async ({ params }) => handlers.elicit(toElicitationRequest(params))))
     .onRequest(methods.client.fs.readTextFile, served(async ({ params }) => {
       const line = positive(params.line, 'line');
