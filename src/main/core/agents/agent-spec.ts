@@ -25,6 +25,12 @@ export const AgentSpec = z.object({
   stateDirs: z.array(GrantedPath).optional(),
   /** The service hosts the agent talks to; inside the sandbox it reaches these and nothing else. */
   networkHosts: z.array(HostPattern).optional(),
+  /**
+   * The agent's own session mode that leaves confinement to the desk, for an agent that sandboxes its commands
+   * itself (Codex: its sandbox cannot start inside the desk's). Set after `session/new` only when the desk's sandbox
+   * confines the agent; unconfined, the agent keeps its own mode and its own sandbox.
+   */
+  confinedMode: z.string().min(1).optional(),
   /** What the desk's Install gives npm for this agent (a package spec or a tarball path). */
   npmPackage: z.string().min(1).optional(),
 });

@@ -35,6 +35,8 @@ const ConfigEntry = z.object({
   authMethod: z.string().min(1).optional(),
   stateDirs: z.array(GrantedPath).optional(),
   networkHosts: z.array(HostPattern).optional(),
+  /** The agent's own mode that leaves confinement to the desk's sandbox (see AgentSpec). */
+  confinedMode: z.string().min(1).optional(),
   /** What Settings' Install gives npm (a package, `name@version`, a tarball path); overrides a known agent's package. */
   npmPackage: z.string().min(1).optional(),
 }).strict();

@@ -1,8 +1,11 @@
 // Which running tasks' agents have gone quiet, and for how long a turn may be silent before that shows (a desk
 // setting). Kept in memory: a restart re-runs the task, so nothing of it needs to outlive the desk.
 
-/** Default of the desk's `quietAfterSeconds`. */
-export const DEFAULT_QUIET_AFTER_SECONDS = 60;
+/**
+ * Default of the desk's `quietAfterSeconds`: long enough for a model's slow first token, short enough that a person
+ * learns of an agent stuck retrying (its stall notice carries the agent's own log) while it still matters.
+ */
+export const DEFAULT_QUIET_AFTER_SECONDS = 20;
 
 export interface QuietTasks {
   /** The time of the agent's last word, while it has been quiet past the limit. */

@@ -48,4 +48,41 @@ describe('watchQuiet', () => {
     expect(seen).toHaveLength(2);
     expect(seen[1]).toBeUndefined();
   });
+
+  describe('while the silence lasts', () => {
+    const startRepeating = (limit = 1000) => {
+      const still: number[] = [];
+      const timer = watchQuiet({ limitMs: () => limit, now: () => Date.now(), onQuiet: () => {}, onStill: (since) => still.push(since) });
+      return { timer, still };
+    };
+
+    it('says so again after twice the limit, then after gaps that double', () => {
+      const { still } = startRepeating();
+      const began = Date.now();
+      vi.advanceTimersByTime(1300);
+      expect(still).toEqual([]);
+      vi.advanceTimersByTime(1000);
+      expect(still).toEqual([began]);
+      vi.advanceTimersByTime(1500);
+      expect(still).toHaveLength(1);
+      vi.advanceTimersByTime(1000);
+      expect(still).toHaveLength(2);
+    });
+
+    it('repeats at most every five minutes, however long the turn is stuck', () => {
+      const { still } = startRepeating(60_000);
+      vi.advanceTimersByTime(60 * 60_000);
+      // 1 min quiet, then repeats at +1, +2, +4 min, then every 5 min until the hour is out.
+      expect(still.length).toBeGreaterThanOrEqual(12);
+      expect(still.length).toBeLessThanOrEqual(13);
+    });
+
+    it('stops repeating once the agent speaks', () => {
+      const { timer, still } = startRepeating();
+      vi.advanceTimersByTime(1300);
+      timer.word();
+      vi.advanceTimersByTime(1900);
+      expect(still).toEqual([]);
+    });
+  });
 });

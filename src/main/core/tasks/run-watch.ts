@@ -21,18 +21,35 @@ export interface QuietTimer {
   stop(): void;
 }
 
+/** The longest gap between two "still quiet" calls: a turn stuck for an hour gets a line every few minutes, not a flood. */
+const LONGEST_REPEAT_MS = 5 * 60_000;
+
 /**
  * Calls `onQuiet(lastWordAt)` once the agent has been silent for `limitMs()`, and `onQuiet(undefined)` when it speaks
- * again (or the watch stops while quiet). Checks a few times per limit, so a limit changed while it runs takes effect.
+ * again (or the watch stops while quiet). While the silence lasts, `onStill(lastWordAt)` follows after twice the limit,
+ * then after gaps that double (at most five minutes). One timer, checking a few times per limit, so a limit changed
+ * while it runs takes effect.
  */
-export function watchQuiet(options: { limitMs(): number; now(): number; onQuiet(since: number | undefined): void }): QuietTimer {
+export function watchQuiet(options: { limitMs(): number; now(): number; onQuiet(since: number | undefined): void; onStill?(since: number): void }): QuietTimer {
   let lastWord = options.now();
   let quiet = false;
   let held = 0;
+  let repeatGap = 0;
+  let nextRepeat = 0;
   const check = () => {
-    if (held > 0 || quiet) return;
-    if (options.now() - lastWord >= options.limitMs()) {
+    if (held > 0) return;
+    const now = options.now();
+    if (quiet) {
+      if (now < nextRepeat) return;
+      repeatGap = Math.min(repeatGap * 2, LONGEST_REPEAT_MS);
+      nextRepeat = now + repeatGap;
+      options.onStill?.(lastWord);
+      return;
+    }
+    if (now - lastWord >= options.limitMs()) {
       quiet = true;
+      repeatGap = options.limitMs();
+      nextRepeat = now + repeatGap;
       options.onQuiet(lastWord);
     }
   };

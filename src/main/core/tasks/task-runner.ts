@@ -22,6 +22,9 @@ import type { AgentFiles, RunnerIsolation } from '../runners/runner';
 import { isDeskError } from '../../../shared/desk-error';
 import { isAuthRequired, loginHelp, offeredMethods } from '../agents/agent-auth';
 import { AD_HOC_AGENT_ID } from '../agents/agents-config';
+import { confinedModeChoice } from '../agents/confined-mode';
+import { agentFailureMessage, modelEndpoints, stallNotice } from './agent-trouble';
+import { isObject } from '../../../shared/is-object';
 import { watchQuiet, type QuietTimer, type RunWatch } from './run-watch';
 import type { McpServerEntry } from '../mcp/mcp-access';
 
@@ -133,7 +136,9 @@ export async function runTask(context: RunContext): Promise<RunOutcome> {
     const terminals = isolation.terminals?.({ record: context.record, baseEnv: env })
       ?? createTerminalHost({ worktree, baseEnv: env, record: context.record, wrap: (command, args, cwd) => isolation.wrap(command, args, { terminal: true, cwd }) });
     try {
-      const ended = await converse(context, agent, worktree, spec, { terminals, files: isolation.files ?? createWorktreeFiles(worktree) }, said.append);
+      const confined = isolation.kind !== 'none';
+      const endpoints = modelEndpoints(env);
+      const ended = await converse(context, agent, worktree, spec, { terminals, files: isolation.files ?? createWorktreeFiles(worktree), confined, endpoints }, said.append);
       if (signal.aborted) return { status: 'cancelled', output: said.text() };
       if (ended.status !== 'ended') return { ...ended, output: said.text() };
       // An agent on a disk of its own hands its work back while it is still there to do so.
@@ -171,7 +176,7 @@ async function converse(
   agent: RunningAgent,
   cwd: string,
   spec: AgentSpec,
-  { terminals, files }: { terminals: TerminalHost; files: AgentFiles },
+  { terminals, files, confined, endpoints }: { terminals: TerminalHost; files: AgentFiles; confined: boolean; endpoints: readonly string[] },
   onText: (text: string) => void,
 ): Promise<Exclude<RunOutcome, { status: 'completed' }> | { status: 'ended' }> {
   const { signal, turn } = context;
@@ -243,14 +248,25 @@ async function converse(
     }
     context.onSession(connected);
     context.update({ sessionId: connected.sessionId });
-    if (connected.features.modes !== undefined) context.record({ type: 'agent', update: { kind: 'other', name: 'session_modes', data: connected.features.modes } });
+    const modes = await applyConfinedMode(context, connected, spec, confined);
+    if (modes !== undefined) context.record({ type: 'agent', update: { kind: 'other', name: 'session_modes', data: modes } });
     if (connected.features.configOptions !== undefined) context.record({ type: 'agent', update: { kind: 'other', name: 'config_options', data: connected.features.configOptions } });
     if (signal.aborted) return { status: 'cancelled' };
 
     const prompt = turn.number > 1 && !connected.continued ? followUpWithContext(context.task.prompt, turn.prompt) : turn.prompt;
     const { watch } = context;
     if (watch) {
-      quiet = watchQuiet({ limitMs: () => watch.quietAfterMs(), now: Date.now, onQuiet: (since) => watch.setQuiet(since === undefined ? undefined : new Date(since).toISOString()) });
+      // The silence shows on the card (quietSince) and, with the agent's own last log lines, in the activity.
+      const notice = (since: number) => context.record({ type: 'log', level: 'warn', source: 'desk', text: stallNotice({ agentName: spec.name, quietMs: Date.now() - since, recentLog: agent.recentLog(), endpoints }) });
+      quiet = watchQuiet({
+        limitMs: () => watch.quietAfterMs(),
+        now: Date.now,
+        onQuiet: (since) => {
+          watch.setQuiet(since === undefined ? undefined : new Date(since).toISOString());
+          if (since !== undefined) notice(since);
+        },
+        onStill: notice,
+      });
     }
     const end = await connected.prompt(prompt).finally(() => quiet?.stop());
     switch (end.stopReason) {
@@ -271,12 +287,39 @@ async function converse(
       const exit = await Promise.race([agent.exited, new Promise<undefined>((resolve) => { setTimeout(resolve, 1000); })]);
       return { status: 'error', message: exit ? describeExit(exit, agent.recentLog()) : error.message };
     }
-    if (error instanceof JsonRpcError) return { status: 'error', message: `The agent failed: ${error.message}` };
+    if (error instanceof JsonRpcError) {
+      // What the agent wrote on stderr just before its answer is read after it: let those lines in first.
+      for (let turnOfLoop = 0; turnOfLoop < 2; turnOfLoop++) await new Promise((resolve) => { setImmediate(resolve); });
+      return { status: 'error', message: agentFailureMessage(error, { recentLog: agent.recentLog(), endpoints }) };
+    }
     if (error instanceof Error) return { status: 'error', message: error.message };
     throw error;
   } finally {
     signal.removeEventListener('abort', onAbort);
   }
+}
+
+/**
+ * An agent that sandboxes itself is put in its mode that leaves that to the desk, when the desk confines it, and the
+ * task's log says so. Returns the session's modes as they now are.
+ */
+async function applyConfinedMode(context: RunContext, session: AgentSession, spec: AgentSpec, confined: boolean): Promise<unknown> {
+  const { modes } = session.features;
+  const choice = confinedModeChoice(spec, confined, modes);
+  if (choice === undefined) return modes;
+  const log = (text: string, level: 'info' | 'warn') => context.record({ type: 'log', level, source: 'desk', text });
+  if (choice.kind === 'missing') {
+    log(choice.log, 'warn');
+    return modes;
+  }
+  try {
+    await session.setMode(choice.modeId);
+  } catch (error) {
+    log(`${spec.name} refused its mode "${choice.modeId}" (${error instanceof Error ? error.message : String(error)}), so it keeps its own sandbox inside the desk's; commands it runs there may fail.`, 'warn');
+    return modes;
+  }
+  log(choice.log, 'info');
+  return isObject(modes) ? { ...modes, currentModeId: choice.modeId } : modes;
 }
 
 /** The agent wants a login (at initialize, session/new or a prompt): the task's error lists its methods and what works. */
