@@ -111,12 +111,27 @@ describe('Qwen Code through the desk, against an OpenAI-compatible stand-in', ()
     expect(git(desk.repo, 'show', `${task.commit}:made.txt`)).toBe('made-by-qwen');
   });
 
-  it('ends the task in error, within 60 s, when the model\'s stream is cut off', async () => {
+  it('ends the task in error, within 60 s, naming the endpoint, when the model\'s stream is cut off', async () => {
     const desk = await qwenDesk([{ kind: 'cut', text: 'Let me' }], { read: 'allow', edit: 'allow', execute: 'allow' });
     await submit(desk, 'cut');
 
     expect(await desk.waitForStatus('cut', ['completed', 'error', 'cancelled'], 60_000)).toBe('error');
-    expect((await desk.api('GET', '/tasks/cut')).json.errorMessage).toMatch(/terminated/);
+    const { errorMessage } = (await desk.api('GET', '/tasks/cut')).json;
+    // qwen's own word for a stream that broke off, and where it was pointed.
+    expect(errorMessage).toMatch(/terminated/);
+    expect(errorMessage).toContain(`OPENAI_BASE_URL=${desk.standIn.baseUrl}`);
+  });
+
+  it.each([500, 429])('says in the activity, within 60 s, that the agent has gone quiet while it retries a model answering %i', async (status) => {
+    const failing: ModelStep = { kind: 'fail', status };
+    const desk = await qwenDesk([], { read: 'allow', edit: 'allow', execute: 'allow' }, { fallback: failing });
+    await submit(desk, 'failing');
+
+    const notice = await waitForEvent(desk, 'failing', (envelope) => envelope.event.type === 'log' && /sent nothing/.test(envelope.event.text), 60_000);
+    expect(notice.event).toMatchObject({ type: 'log', text: expect.stringContaining(`OPENAI_BASE_URL=${desk.standIn.baseUrl}`) });
+    // It is retrying, not stuck: the stand-in has been asked again since the first failure.
+    expect(desk.standIn.requests.length).toBeGreaterThan(1);
+    expect(desk.core.tasks.list().find((task) => task.id === 'failing')?.status).toBe('in-progress');
   });
 
   it('leaves no process behind when the task is cancelled while the model is answering', async () => {
