@@ -1,36 +1,41 @@
 // The client side of standard ACP requests an agent makes (permissions, questions, files, terminals), as an SDK
 // client app. The SDK has parsed every request with the ACP schemas before a handler here runs.
 import { RequestError, client, methods, type ClientApp, type CreateElicitationRequest, type RequestPermissionRequest } from '@agentclientprotocol/sdk';
-import { JsonRpcError, INVALID_PARAMS } from '../../../shared/json-rpc-peer';
+import { INVALID_PARAMS } from '../../../shared/json-rpc-peer';
+import { fileError, protocolError } from './acp-errors';
 import { mapAcpUpdate } from './acp-update-mapper';
 import { createAnnouncedToolCalls } from './announced-tool-calls';
+import type { ToolCallMemory } from './tool-call-memory';
 import type { ElicitationRequest, PermissionRequest, SessionCallbacks } from './agent-session';
 
 /**
  * Builds the desk's client app. `isReplaying()` is true while the agent replays an earlier session's history
- * (`session/load`): those updates are already recorded, so they are not recorded twice.
+ * (`session/load`): those updates are already recorded, so they are not recorded twice. `toolCalls` completes a
+ * permission request with what the session's updates said about the same tool call.
  */
-export function deskClientApp({ onUpdate, handlers }: SessionCallbacks, isReplaying: () => boolean): ClientApp {
+export function deskClientApp({ onUpdate, handlers }: SessionCallbacks, isReplaying: () => boolean, toolCalls: Pick<ToolCallMemory, 'judged'>): ClientApp {
   const { terminals } = handlers;
-  const toolCalls = createAnnouncedToolCalls();
+  const announced = createAnnouncedToolCalls();
   return client({ name: 'assignment-desk' })
     .onNotification(methods.client.session.update, ({ params }) => {
-      toolCalls.saw(params.update);
+      announced.saw(params.update);
       if (!isReplaying()) onUpdate(mapAcpUpdate(params.update));
     })
     .onRequest(methods.client.session.requestPermission, served(async ({ params }) => {
-      const announced = toolCalls.announce(params.toolCall);
-      if (announced) onUpdate(announced);
-      return { outcome: await handlers.requestPermission(toPermissionRequest(params)) };
+      const started = announced.announce(params.toolCall);
+      if (started) onUpdate(started);
+      const request = toPermissionRequest(params);
+      return { outcome: await handlers.requestPermission({ ...request, toolCall: toolCalls.judged(request.toolCall) }) };
     }))
     .onRequest(methods.client.elicitation.create, served(async ({ params }) => handlers.elicit(toElicitationRequest(params))))
     .onRequest(methods.client.fs.readTextFile, served(async ({ params }) => {
       const line = positive(params.line, 'line');
       const limit = positive(params.limit, 'limit');
-      return { content: await handlers.readTextFile({ path: params.path, ...(line && { line }), ...(limit && { limit }) }) };
+      const read = handlers.readTextFile({ path: params.path, ...(line && { line }), ...(limit && { limit }) });
+      return { content: await read.catch((error: unknown) => { throw fileError(error, params.path, 'read'); }) };
     }))
     .onRequest(methods.client.fs.writeTextFile, served(async ({ params }) => {
-      await handlers.writeTextFile({ path: params.path, content: params.content });
+      await handlers.writeTextFile({ path: params.path, content: params.content }).catch((error: unknown) => { throw fileError(error, params.path, 'write'); });
       return {};
     }))
     .onRequest(methods.client.terminal.create, served(async ({ params }) => terminals.create({
@@ -46,14 +51,18 @@ export function deskClientApp({ onUpdate, handlers }: SessionCallbacks, isReplay
     .onRequest(methods.client.terminal.release, served(async ({ params }) => { terminals.release(params.terminalId); return {}; }));
 }
 
-/** The desk's services answer refusals as JsonRpcError; the SDK answers only its own RequestError with their code. */
+/**
+ * The SDK answers its own RequestError with its code and anything else as a bare "Internal error": every failure
+ * of the desk's services becomes the RequestError ACP defines for its cause (acp-errors.ts).
+ */
 function served<C, R>(handler: (context: C) => Promise<R>): (context: C) => Promise<R> {
   return async (context) => {
     try {
       return await handler(context);
     } catch (error) {
-      if (error instanceof JsonRpcError) throw new RequestError(error.code, error.message, error.data);
-      throw error;
+      if (error instanceof RequestError) throw error;
+      const answer = protocolError(error);
+      throw new RequestError(answer.code, answer.message, answer.data);
     }
   };
 }

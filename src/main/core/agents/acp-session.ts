@@ -9,6 +9,8 @@ import type { McpServerEntry } from '../mcp/mcp-access';
 import { isAuthRequired, offeredMethods } from './agent-auth';
 import { agentImplementation, agentLoginRequired, agentProtocolError, type AgentSession, type SessionCallbacks } from './agent-session';
 import { keepUnknownUpdates } from './unknown-updates';
+import { withinHandshake } from './handshake-deadline';
+import { createToolCallMemory, rememberToolCalls } from './tool-call-memory';
 
 export interface AcpSessionOptions {
   cwd: string;
@@ -20,15 +22,19 @@ export interface AcpSessionOptions {
   continueSessionId?: string;
   /** The desk's MCP server, passed in `session/new` when the agent declares `mcpCapabilities.http`. */
   mcp?: McpServerEntry;
+  /** How long authenticate and session/new (load, resume) may wait for the agent's answer. */
+  handshakeTimeoutMs: number;
 }
 
 export async function startAcpSession(channel: MessageChannel, options: AcpSessionOptions, callbacks: SessionCallbacks): Promise<AgentSession & { continued: boolean }> {
   let replaying = false;
   // The SDK checks each message's shape itself; our channel only parses JSON lines.
   // Update kinds newer than the SDK's schema would be dropped by it; they reach the task as text instead.
-  const readable = keepUnknownUpdates(channel.readable, callbacks.onUpdate);
+  // Permission requests are judged by the tool call they are about, as the session's updates described it.
+  const toolCalls = createToolCallMemory();
+  const readable = rememberToolCalls(keepUnknownUpdates(channel.readable, callbacks.onUpdate), toolCalls);
   const stream: Stream = { readable: readable as ReadableStream<AnyMessage>, writable: channel.writable };
-  const connection = deskClientApp(callbacks, () => replaying).connect(stream);
+  const connection = deskClientApp(callbacks, () => replaying, toolCalls).connect(stream);
   // Closing the channel (agent exit) fails pending calls with its reason; the SDK ending on its own closes the channel.
   channel.onClose((error) => connection.close(error));
   void connection.closed.then(() => channel.close(new Error('The ACP connection closed')));
@@ -54,7 +60,7 @@ export async function startAcpSession(channel: MessageChannel, options: AcpSessi
 
   if (options.authMethod) {
     const methodId = options.authMethod;
-    await call(() => agent.request(methods.agent.authenticate, { methodId }));
+    await call(() => withinHandshake('authenticate', options.handshakeTimeoutMs, channel, () => agent.request(methods.agent.authenticate, { methodId })));
   }
 
   // Every agent takes stdio MCP servers; an HTTP one only when the agent says it does.
@@ -70,12 +76,12 @@ export async function startAcpSession(channel: MessageChannel, options: AcpSessi
       // A loaded session replays its history as updates; the desk recorded them the first time.
       replaying = canLoad;
       described = (canLoad
-        ? await agent.request(methods.agent.session.load, { ...base, sessionId: earlier })
-        : await agent.request(methods.agent.session.resume, { ...base, sessionId: earlier })) ?? {};
+        ? await withinHandshake('session/load', options.handshakeTimeoutMs, channel, () => agent.request(methods.agent.session.load, { ...base, sessionId: earlier }))
+        : await withinHandshake('session/resume', options.handshakeTimeoutMs, channel, () => agent.request(methods.agent.session.resume, { ...base, sessionId: earlier }))) ?? {};
       sessionId = earlier;
       continued = true;
     } else {
-      const created = await agent.request(methods.agent.session.new, base);
+      const created = await withinHandshake('session/new', options.handshakeTimeoutMs, channel, () => agent.request(methods.agent.session.new, base));
       if (typeof created?.sessionId !== 'string') throw agentProtocolError('The agent did not return a session id for session/new.');
       sessionId = created.sessionId;
       described = created;

@@ -33,5 +33,7 @@ export const AgentSpec = z.object({
   confinedMode: z.string().min(1).optional(),
   /** What the desk's Install gives npm for this agent (a package spec or a tarball path). */
   npmPackage: z.string().min(1).optional(),
+  /** How long each handshake step (initialize, session/new…) may wait for an answer; default 30 s. */
+  handshakeTimeoutMs: z.number().int().positive().max(600_000).optional(),
 });
 export type AgentSpec = z.infer<typeof AgentSpec>;

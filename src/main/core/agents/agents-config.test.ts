@@ -14,7 +14,7 @@ describe('parseAgentsConfig', () => {
   it('keeps every field a person can set', () => {
     const entry = {
       id: 'gemini', name: 'Gemini (work)', command: '/opt/gemini/bin/gemini', args: ['--acp', '--model', 'pro'], dialect: 'acp',
-      envAllowlist: ['GEMINI_API_KEY'], env: { GEMINI_CLI_NO_RELAUNCH: 'true' }, authMethod: 'gemini-api-key',
+      envAllowlist: ['GEMINI_API_KEY'], env: { GEMINI_CLI_NO_RELAUNCH: 'true' }, authMethod: 'gemini-api-key', handshakeTimeoutMs: 90_000,
     };
     expect(parse({ agents: [entry] })).toEqual([entry]);
   });
@@ -22,6 +22,7 @@ describe('parseAgentsConfig', () => {
   it.each([
     [{ agents: [{ id: 'x' }] }, `${FILE}: agents[0].command:`],
     [{ agents: [{ id: 'x', command: 'a', dialect: 'grpc' }] }, `${FILE}: agents[0].dialect:`],
+    [{ agents: [{ id: 'x', command: 'a', handshakeTimeoutMs: 30 }] }, `${FILE}: agents[0].handshakeTimeoutMs: must be at least 1000 (ms)`],
     [{ agents: [{ id: 'x', command: 'a', envAllowlist: ['OK', 'NOT OK'] }] }, `${FILE}: agents[0].envAllowlist[1]: must be an environment variable name`],
     [{ agents: [{ id: 'x', command: 'a', envAllowList: [] }] }, `${FILE}: agents[0]: Unrecognized key: "envAllowList"`],
     [{ agents: [{ id: 'x', command: './bin/agent' }] }, `${FILE}: agents[0].command: must be a program name`],

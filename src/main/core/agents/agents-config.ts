@@ -39,6 +39,8 @@ const ConfigEntry = z.object({
   confinedMode: z.string().min(1).optional(),
   /** What Settings' Install gives npm (a package, `name@version`, a tarball path); overrides a known agent's package. */
   npmPackage: z.string().min(1).optional(),
+  /** For an agent slow to start: how long each handshake step may wait (default 30 000 ms). */
+  handshakeTimeoutMs: z.number().int().min(1000, 'must be at least 1000 (ms)').max(600_000, 'must be at most 600000 (ms)').optional(),
 }).strict();
 
 const AgentsConfig = z.object({ agents: z.array(ConfigEntry) }).strict();

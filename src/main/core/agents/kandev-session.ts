@@ -9,11 +9,15 @@ import {
   KandevSessionCreated, KandevUpdate, KandevWriteTextFile, type KandevInitializeResult,
 } from './kandev-messages';
 import { mapKandevUpdate } from './kandev-update-mapper';
+import { fileError, protocolError } from './acp-errors';
+import { withinHandshake } from './handshake-deadline';
 
 export interface KandevSessionOptions {
   cwd: string;
   init: KandevInitializeResult;
   continueSessionId?: string;
+  /** How long session/new (or session/load) may wait for the agent's answer. */
+  handshakeTimeoutMs: number;
 }
 
 interface OpenTurn { resolve(end: TurnEnd): void; reject(error: Error): void; cancelled: boolean }
@@ -29,7 +33,11 @@ export async function startKandevSession(channel: MessageChannel, options: Kande
   const peer = createJsonRpcPeer(channel);
   const { handlers } = callbacks;
   // Kandev agents may still ask for permission, answers or files the ACP way (a documented extension).
-  peer.handle('session/request_permission', async (params) => {
+  // Each failure answers with the code ACP defines for its cause (acp-errors.ts), as the standard dialect does.
+  const serve = (method: string, handler: (params: unknown) => Promise<unknown>): void => {
+    peer.handle(method, (params) => handler(params).catch((error: unknown) => { throw protocolError(error); }));
+  };
+  serve('session/request_permission', async (params) => {
     const { toolCall, options: choices } = parse(KandevPermissionRequest, params);
     return {
       outcome: await handlers.requestPermission({
@@ -44,17 +52,18 @@ export async function startKandevSession(channel: MessageChannel, options: Kande
       }),
     };
   });
-  peer.handle('elicitation/create', async (params) => {
+  serve('elicitation/create', async (params) => {
     const { message, mode, requestedSchema, url } = parse(KandevElicitationRequest, params);
     return handlers.elicit({ message, mode, ...(requestedSchema !== undefined && { requestedSchema }), ...(url !== undefined && { url }) });
   });
-  peer.handle('fs/read_text_file', async (params) => {
+  serve('fs/read_text_file', async (params) => {
     const { path, line, limit } = parse(KandevReadTextFile, params);
-    return { content: await handlers.readTextFile({ path, ...(line && { line }), ...(limit && { limit }) }) };
+    const read = handlers.readTextFile({ path, ...(line && { line }), ...(limit && { limit }) });
+    return { content: await read.catch((error: unknown) => { throw fileError(error, path, 'read'); }) };
   });
-  peer.handle('fs/write_text_file', async (params) => {
+  serve('fs/write_text_file', async (params) => {
     const { path, content } = parse(KandevWriteTextFile, params);
-    await handlers.writeTextFile({ path, content });
+    await handlers.writeTextFile({ path, content }).catch((error: unknown) => { throw fileError(error, path, 'write'); });
     return {};
   });
 
@@ -87,12 +96,14 @@ export async function startKandevSession(channel: MessageChannel, options: Kande
   let sessionId: string | undefined;
   let continued = false;
   if (options.continueSessionId && canResume) {
-    await peer.request('session/load', { sessionId: options.continueSessionId });
+    const earlier = options.continueSessionId;
+    await withinHandshake('session/load', options.handshakeTimeoutMs, channel, () => peer.request('session/load', { sessionId: earlier }));
     sessionId = options.continueSessionId;
     continued = true;
   } else {
     // Kandev's session/new takes no parameters; the cwd is an extra some agents use.
-    sessionId = KandevSessionCreated.safeParse(await peer.request('session/new', { cwd: options.cwd })).data?.sessionId;
+    const created = await withinHandshake('session/new', options.handshakeTimeoutMs, channel, () => peer.request('session/new', { cwd: options.cwd }));
+    sessionId = KandevSessionCreated.safeParse(created).data?.sessionId;
   }
   if (!sessionId) throw agentProtocolError('The agent did not return a session id for session/new.');
   const id = sessionId;

@@ -238,9 +238,9 @@ describe('terminal host: ending commands', () => {
     const { terminalId, pid } = await startPrintingPid(made, 'echo $$; exec sleep 100');
     host.release(terminalId);
     const error = rpcError(() => host.output(terminalId));
-    expect(error).toMatchObject({ code: -32602, message: `Unknown terminal ${terminalId}` });
-    expect(rpcError(() => host.kill(terminalId)).code).toBe(-32602);
-    await expect(host.waitForExit(terminalId)).rejects.toMatchObject({ code: -32602 });
+    expect(error).toMatchObject({ code: -32002, message: expect.stringContaining(`Unknown terminal ${terminalId}`) });
+    expect(rpcError(() => host.kill(terminalId)).code).toBe(-32002);
+    await expect(host.waitForExit(terminalId)).rejects.toMatchObject({ code: -32002 });
     await groupEnds(pid);
   });
 
@@ -252,12 +252,12 @@ describe('terminal host: ending commands', () => {
     await host.disposeAll();
     expect(processGroupAlive(first.pid)).toBe(false);
     expect(processGroupAlive(second.pid)).toBe(false);
-    expect(rpcError(() => host.output(first.terminalId)).code).toBe(-32602);
+    expect(rpcError(() => host.output(first.terminalId)).code).toBe(-32002);
   });
 
   it('fails with an unknown-terminal error for an id it never gave out', () => {
     const { host } = makeHost();
-    expect(rpcError(() => host.output('term-404'))).toMatchObject({ code: -32602, message: 'Unknown terminal term-404' });
+    expect(rpcError(() => host.output('term-404'))).toMatchObject({ code: -32002, message: expect.stringContaining('Unknown terminal term-404') });
   });
 });
 

@@ -6,6 +6,7 @@ import type * as NodePty from 'node-pty';
 import type { IPty } from 'node-pty';
 import type { TaskEvent } from '../../../shared/events';
 import { INVALID_PARAMS, JsonRpcError } from '../../../shared/json-rpc-peer';
+import { RESOURCE_NOT_FOUND } from './acp-errors';
 import { createOutputBatcher, type OutputBatcher } from './output-batcher';
 import { createOutputBuffer, type OutputBuffer } from './output-buffer';
 import { endProcessTree } from './process-tree';
@@ -82,7 +83,7 @@ export function createTerminalHost(options: TerminalHostOptions): TerminalHost {
 
   const find = (terminalId: string): Terminal => {
     const terminal = terminals.get(terminalId);
-    if (!terminal) throw new JsonRpcError(INVALID_PARAMS, `Unknown terminal ${terminalId}`);
+    if (!terminal) throw new JsonRpcError(RESOURCE_NOT_FOUND, `Unknown terminal ${terminalId}: it was never created here or has been released.`, { terminalId });
     return terminal;
   };
 

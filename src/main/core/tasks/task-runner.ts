@@ -215,6 +215,7 @@ async function converse(
       ...(spec.authMethod !== undefined && { authMethod: spec.authMethod }),
       ...(continueSessionId !== undefined && { continueSessionId }),
       ...(context.mcp && { mcp: context.mcp }),
+      ...(spec.handshakeTimeoutMs !== undefined && { handshakeTimeoutMs: spec.handshakeTimeoutMs }),
     }, {
       onUpdate: (update: AgentUpdate) => {
         heard(update);

@@ -2,8 +2,9 @@
 // its output is mirrored here so the agent's `terminal/output` is answered at once, and it is recorded as task
 // events exactly as the local terminal host records them.
 import type { TaskEvent } from '../../../../shared/events';
-import { INVALID_PARAMS, JsonRpcError } from '../../../../shared/json-rpc-peer';
+import { JsonRpcError } from '../../../../shared/json-rpc-peer';
 import { TerminalCreateResult } from '../../../../shared/runner-link';
+import { RESOURCE_NOT_FOUND } from '../../agents/acp-errors';
 import { createOutputBatcher, type OutputBatcher } from '../../agents/output-batcher';
 import { createOutputBuffer, type OutputBuffer } from '../../agents/output-buffer';
 import { checkedLimit, DEFAULT_BATCH_MS, DISPOSE_LIMIT_MS, MAX_OUTPUT_LIMIT, MAX_PENDING_OUTPUT, type TerminalExitStatus, type TerminalHost } from '../../agents/terminal-host';
@@ -44,7 +45,7 @@ export function createRemoteTerminalHost(options: RemoteTerminalOptions): Termin
 
   const find = (terminalId: string): Terminal => {
     const terminal = terminals.get(terminalId);
-    if (!terminal) throw new JsonRpcError(INVALID_PARAMS, `Unknown terminal ${terminalId}`);
+    if (!terminal) throw new JsonRpcError(RESOURCE_NOT_FOUND, `Unknown terminal ${terminalId}: it was never created here or has been released.`, { terminalId });
     return terminal;
   };
   const tell = (what: string, request: Promise<unknown>): void => {

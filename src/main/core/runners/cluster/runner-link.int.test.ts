@@ -232,7 +232,7 @@ describe('the desk-runner connection', () => {
     const link = await helper.link;
     const terminals = link.terminals({ record: () => {}, baseEnv: {} });
 
-    expect(() => terminals.output('term-9')).toThrow(expect.objectContaining({ code: -32602 }));
+    expect(() => terminals.output('term-9')).toThrow(expect.objectContaining({ code: -32002 }));
     await expect(terminals.create({ command: 'true', cwd: '/' })).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/outside/) });
     await ended(helper, link);
   });
