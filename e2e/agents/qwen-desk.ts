@@ -11,13 +11,18 @@ export const QWEN: RealAgent = REAL_AGENTS.find((agent) => agent.id === 'qwen') 
 /** The dummy key: qwen wants one to pick its OpenAI auth, the stand-in never checks it. */
 export const DUMMY_KEY = 'sk-stand-in';
 
+const PROXY_VARIABLES = ['HTTPS_PROXY', 'HTTP_PROXY', 'ALL_PROXY', 'https_proxy', 'http_proxy', 'all_proxy'];
+
 /**
  * The agent entry an `agents.json` user would write: qwen's known command, with the gateway's base URL, a key and
- * the model in its environment (qwen reads OPENAI_BASE_URL, OPENAI_API_KEY and OPENAI_MODEL).
+ * the model in its environment (qwen reads OPENAI_BASE_URL, OPENAI_API_KEY and OPENAI_MODEL). Unconfined, the
+ * isolated environment's dead proxy is taken away: qwen sends every request through a proxy it is given, NO_PROXY
+ * or not, so it would never reach the stand-in. Confined, the sandbox puts its own proxy in these variables anyway.
  */
-export function qwenAgentSpec(home: string, standIn: OpenAiChatStandIn): AgentSpec {
+export function qwenAgentSpec(home: string, standIn: OpenAiChatStandIn, options: { confined: boolean }): AgentSpec {
   const spec = isolatedAgentSpec(QWEN, home);
-  return { ...spec, env: { ...spec.env, OPENAI_BASE_URL: standIn.baseUrl, OPENAI_API_KEY: DUMMY_KEY, OPENAI_MODEL: standIn.model } };
+  const noProxy = options.confined ? {} : Object.fromEntries(PROXY_VARIABLES.map((name) => [name, '']));
+  return { ...spec, env: { ...spec.env, ...noProxy, OPENAI_BASE_URL: standIn.baseUrl, OPENAI_API_KEY: DUMMY_KEY, OPENAI_MODEL: standIn.model } };
 }
 
 /**

@@ -30,6 +30,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Capability } from '../../src/shared/governance';
 import type { TaskEvent } from '../../src/shared/events';
 import { git } from '../../src/main/core/git/git-test-fixture';
+import { probeSandbox } from '../../src/main/core/sandbox/sandbox-probe';
 import { desksPerTest, makeRepo, scriptedAgent, taskEvents, waitForEvent, type Desk } from '../../src/main/core/test-support/desk-harness';
 import type { ModelStep } from '../../src/main/core/test-support/model-stand-ins/model-script';
 import { startOpenAiChatStandIn, type OpenAiChatStandIn } from '../../src/main/core/test-support/model-stand-ins/openai-chat';
@@ -45,6 +46,8 @@ type CapabilityMode = 'allow' | 'ask';
 
 describe('Qwen Code through the desk, against an OpenAI-compatible stand-in', () => {
   const openDesk = desksPerTest();
+  // The default sandbox where this machine has one (bubblewrap), as a desk would pick it.
+  const sandbox = probeSandbox();
   let standIn: OpenAiChatStandIn | undefined;
   afterEach(async () => {
     await standIn?.close();
@@ -70,7 +73,8 @@ describe('Qwen Code through the desk, against an OpenAI-compatible stand-in', ()
     writeQwenSettings(home, server.model, options.maxRetries);
     const desk = await openDesk({
       reuse: { root, repo: makeRepo(root), dataDir: join(root, 'data') },
-      agents: [scriptedAgent(), qwenAgentSpec(home, server)],
+      agents: [scriptedAgent(), qwenAgentSpec(home, server, { confined: (await sandbox).available })],
+      sandbox: await sandbox,
       policy: { version: 1, defaults: { capabilities, network: [`127.0.0.1:${server.port}`] } },
     });
     started.desk = desk;
