@@ -96,6 +96,9 @@ describe('Qwen Code through the desk, against an OpenAI-compatible stand-in', ()
     expect(calls.some((call) => call.toolKind === 'execute')).toBe(true);
     expect(JSON.stringify(calls)).toContain('made-by-qwen');
     expect(agentText(events)).toContain('Wrote hello.txt and made.txt.');
+    // Confined wherever this machine can confine it, with the network limited to the stand-in.
+    const logs = events.flatMap((event) => (event.type === 'log' ? [event.text] : []));
+    expect(logs).toContainEqual((await sandbox).available ? expect.stringMatching(new RegExp(`^Sandboxed \\(.*network limited to 127\\.0\\.0\\.1:${desk.standIn.port}\\.`)) : expect.stringMatching(/^Unsandboxed/));
   });
 
   it('asks a person before the command when the policy says ask, and goes on once answered over HTTP', async () => {
