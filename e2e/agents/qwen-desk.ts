@@ -27,15 +27,16 @@ export function qwenAgentSpec(home: string, standIn: OpenAiChatStandIn, options:
 
 /**
  * `~/.qwen/settings.json` as a gateway user writes it: the OpenAI auth type chosen (so `session/new` needs no
- * login), the gateway's model, usage statistics off (they would go to Alibaba's servers), and the model retries
- * bounded by `maxRetries` (the OpenAI client's retries per attempt and qwen's rate-limit retries; default 3 and 10).
+ * login), the gateway's model, and usage statistics off (they would go to Alibaba's servers). A user who wants
+ * model errors to end sooner adds `model.generationConfig.maxRetries` (the OpenAI client's retries per attempt and
+ * qwen's rate-limit retries; default 3 and 10); the spec keeps qwen's defaults.
  */
-export function writeQwenSettings(home: string, model: string, maxRetries?: number): string {
+export function writeQwenSettings(home: string, model: string): string {
   const dir = join(home, '.qwen');
   mkdirSync(dir, { recursive: true });
   const settings = {
     security: { auth: { selectedType: 'openai' } },
-    model: { name: model, ...(maxRetries !== undefined && { generationConfig: { maxRetries } }) },
+    model: { name: model },
     privacy: { usageStatisticsEnabled: false },
   };
   const path = join(dir, 'settings.json');

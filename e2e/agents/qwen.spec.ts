@@ -55,7 +55,7 @@ describe('Qwen Code through the desk, against an OpenAI-compatible stand-in', ()
   });
 
   /** A desk whose `qwen` agent talks to a fresh stand-in following `steps`, the policy naming the stand-in's port. */
-  async function qwenDesk(steps: readonly ModelStep[], capabilities: Partial<Record<Capability, CapabilityMode>>, options: { fallback?: ModelStep; maxRetries?: number } = {}): Promise<Desk & { root: string; standIn: OpenAiChatStandIn }> {
+  async function qwenDesk(steps: readonly ModelStep[], capabilities: Partial<Record<Capability, CapabilityMode>>, options: { fallback?: ModelStep } = {}): Promise<Desk & { root: string; standIn: OpenAiChatStandIn }> {
     // qwen's write_file wants an absolute path: the stand-in puts the task's worktree in front when it answers,
     // once the desk (started after the stand-in, whose port its policy names) has made it.
     const started: { desk?: Desk } = {};
@@ -70,7 +70,7 @@ describe('Qwen Code through the desk, against an OpenAI-compatible stand-in', ()
     const root = mkdtempSync(join(tmpdir(), 'desk-qwen-'));
     const home = join(root, 'home');
     mkdirSync(home);
-    writeQwenSettings(home, server.model, options.maxRetries);
+    writeQwenSettings(home, server.model);
     const desk = await openDesk({
       reuse: { root, repo: makeRepo(root), dataDir: join(root, 'data') },
       agents: [scriptedAgent(), qwenAgentSpec(home, server, { confined: (await sandbox).available })],
