@@ -4,6 +4,7 @@ import { RequestError, client, methods, type ClientApp, type CreateElicitationRe
 import { INVALID_PARAMS } from '../../../shared/json-rpc-peer';
 import { fileError, protocolError } from './acp-errors';
 import { mapAcpUpdate } from './acp-update-mapper';
+import { createAnnouncedToolCalls } from './announced-tool-calls';
 import type { ToolCallMemory } from './tool-call-memory';
 import { terminalMetaEvents } from './terminal-meta';
 import type { ElicitationRequest, PermissionRequest, SessionCallbacks } from './agent-session';
@@ -15,13 +16,17 @@ import type { ElicitationRequest, PermissionRequest, SessionCallbacks } from './
  */
 export function deskClientApp({ onUpdate, onTerminal, handlers }: SessionCallbacks, isReplaying: () => boolean, toolCalls: Pick<ToolCallMemory, 'judged'>): ClientApp {
   const { terminals } = handlers;
+  const announced = createAnnouncedToolCalls();
   return client({ name: 'assignment-desk' })
     .onNotification(methods.client.session.update, ({ params }) => {
+      announced.saw(params.update);
       if (isReplaying()) return;
       onUpdate(mapAcpUpdate(params.update));
       for (const event of terminalMetaEvents(params.update)) onTerminal?.(event);
     })
     .onRequest(methods.client.session.requestPermission, served(async ({ params }) => {
+      const started = announced.announce(params.toolCall);
+      if (started) onUpdate(started);
       const request = toPermissionRequest(params);
       return { outcome: await handlers.requestPermission({ ...request, toolCall: toolCalls.judged(request.toolCall) }) };
     }))

@@ -1,0 +1,157 @@
+// A stand-in of OpenAI Chat Completions on 127.0.0.1, following a test's script: what an agent pointed at an
+// OpenAI-compatible gateway (OPENAI_BASE_URL) talks to in tests, with no model service behind it.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { errorBody, offeredChatTools, openingChunks, replyChunks, replyCompletion, streamWanted, usageFor, type ChatReply } from './openai-chat-wire';
+import { pickTool, stepQueue, ToolNotOffered, type ModelRequestRecord, type ModelStep } from './model-script';
+
+export interface OpenAiChatStandInOptions {
+  /** One step per `POST /v1/chat/completions`, in order. */
+  steps: readonly ModelStep[];
+  /** What every request after the script gets; default: a plain "Done." */
+  fallback?: ModelStep;
+  /** The model id it reports in answers and lists at `/v1/models`; default `stand-in-chat`. */
+  model?: string;
+  /**
+   * Completes a tool's input when the request is answered, for what a test learns only once the agent runs (the
+   * task's worktree, where agents that want absolute paths must write); default: the input as scripted.
+   */
+  bindInput?: (input: Record<string, unknown>) => Record<string, unknown>;
+}
+
+export interface OpenAiChatStandIn {
+  /** `http://127.0.0.1:PORT`, what a sandbox policy's `network` names as `127.0.0.1:PORT`. */
+  origin: string;
+  /** `http://127.0.0.1:PORT/v1`, what a user puts in OPENAI_BASE_URL. */
+  baseUrl: string;
+  port: number;
+  model: string;
+  /** Every chat request received, oldest first. */
+  requests: ModelRequestRecord[];
+  /** How many chat requests have not been answered yet (slow steps still waiting). */
+  pending(): number;
+  close(): Promise<void>;
+}
+
+const CHAT_PATH = '/v1/chat/completions';
+
+export async function startOpenAiChatStandIn(options: OpenAiChatStandInOptions): Promise<OpenAiChatStandIn> {
+  const model = options.model ?? 'stand-in-chat';
+  const queue = stepQueue(options.steps, options.fallback);
+  const requests: ModelRequestRecord[] = [];
+  const timers = new Set<NodeJS.Timeout>();
+  let pending = 0;
+  let answered = 0;
+
+  const server = createServer((req, res) => {
+    void handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) sendJson(res, 500, errorBody(500, `The stand-in failed: ${String(error)}`));
+      else res.destroy();
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = new URL(req.url ?? '/', 'http://stand-in').pathname.replace(/\/+$/, '');
+    if (req.method === 'GET' && path === '/v1/models') {
+      sendJson(res, 200, { object: 'list', data: [{ id: model, object: 'model', created: 0, owned_by: 'stand-in' }] });
+      return;
+    }
+    if (req.method !== 'POST' || path !== CHAT_PATH) {
+      sendJson(res, 404, errorBody(404, `The stand-in serves POST ${CHAT_PATH} and GET /v1/models, not ${req.method} ${path}.`));
+      return;
+    }
+    const text = await readBody(req);
+    let body: unknown;
+    try { body = JSON.parse(text); } catch {
+      sendJson(res, 400, errorBody(400, 'The request body is not JSON.'));
+      return;
+    }
+    const offered = offeredChatTools(body);
+    requests.push({ path, headers: req.headers, body, offeredTools: offered });
+    pending += 1;
+    try {
+      await answer(queue.next(), body, offered, res);
+    } finally {
+      pending -= 1;
+    }
+  }
+
+  async function answer(step: ModelStep, body: unknown, offered: string[], res: ServerResponse): Promise<void> {
+    if (step.kind === 'slow') {
+      await new Promise<void>((resolveDelay) => {
+        const timer = setTimeout(() => { timers.delete(timer); resolveDelay(); }, step.delayMs);
+        timers.add(timer);
+        // A client that gives up (or a desk that cancels) ends the wait early.
+        res.once('close', () => { clearTimeout(timer); timers.delete(timer); resolveDelay(); });
+      });
+      if (res.destroyed || res.writableEnded) return;
+      await answer(step.then, body, offered, res);
+      return;
+    }
+    if (step.kind === 'fail') {
+      sendJson(res, step.status, errorBody(step.status, step.message));
+      return;
+    }
+    const envelope = { id: `chatcmpl-standin-${++answered}`, model, created: Math.floor(Date.now() / 1000) };
+    const { stream, includeUsage } = streamWanted(body);
+    if (step.kind === 'cut') {
+      if (!stream) { res.destroy(); return; }
+      startStream(res);
+      for (const chunk of openingChunks(envelope, step.text)) res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+      // Gives the bytes to the socket, then breaks it: the client sees a stream that began and never ended.
+      res.socket?.end(() => res.destroy());
+      return;
+    }
+    let reply: ChatReply;
+    try {
+      reply = step.kind === 'text'
+        ? { kind: 'text', text: step.text, ...(step.thinking !== undefined && { thinking: step.thinking }) }
+        : { kind: 'tool', callId: `call_standin_${answered}`, name: pickTool(step.tool, offered), arguments: JSON.stringify(options.bindInput ? options.bindInput(step.input) : step.input), ...(step.text !== undefined && { text: step.text }) };
+    } catch (error) {
+      if (!(error instanceof ToolNotOffered)) throw error;
+      sendJson(res, 400, errorBody(400, `The stand-in's script is wrong: ${error.message}`));
+      return;
+    }
+    const usage = usageFor(body, reply);
+    if (!stream) {
+      sendJson(res, 200, replyCompletion(envelope, reply, usage));
+      return;
+    }
+    startStream(res);
+    for (const chunk of replyChunks(envelope, reply, includeUsage ? usage : undefined)) res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+    res.end('data: [DONE]\n\n');
+  }
+
+  await new Promise<void>((resolveListen) => server.listen(0, '127.0.0.1', resolveListen));
+  const { port } = server.address() as AddressInfo;
+  const origin = `http://127.0.0.1:${port}`;
+  return {
+    origin, baseUrl: `${origin}/v1`, port, model, requests,
+    pending: () => pending,
+    close: () => new Promise<void>((resolveClose) => {
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+      server.closeAllConnections();
+      server.close(() => resolveClose());
+    }),
+  };
+}
+
+function startStream(res: ServerResponse): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolveBody, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolveBody(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
