@@ -25,6 +25,11 @@ export const AgentSpec = z.object({
   stateDirs: z.array(GrantedPath).optional(),
   /** The service hosts the agent talks to; inside the sandbox it reaches these and nothing else. */
   networkHosts: z.array(HostPattern).optional(),
+  /**
+   * The ACP file methods the desk offers this agent; default: both. An agent that takes every error from
+   * `fs/read_text_file` for an unreadable file (Gemini CLI) reads the worktree itself, inside the sandbox.
+   */
+  fileMethods: z.object({ readTextFile: z.boolean(), writeTextFile: z.boolean() }).optional(),
   /** What the desk's Install gives npm for this agent (a package spec or a tarball path). */
   npmPackage: z.string().min(1).optional(),
 });

@@ -30,6 +30,8 @@ export interface ConnectOptions {
   clientVersion: string;
   authMethod?: string;
   continueSessionId?: string;
+  /** The ACP file methods to offer; default: both (see AgentSpec.fileMethods). */
+  fileMethods?: { readTextFile: boolean; writeTextFile: boolean };
   /** The desk's MCP server for this task, offered to agents that declare HTTP MCP support. */
   mcp?: McpServerEntry;
 }
@@ -38,7 +40,7 @@ export async function connectAgent(channel: MessageChannel, options: ConnectOpti
   const clientInfo = { name: 'assignment-desk', title: 'Assignment Desk', version: options.clientVersion };
   const init = await exchangeInitialize(channel, options.dialect === 'kandev'
     ? { protocolVersion: KANDEV_PROTOCOL_VERSION, clientInfo, capabilities: { streaming: true } }
-    : { protocolVersion: ACP_PROTOCOL_VERSION, clientCapabilities: DESK_CLIENT_CAPABILITIES, clientInfo });
+    : { protocolVersion: ACP_PROTOCOL_VERSION, clientCapabilities: { ...DESK_CLIENT_CAPABILITIES, fs: options.fileMethods ?? DESK_CLIENT_CAPABILITIES.fs }, clientInfo });
   if (!isObject(init)) throw agentProtocolError('The agent answered initialize without an object.');
   const version = init.protocolVersion;
   const sessionOptions = {

@@ -208,6 +208,7 @@ async function converse(
       cwd,
       clientVersion: context.clientVersion,
       ...(spec.authMethod !== undefined && { authMethod: spec.authMethod }),
+      ...(spec.fileMethods && { fileMethods: spec.fileMethods }),
       ...(continueSessionId !== undefined && { continueSessionId }),
       ...(context.mcp && { mcp: context.mcp }),
     }, {
