@@ -114,6 +114,17 @@ describe('the Gemini API stand-in', () => {
     expect(server.scripted().map((record) => record.offeredTools)).toEqual([['write_file', 'run_shell_command']]);
   });
 
+  it('tells a waiting test when the script has been reached', async () => {
+    const server = await serve([{ kind: 'text', text: 'One.' }, { kind: 'text', text: 'Two.' }]);
+    const reached = server.scriptedReached(2);
+
+    await post(server.url, STREAM, turn);
+    await post(server.url, STREAM, turn);
+
+    await expect(reached).resolves.toBeUndefined();
+    expect(server.scripted()).toHaveLength(2);
+  });
+
   it('refuses with 400 naming the offered tools when the script asks for one the request does not offer', async () => {
     const { url } = await serve([{ kind: 'tool', tool: ['Bash'], input: {} }]);
 

@@ -13,6 +13,8 @@ export interface GeminiStandIn {
   requests: ModelRequestRecord[];
   /** The model requests that took a step of the script. */
   scripted(): ModelRequestRecord[];
+  /** Resolves once `count` requests have taken a step of the script (at once if they already have). */
+  scriptedReached(count: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -40,6 +42,7 @@ export async function startGeminiStandIn(steps: readonly ModelStep[], options: G
   const queue = stepQueue(steps, options.fallback);
   const requests: ModelRequestRecord[] = [];
   const scripted: ModelRequestRecord[] = [];
+  const waiting: { count: number; resolve(): void }[] = [];
   const takesStep = options.takesStep ?? ((record: ModelRequestRecord) => record.offeredTools.length > 0);
   const server = createServer((request, response) => {
     void handle(request, response).catch((error: unknown) => {
@@ -81,6 +84,10 @@ export async function startGeminiStandIn(steps: readonly ModelStep[], options: G
       return;
     }
     scripted.push(record);
+    for (const waiter of waiting.filter((entry) => scripted.length >= entry.count)) {
+      waiting.splice(waiting.indexOf(waiter), 1);
+      waiter.resolve();
+    }
     await answer(response, queue.next(), record, model!, streamed);
   }
 
@@ -89,6 +96,10 @@ export async function startGeminiStandIn(steps: readonly ModelStep[], options: G
   return {
     url: `http://127.0.0.1:${port}`, port, requests,
     scripted: () => [...scripted],
+    scriptedReached: (count) => new Promise<void>((resolveReached) => {
+      if (scripted.length >= count) resolveReached();
+      else waiting.push({ count, resolve: resolveReached });
+    }),
     close: () => new Promise((resolveClose) => {
       server.closeAllConnections();
       server.close(() => resolveClose());
