@@ -20,10 +20,10 @@ export const GEMINI = REAL_AGENTS.find((agent) => agent.id === 'gemini')!;
  * back-off from 5 s to 30 s), shell output as plain text (the pty's output reaches ACP clients as nothing), and
  * nothing that calls Google on its own (usage statistics, update checks).
  */
-export function gatewaySettings(maxAttempts: number): Record<string, unknown> {
+export function gatewaySettings(maxAttempts: number | undefined): Record<string, unknown> {
   return {
     model: { name: 'gemini-2.5-flash' },
-    general: { maxAttempts, enableAutoUpdate: false, enableAutoUpdateNotification: false },
+    general: { ...(maxAttempts !== undefined && { maxAttempts }), enableAutoUpdate: false, enableAutoUpdateNotification: false },
     tools: { shell: { enableInteractiveShell: false } },
     privacy: { usageStatisticsEnabled: false },
   };
@@ -41,8 +41,8 @@ export interface GeminiDesk {
 export interface GeminiDeskOptions {
   steps: ModelStep[];
   capabilities: Partial<Record<Capability, CapabilityMode>>;
-  /** Model attempts per request (`general.maxAttempts`); default 2, one retry. */
-  maxAttempts?: number;
+  /** Model attempts per request (`general.maxAttempts`); default 2, one retry; `'gemini-default'` leaves the setting out (10). */
+  maxAttempts?: number | 'gemini-default';
   /** What confines the agent; default: the machine's sandbox (bubblewrap where it works). */
   sandbox?: SandboxStatus;
 }
@@ -53,7 +53,7 @@ export async function startGeminiDesk(options: GeminiDeskOptions): Promise<Gemin
   const root = mkdtempSync(join(tmpdir(), 'desk-gemini-'));
   const home = join(root, 'home');
   mkdirSync(join(home, '.gemini'), { recursive: true });
-  writeFileSync(join(home, '.gemini', 'settings.json'), JSON.stringify(gatewaySettings(options.maxAttempts ?? 2), null, 2));
+  writeFileSync(join(home, '.gemini', 'settings.json'), JSON.stringify(gatewaySettings(options.maxAttempts === 'gemini-default' ? undefined : options.maxAttempts ?? 2), null, 2));
   const spec = isolatedAgentSpec(GEMINI, home);
   // What an agents.json entry for Gemini behind a gateway sets: the gateway's address and a key (any, for the stand-in).
   const key = `stand-in-key-${randomUUID()}`;

@@ -120,6 +120,21 @@ describe('Gemini CLI through the desk', () => {
     });
   });
 
+  it('shows a stall notice naming the endpoint while it retries a failing model with its default retries', async () => {
+    const { desk, model } = await submit({
+      steps: Array.from({ length: 20 }, () => ({ kind: 'fail', status: 503, message: 'The model is overloaded. Please try again later.' }) as const),
+      capabilities: { read: 'allow', edit: 'allow', execute: 'allow' },
+      maxAttempts: 'gemini-default',
+    });
+
+    // It says nothing to the client between attempts (5 s, 10 s, 20 s, then 30 s apart): the desk notices the silence.
+    const notice = await waitForEvent(desk, 'hello', ({ event }) => event.type === 'log' && event.source === 'desk' && event.level === 'warn' && event.text.includes(model.url), 60_000);
+
+    expect(notice.event).toMatchObject({ type: 'log', text: expect.stringContaining('Gemini CLI') });
+    expect(await desk.waitForStatus('hello', 'in-progress')).toBe('in-progress');
+    expect(model.scripted().length).toBeGreaterThanOrEqual(2);
+  });
+
   it('leaves no process behind when cancelled while it waits for the model', async () => {
     const { desk, model, key } = await submit({
       steps: [{ kind: 'slow', delayMs: 120_000, then: { kind: 'text', text: 'Too late.' } }],
