@@ -5,6 +5,9 @@ import { GrantedPath, HostPattern } from '../../../shared/sandbox';
 
 export { AgentDialect };
 
+/** Which of ACP's `fs/*` methods the desk offers an agent. */
+export const FileMethods = z.object({ readTextFile: z.boolean(), writeTextFile: z.boolean() }).strict();
+
 export const AgentSpec = z.object({
   id: z.string().min(1),
   name: z.string().min(1),
@@ -29,7 +32,7 @@ export const AgentSpec = z.object({
    * The ACP file methods the desk offers this agent; default: both. An agent that takes every error from
    * `fs/read_text_file` for an unreadable file (Gemini CLI) reads the worktree itself, inside the sandbox.
    */
-  fileMethods: z.object({ readTextFile: z.boolean(), writeTextFile: z.boolean() }).optional(),
+  fileMethods: FileMethods.optional(),
   /** What the desk's Install gives npm for this agent (a package spec or a tarball path). */
   npmPackage: z.string().min(1).optional(),
 });

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { z } from 'zod';
 import { GrantedPath, HostPattern } from '../../../shared/sandbox';
-import { AgentDialect, type AgentSpec } from './agent-spec';
+import { AgentDialect, FileMethods, type AgentSpec } from './agent-spec';
 import { DeskError } from '../../../shared/desk-error';
 
 export const AGENTS_CONFIG_FILE = 'agents.json';
@@ -35,6 +35,8 @@ const ConfigEntry = z.object({
   authMethod: z.string().min(1).optional(),
   stateDirs: z.array(GrantedPath).optional(),
   networkHosts: z.array(HostPattern).optional(),
+  /** Which ACP file methods the desk offers it; an entry replacing a known agent keeps the known agent's choice. */
+  fileMethods: FileMethods.optional(),
   /** What Settings' Install gives npm (a package, `name@version`, a tarball path); overrides a known agent's package. */
   npmPackage: z.string().min(1).optional(),
 }).strict();
