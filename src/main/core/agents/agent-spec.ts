@@ -22,17 +22,17 @@ export const AgentSpec = z.object({
   /** The ACP auth method to `authenticate` with when the agent offers it (e.g. "gemini-api-key"). */
   authMethod: z.string().min(1).optional(),
   /**
+   * The ACP file methods the desk offers this agent; default: both. An agent that takes every error from
+   * `fs/read_text_file` for an unreadable file (Gemini CLI) reads the worktree itself, inside the sandbox.
+   */
+  fileMethods: FileMethods.optional(),
+  /**
    * Where the agent keeps its own state (login cache, settings, sessions), absolute or `~/…`: the only
    * places besides the task's worktree and temp dir that it may write inside the sandbox.
    */
   stateDirs: z.array(GrantedPath).optional(),
   /** The service hosts the agent talks to; inside the sandbox it reaches these and nothing else. */
   networkHosts: z.array(HostPattern).optional(),
-  /**
-   * The ACP file methods the desk offers this agent; default: both. An agent that takes every error from
-   * `fs/read_text_file` for an unreadable file (Gemini CLI) reads the worktree itself, inside the sandbox.
-   */
-  fileMethods: FileMethods.optional(),
   /** What the desk's Install gives npm for this agent (a package spec or a tarball path). */
   npmPackage: z.string().min(1).optional(),
 });

@@ -15,8 +15,12 @@ describe('parseAgentsConfig', () => {
     const entry = {
       id: 'gemini', name: 'Gemini (work)', command: '/opt/gemini/bin/gemini', args: ['--acp', '--model', 'pro'], dialect: 'acp',
       envAllowlist: ['GEMINI_API_KEY'], env: { GEMINI_CLI_NO_RELAUNCH: 'true' }, authMethod: 'gemini-api-key',
-      fileMethods: { readTextFile: false, writeTextFile: true },
     };
+    expect(parse({ agents: [entry] })).toEqual([entry]);
+  });
+
+  it('keeps the file methods an entry offers its agent', () => {
+    const entry = { id: 'gemini', name: 'Gemini', command: 'gemini', args: ['--acp'], dialect: 'acp', envAllowlist: [], env: {}, fileMethods: { readTextFile: false, writeTextFile: true } };
     expect(parse({ agents: [entry] })).toEqual([entry]);
   });
 

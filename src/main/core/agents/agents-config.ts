@@ -33,10 +33,10 @@ const ConfigEntry = z.object({
   envAllowlist: z.array(VariableName).default([]),
   env: z.record(VariableName, z.string()).default({}),
   authMethod: z.string().min(1).optional(),
-  stateDirs: z.array(GrantedPath).optional(),
-  networkHosts: z.array(HostPattern).optional(),
   /** Which ACP file methods the desk offers it; an entry replacing a known agent keeps the known agent's choice. */
   fileMethods: FileMethods.optional(),
+  stateDirs: z.array(GrantedPath).optional(),
+  networkHosts: z.array(HostPattern).optional(),
   /** What Settings' Install gives npm (a package, `name@version`, a tarball path); overrides a known agent's package. */
   npmPackage: z.string().min(1).optional(),
 }).strict();

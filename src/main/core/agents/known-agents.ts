@@ -20,7 +20,7 @@ const GOOGLE_KEYS = [
   'GOOGLE_APPLICATION_CREDENTIALS',
 ];
 
-function known(entry: Pick<KnownAgent, 'id' | 'name' | 'command' | 'args' | 'npmPackage' | 'envAllowlist' | 'stateDirs' | 'networkHosts' | 'fileMethods'>): KnownAgent {
+function known(entry: Pick<KnownAgent, 'id' | 'name' | 'command' | 'args' | 'npmPackage' | 'envAllowlist' | 'stateDirs' | 'networkHosts'>): KnownAgent {
   return { ...entry, dialect: 'acp', env: {} };
 }
 
@@ -41,7 +41,7 @@ export const KNOWN_AGENTS: readonly KnownAgent[] = [
   known({ id: 'claude-agent-acp', name: 'Claude Agent', command: 'claude-agent-acp', args: [], npmPackage: '@agentclientprotocol/claude-agent-acp', envAllowlist: ANTHROPIC_KEYS, ...ANTHROPIC }),
   // The same adapter under its earlier package name, still what many machines have installed.
   known({ id: 'claude-code-acp', name: 'Claude Code', command: 'claude-code-acp', args: [], npmPackage: '@zed-industries/claude-code-acp', envAllowlist: ANTHROPIC_KEYS, ...ANTHROPIC }),
-  known({ id: 'gemini', name: 'Gemini CLI', command: 'gemini', args: ['--acp'], npmPackage: '@google/gemini-cli', envAllowlist: GOOGLE_KEYS, ...GOOGLE, fileMethods: GEMINI_FILE_METHODS }),
+  { ...known({ id: 'gemini', name: 'Gemini CLI', command: 'gemini', args: ['--acp'], npmPackage: '@google/gemini-cli', envAllowlist: GOOGLE_KEYS, ...GOOGLE }), fileMethods: GEMINI_FILE_METHODS },
   known({ id: 'codex-acp', name: 'Codex', command: 'codex-acp', args: [], npmPackage: '@agentclientprotocol/codex-acp', envAllowlist: ['OPENAI_API_KEY', 'CODEX_API_KEY', 'OPENAI_BASE_URL', 'CODEX_HOME'], ...OPENAI }),
   known({
     id: 'opencode', name: 'OpenCode', command: 'opencode', args: ['acp'], npmPackage: 'opencode-ai',
