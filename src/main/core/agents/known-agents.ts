@@ -30,18 +30,19 @@ const ANTHROPIC = { stateDirs: ['~/.claude'], networkHosts: ['api.anthropic.com'
 const GOOGLE = {
   stateDirs: ['~/.gemini'],
   networkHosts: ['generativelanguage.googleapis.com', 'cloudcode-pa.googleapis.com', 'oauth2.googleapis.com', 'accounts.google.com', 'aiplatform.googleapis.com', '*.aiplatform.googleapis.com'],
-};
-// Gemini CLI (0.61) checks a file before write_file by reading it through the client, and takes any error answer,
-// ACP's resource-not-found included, for "exists but unreadable": through the desk it could never create a file.
-// So it reads files itself (inside the sandbox, which bounds what it can read) and writes them through the desk.
-const GEMINI_FILE_METHODS = { readTextFile: false, writeTextFile: true };
+  // Gemini CLI (0.61) checks a file before write_file by reading it through the client, and takes any error answer,
+  // ACP's resource-not-found included, for "exists but unreadable": through the desk it could never create a file.
+  // So it reads files itself (inside the sandbox, which bounds what it can read) and writes them through the desk
+  // (known() passes the field on with the rest).
+  fileMethods: { readTextFile: false, writeTextFile: true },
+} satisfies Partial<KnownAgent>;
 const OPENAI = { stateDirs: ['~/.codex'], networkHosts: ['api.openai.com', 'chatgpt.com', 'auth.openai.com'] };
 
 export const KNOWN_AGENTS: readonly KnownAgent[] = [
   known({ id: 'claude-agent-acp', name: 'Claude Agent', command: 'claude-agent-acp', args: [], npmPackage: '@agentclientprotocol/claude-agent-acp', envAllowlist: ANTHROPIC_KEYS, ...ANTHROPIC }),
   // The same adapter under its earlier package name, still what many machines have installed.
   known({ id: 'claude-code-acp', name: 'Claude Code', command: 'claude-code-acp', args: [], npmPackage: '@zed-industries/claude-code-acp', envAllowlist: ANTHROPIC_KEYS, ...ANTHROPIC }),
-  { ...known({ id: 'gemini', name: 'Gemini CLI', command: 'gemini', args: ['--acp'], npmPackage: '@google/gemini-cli', envAllowlist: GOOGLE_KEYS, ...GOOGLE }), fileMethods: GEMINI_FILE_METHODS },
+  known({ id: 'gemini', name: 'Gemini CLI', command: 'gemini', args: ['--acp'], npmPackage: '@google/gemini-cli', envAllowlist: GOOGLE_KEYS, ...GOOGLE }),
   known({ id: 'codex-acp', name: 'Codex', command: 'codex-acp', args: [], npmPackage: '@agentclientprotocol/codex-acp', envAllowlist: ['OPENAI_API_KEY', 'CODEX_API_KEY', 'OPENAI_BASE_URL', 'CODEX_HOME'], ...OPENAI }),
   known({
     id: 'opencode', name: 'OpenCode', command: 'opencode', args: ['acp'], npmPackage: 'opencode-ai',
