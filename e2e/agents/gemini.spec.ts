@@ -26,6 +26,7 @@ import type { TaskEvent } from '../../src/shared/events';
 import { taskEvents, waitForEvent } from '../../src/main/core/test-support/desk-harness';
 import { isolateGitConfig, git } from '../../src/main/core/git/git-test-fixture';
 import type { ModelStep } from '../../src/main/core/test-support/model-stand-ins/model-script';
+import { answerWithin } from './agent-fixture';
 import { processesWithVariable, startGeminiDesk, type GeminiDesk, type GeminiDeskOptions } from './gemini-desk';
 
 const WRITE_RUN_ANSWER: ModelStep[] = [
@@ -140,7 +141,8 @@ describe('Gemini CLI through the desk', () => {
       steps: [{ kind: 'slow', delayMs: 120_000, then: { kind: 'text', text: 'Too late.' } }],
       capabilities: { read: 'allow', edit: 'allow', execute: 'allow' },
     });
-    await model.scriptedReached(1);
+    // Bounded, so an agent that never reaches the model (a sandbox without the loopback endpoint) fails here, saying so.
+    await answerWithin(model.scriptedReached(1), 60_000, 'Gemini\'s first model request (did it reach the stand-in?)', () => '');
     expect(processesWithVariable('GEMINI_API_KEY', key)).not.toEqual([]);
 
     expect((await desk.api('DELETE', '/hello')).status).toBeLessThan(300);
