@@ -97,6 +97,14 @@ describe('an agent\'s state and package', () => {
     expect(agentState(true, { test: { agentId: 'a', outcome: 'failed', message: '', durationMs: 1, at: '' } })).toBe('installed');
   });
 
+  it('keeps offering Gemini CLI file writes without reads when agents.json replaces its entry, unless the entry says otherwise', () => {
+    const replaced = createAgentRegistry(catalog({ custom: [spec('gemini', 'gemini', { args: ['--acp'], env: { GOOGLE_GEMINI_BASE_URL: 'http://127.0.0.1:4000' } })] }), machine());
+    const chosen = createAgentRegistry(catalog({ custom: [spec('gemini', 'gemini', { fileMethods: { readTextFile: true, writeTextFile: true } })] }), machine());
+    expect(replaced.get('gemini')?.fileMethods).toEqual({ readTextFile: false, writeTextFile: true });
+    expect(chosen.get('gemini')?.fileMethods).toEqual({ readTextFile: true, writeTextFile: true });
+    expect(replaced.get('codex-acp')?.fileMethods).toBeUndefined();
+  });
+
   it('installs a known agent\'s package, or the one agents.json names for it', () => {
     const plain = createAgentRegistry(catalog(), machine());
     expect(plain.npmPackageOf('gemini')).toBe('@google/gemini-cli');

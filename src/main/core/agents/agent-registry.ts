@@ -63,8 +63,13 @@ export function createAgentRegistry(catalog: AgentCatalog, probe: RegistryProbe 
   const entries = new Map<string, Entry>();
   entries.set(catalog.scripted.id, { spec: catalog.scripted, source: 'builtin' });
   for (const { npmPackage, ...spec } of catalog.builtins) entries.set(spec.id, { spec, source: 'builtin', npmPackage });
-  // An agents.json entry that replaces a known agent keeps its package unless it names its own.
-  for (const spec of catalog.custom) entries.set(spec.id, { spec, source: 'config', npmPackage: spec.npmPackage ?? entries.get(spec.id)?.npmPackage });
+  // An agents.json entry that replaces a known agent keeps its package and the file methods it is offered (Gemini
+  // CLI cannot create files with reads through the desk) unless it names its own.
+  for (const spec of catalog.custom) {
+    const replaced = entries.get(spec.id);
+    const fileMethods = spec.fileMethods ?? replaced?.spec.fileMethods;
+    entries.set(spec.id, { spec: { ...spec, ...(fileMethods && { fileMethods }) }, source: 'config', npmPackage: spec.npmPackage ?? replaced?.npmPackage });
+  }
   if (catalog.adHoc) entries.set(catalog.adHoc.id, { spec: catalog.adHoc, source: 'ad-hoc' });
 
   const launchable = ({ spec }: Entry, detection: Detection): AgentSpec => (detection.found ? { ...spec, command: detection.path } : spec);

@@ -5,6 +5,9 @@ import { GrantedPath, HostPattern } from '../../../shared/sandbox';
 
 export { AgentDialect };
 
+/** Which of ACP's `fs/*` methods the desk offers an agent. */
+export const FileMethods = z.object({ readTextFile: z.boolean(), writeTextFile: z.boolean() }).strict();
+
 export const AgentSpec = z.object({
   id: z.string().min(1),
   name: z.string().min(1),
@@ -18,6 +21,11 @@ export const AgentSpec = z.object({
   env: z.record(z.string(), z.string()).default({}),
   /** The ACP auth method to `authenticate` with when the agent offers it (e.g. "gemini-api-key"). */
   authMethod: z.string().min(1).optional(),
+  /**
+   * The ACP file methods the desk offers this agent; default: both. An agent that takes every error from
+   * `fs/read_text_file` for an unreadable file (Gemini CLI) reads the worktree itself, inside the sandbox.
+   */
+  fileMethods: FileMethods.optional(),
   /**
    * Where the agent keeps its own state (login cache, settings, sessions), absolute or `~/…`: the only
    * places besides the task's worktree and temp dir that it may write inside the sandbox.

@@ -19,6 +19,11 @@ describe('parseAgentsConfig', () => {
     expect(parse({ agents: [entry] })).toEqual([entry]);
   });
 
+  it('keeps the file methods an entry offers its agent', () => {
+    const entry = { id: 'gemini', name: 'Gemini', command: 'gemini', args: ['--acp'], dialect: 'acp', envAllowlist: [], env: {}, fileMethods: { readTextFile: false, writeTextFile: true } };
+    expect(parse({ agents: [entry] })).toEqual([entry]);
+  });
+
   it.each([
     [{ agents: [{ id: 'x' }] }, `${FILE}: agents[0].command:`],
     [{ agents: [{ id: 'x', command: 'a', dialect: 'grpc' }] }, `${FILE}: agents[0].dialect:`],

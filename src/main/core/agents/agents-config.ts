@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { z } from 'zod';
 import { GrantedPath, HostPattern } from '../../../shared/sandbox';
-import { AgentDialect, type AgentSpec } from './agent-spec';
+import { AgentDialect, FileMethods, type AgentSpec } from './agent-spec';
 import { DeskError } from '../../../shared/desk-error';
 
 export const AGENTS_CONFIG_FILE = 'agents.json';
@@ -33,6 +33,8 @@ const ConfigEntry = z.object({
   envAllowlist: z.array(VariableName).default([]),
   env: z.record(VariableName, z.string()).default({}),
   authMethod: z.string().min(1).optional(),
+  /** Which ACP file methods the desk offers it; an entry replacing a known agent keeps the known agent's choice. */
+  fileMethods: FileMethods.optional(),
   stateDirs: z.array(GrantedPath).optional(),
   networkHosts: z.array(HostPattern).optional(),
   /** The agent's own mode that leaves confinement to the desk's sandbox (see AgentSpec). */

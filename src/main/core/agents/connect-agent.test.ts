@@ -41,6 +41,15 @@ describe('connectAgent', () => {
     expect(session).toMatchObject({ sessionId: 's1', dialect: 'acp', continued: false, features: { modes: { currentModeId: 'code' } } });
   });
 
+  it('offers only the file methods the agent\'s spec names', async () => {
+    const { desk, agent } = pair();
+    let initParams: unknown;
+    agent.handle('initialize', (params) => { initParams = params; return { protocolVersion: 1, agentCapabilities: {}, authMethods: [] }; });
+    agent.handle('session/new', () => ({ sessionId: 's1' }));
+    await connectAgent(desk, { ...options, fileMethods: { readTextFile: false, writeTextFile: true } }, callbacks());
+    expect(initParams).toMatchObject({ clientCapabilities: { fs: { readTextFile: false, writeTextFile: true }, terminal: true } });
+  });
+
   it('switches to the Kandev dialect when the agent answers "1.0"', async () => {
     const { desk, agent } = pair();
     agent.handle('initialize', () => ({ protocolVersion: '1.0', capabilities: { streaming: true } }));

@@ -34,6 +34,8 @@ export interface ConnectOptions {
   clientVersion: string;
   authMethod?: string;
   continueSessionId?: string;
+  /** The ACP file methods to offer; default: both (see AgentSpec.fileMethods). */
+  fileMethods?: { readTextFile: boolean; writeTextFile: boolean };
   /** The desk's MCP server for this task, offered to agents that declare HTTP MCP support. */
   mcp?: McpServerEntry;
   /** How long each handshake step may wait for the agent's answer; default DEFAULT_HANDSHAKE_TIMEOUT_MS. */
@@ -47,7 +49,7 @@ export async function connectAgent(channel: MessageChannel, options: ConnectOpti
   const handshakeTimeoutMs = options.handshakeTimeoutMs ?? DEFAULT_HANDSHAKE_TIMEOUT_MS;
   const { answer: init, channel: rest } = await withinHandshake('initialize', handshakeTimeoutMs, channel, () => initializeAndKeep(channel, options.dialect === 'kandev'
     ? { protocolVersion: KANDEV_PROTOCOL_VERSION, clientInfo, capabilities: { streaming: true } }
-    : { protocolVersion: ACP_PROTOCOL_VERSION, clientCapabilities: DESK_CLIENT_CAPABILITIES, clientInfo })).catch((error: unknown) => {
+    : { protocolVersion: ACP_PROTOCOL_VERSION, clientCapabilities: { ...DESK_CLIENT_CAPABILITIES, fs: options.fileMethods ?? DESK_CLIENT_CAPABILITIES.fs }, clientInfo })).catch((error: unknown) => {
     // A login wanted at initialize keeps its code for the runner; any other refusal gets its cause in words.
     if (error instanceof JsonRpcError && !isAuthRequired(error)) throw new JsonRpcError(error.code, agentFailureMessage(error.message, error.data, options.agentLog?.() ?? ''), error.data);
     throw error;

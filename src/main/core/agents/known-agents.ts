@@ -62,7 +62,12 @@ const ANTHROPIC = { stateDirs: ['~/.claude'], networkHosts: ['api.anthropic.com'
 const GOOGLE = {
   stateDirs: ['~/.gemini'],
   networkHosts: ['generativelanguage.googleapis.com', 'cloudcode-pa.googleapis.com', 'oauth2.googleapis.com', 'accounts.google.com', 'aiplatform.googleapis.com', '*.aiplatform.googleapis.com'],
-};
+  // Gemini CLI (0.61) checks a file before write_file by reading it through the client, and takes any error answer,
+  // ACP's resource-not-found included, for "exists but unreadable": through the desk it could never create a file.
+  // So it reads files itself (inside the sandbox, which bounds what it can read) and writes them through the desk
+  // (known() passes the field on with the rest).
+  fileMethods: { readTextFile: false, writeTextFile: true },
+} satisfies Partial<KnownAgent>;
 const OPENAI = { stateDirs: ['~/.codex'], networkHosts: ['api.openai.com', 'chatgpt.com', 'auth.openai.com'] };
 
 export const KNOWN_AGENTS: readonly KnownAgent[] = [

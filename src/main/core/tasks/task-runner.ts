@@ -216,6 +216,7 @@ async function converse(
       cwd,
       clientVersion: context.clientVersion,
       ...(spec.authMethod !== undefined && { authMethod: spec.authMethod }),
+      ...(spec.fileMethods && { fileMethods: spec.fileMethods }),
       ...(continueSessionId !== undefined && { continueSessionId }),
       ...(context.mcp && { mcp: context.mcp }),
       ...(spec.handshakeTimeoutMs !== undefined && { handshakeTimeoutMs: spec.handshakeTimeoutMs }),
