@@ -34,8 +34,8 @@ export interface AnthropicStandIn {
   problems: string[];
   /** Steps not yet taken. */
   remaining(): number;
-  /** Resolves with the first request (already seen or still to come) that `matches`. */
-  waitForRequest(matches: (record: AnthropicRequestRecord) => boolean): Promise<AnthropicRequestRecord>;
+  /** Resolves with the first request (already seen or still to come) that `matches`; rejects after `timeoutMs` (default 30 s). */
+  waitForRequest(matches: (record: AnthropicRequestRecord) => boolean, timeoutMs?: number): Promise<AnthropicRequestRecord>;
   close(): Promise<void>;
 }
 
@@ -122,10 +122,21 @@ export async function startAnthropicStandIn(options: AnthropicStandInOptions): P
     requests,
     problems,
     remaining: queue.remaining,
-    waitForRequest(matches) {
+    waitForRequest(matches, timeoutMs = 30_000) {
       const seen = requests.find(matches);
       if (seen) return Promise.resolve(seen);
-      return new Promise((resolveWait) => waiters.push({ matches, resolve: resolveWait }));
+      return new Promise((resolveWait, reject) => {
+        // An agent that never reaches its model fails the test with what the stand-in did see, not a hang.
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          const index = waiters.indexOf(waiter);
+          if (index >= 0) waiters.splice(index, 1);
+          reject(new Error(`No matching model request within ${timeoutMs} ms; the stand-in saw ${requests.map((r) => `${r.path} (${r.answeredWith})`).join(', ') || 'none'}`));
+        }, timeoutMs);
+        timers.add(timer);
+        const waiter = { matches, resolve: (record: AnthropicRequestRecord) => { clearTimeout(timer); timers.delete(timer); resolveWait(record); } };
+        waiters.push(waiter);
+      });
     },
     async close() {
       for (const timer of timers) clearTimeout(timer);
