@@ -28,6 +28,7 @@ import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import type { TaskEvent } from '../../src/shared/events';
 import { readProcessTable, treeOf } from '../../src/main/core/agents/process-table';
+import { waitForEvent } from '../../src/main/core/test-support/desk-harness';
 import { CLAUDE_AGENTS, claudeRuns, isInstalled, logLines, WRITE_RUN_SAY } from './claude-desk';
 import type { ModelStep } from '../../src/main/core/test-support/model-stand-ins/model-script';
 
@@ -94,6 +95,16 @@ describe.each(CLAUDE_AGENTS)('$id through the desk against a stand-in model', (a
       status: 'error', errorMessage: expect.stringMatching(cause),
     });
     expect(detail.errorMessage, detail.errorMessage).toContain(run.model.host);
+  });
+
+  test('shows a stall notice naming the endpoint within 60 s while Claude Code retries a failing model on its own', async () => {
+    // Claude Code's own retries (10, with back-off up to 32 s) outlast a minute; the activity must say why nothing moves.
+    const run = await open({ steps: Array.from({ length: 30 }, (): ModelStep => ({ kind: 'fail', status: 500, message: 'stand-in server error' })) });
+    await run.submit('hello');
+
+    const notice = await waitForEvent(run.desk, 'hello', ({ event }) => event.type === 'log' && event.source === 'desk' && /sent nothing/.test(event.text), 60_000);
+    expect(notice.event).toMatchObject({ level: 'warn', text: expect.stringContaining(run.model.host) });
+    expect(run.model.requests.filter((request) => request.answeredWith === 'step').length).toBeGreaterThan(1);
   });
 
   test('cancelled in the middle of a turn, leaves none of its processes behind', async () => {
