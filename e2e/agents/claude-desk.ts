@@ -99,5 +99,3 @@ export function claudeRuns(agent: RealAgent): (options: ClaudeRunOptions) => Pro
 export function logLines(events: readonly TaskEvent[]): string[] {
   return events.flatMap((event) => (event.type === 'log' ? [`[${event.source}] ${event.text}`] : []));
 }
-
-export const UNSANDBOXED: SandboxStatus = { kind: 'none', available: false, reason: 'turned off for this test' };

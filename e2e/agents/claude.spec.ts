@@ -42,12 +42,15 @@ const WRITE_AND_CHANGE: readonly ModelStep[] = [
 const requireAgents = process.env.DESK_REQUIRE_AGENTS === '1';
 
 describe.each(CLAUDE_AGENTS)('$id through the desk against a stand-in model', (agent) => {
-  const installed = isInstalled(agent);
-  if (!installed && requireAgents) throw new Error(`${agent.npmPackage}@${agent.version} is not installed; run npm run test:agents once to install it.`);
+  if (!isInstalled(agent)) {
+    const missing = `${agent.npmPackage}@${agent.version} is not installed (npm run test:agents installs it)`;
+    if (requireAgents) throw new Error(`DESK_REQUIRE_AGENTS=1: ${missing}.`);
+    it.skip(`is skipped: ${missing}`, () => {});
+    return;
+  }
   const open = claudeRuns(agent);
-  const test = installed ? it : it.skip;
 
-  test('completes a task that writes a file and runs a command, with no question asked, in under 30 s', async () => {
+  it('completes a task that writes a file and runs a command, with no question asked, in under 30 s', async () => {
     const run = await open({ steps: WRITE_RUN_SAY });
     await run.submit('hello');
 
@@ -64,7 +67,7 @@ describe.each(CLAUDE_AGENTS)('$id through the desk against a stand-in model', (a
     expect(run.model.problems).toEqual([]);
   });
 
-  test('asks before a command when the policy says ask, and goes on once the question is answered over HTTP', async () => {
+  it('asks before a command when the policy says ask, and goes on once the question is answered over HTTP', async () => {
     const run = await open({ steps: WRITE_AND_CHANGE, capabilities: { edit: 'allow', execute: 'ask' } });
     await run.submit('hello');
 
@@ -80,7 +83,7 @@ describe.each(CLAUDE_AGENTS)('$id through the desk against a stand-in model', (a
     expect(execFileSync('git', ['show', `${commit}:upper.txt`], { cwd: run.desk.repo, encoding: 'utf8' })).toBe('HELLO FROM THE STAND-IN\n');
   });
 
-  test.each([
+  it.each([
     ['500s', { kind: 'fail', status: 500, message: 'stand-in server error' }, /500/],
     ['429s', { kind: 'fail', status: 429, message: 'stand-in rate limit' }, /429/],
     ['streams cut off', { kind: 'cut' }, /ECONNRESET|UND_ERR_SOCKET|terminated|closed/i],
@@ -97,7 +100,7 @@ describe.each(CLAUDE_AGENTS)('$id through the desk against a stand-in model', (a
     expect(detail.errorMessage, detail.errorMessage).toContain(run.model.host);
   });
 
-  test('shows a stall notice naming the endpoint within 60 s while Claude Code retries a failing model on its own', async () => {
+  it('shows a stall notice naming the endpoint within 60 s while Claude Code retries a failing model on its own', async () => {
     // Claude Code's own retries (10, with back-off up to 32 s) outlast a minute; the activity must say why nothing moves.
     const run = await open({ steps: Array.from({ length: 30 }, (): ModelStep => ({ kind: 'fail', status: 500, message: 'stand-in server error' })) });
     await run.submit('hello');
@@ -107,7 +110,7 @@ describe.each(CLAUDE_AGENTS)('$id through the desk against a stand-in model', (a
     expect(run.model.requests.filter((request) => request.answeredWith === 'step').length).toBeGreaterThan(1);
   });
 
-  test('cancelled in the middle of a turn, leaves none of its processes behind', async () => {
+  it('cancelled in the middle of a turn, leaves none of its processes behind', async () => {
     const run = await open({ steps: [{ kind: 'slow', delayMs: 120_000, then: { kind: 'text', text: 'too late' } }] });
     await run.submit('hello');
     await run.model.waitForRequest((request) => request.answeredWith === 'step');
