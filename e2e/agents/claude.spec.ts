@@ -65,6 +65,8 @@ describe.each(CLAUDE_AGENTS)('$id through the desk against a stand-in model', (a
     // The command printed the file's line; the model's answer names it only in the command, so this came from its output.
     expect(commandOutput(events)).toContain('hello from the stand-in');
     expect(run.model.problems).toEqual([]);
+    // Everything the agent asked its endpoint for is something the stand-in (and so a gateway) is known to serve.
+    expect(run.model.requests.filter((request) => request.answeredWith === 'unknown').map((request) => request.path)).toEqual([]);
   });
 
   it('asks before a command when the policy says ask, and goes on once the question is answered over HTTP', async () => {
