@@ -34,6 +34,7 @@ const ConfigEntry = z.object({
   env: z.record(VariableName, z.string()).default({}),
   authMethod: z.string().min(1).optional(),
   stateDirs: z.array(GrantedPath).optional(),
+  stateFiles: z.array(GrantedPath).optional(),
   networkHosts: z.array(HostPattern).optional(),
   /** What Settings' Install gives npm (a package, `name@version`, a tarball path); overrides a known agent's package. */
   npmPackage: z.string().min(1).optional(),

@@ -13,6 +13,8 @@ import { bwrapArguments, type Mount, type SandboxLayout } from './bwrap-argument
 import { endLeftoverSandboxes, sandboxRootOf } from './leftover-sandboxes';
 import { expandHome, isWithin, sandboxMounts } from './sandbox-layout';
 import { withoutDeskPort } from './network/loopback-forwards';
+import { planStateScratch, scratchMounts } from './state-files';
+import { fillStateScratch, hostEntriesOf, returnStateFiles } from './state-scratch';
 import { DeskError } from '../../../shared/desk-error';
 
 /** How one task's processes are started. */
@@ -119,6 +121,8 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
       const agentHome = agent.env.HOME ?? deps.home;
       const stateDirs = (agent.stateDirs ?? []).map((dir) => expandHome(dir, agentHome));
       for (const dir of stateDirs) await mkdir(dir, { recursive: true }).catch(() => undefined);
+      const stateFiles = (agent.stateFiles ?? []).map((file) => expandHome(file, agentHome));
+      for (const file of stateFiles) await mkdir(dirname(file), { recursive: true }).catch(() => undefined);
       // Read-only only works on what exists: an `info/attributes` written later would steer every worktree.
       await mkdir(join(gitCommonDir, 'info'), { recursive: true }).catch(() => undefined);
 
@@ -150,12 +154,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
         relay = await deps.mcpRelay({ dir: netDir, port: Number(new URL(mcpUrl).port) });
       }
 
-      const layout: SandboxLayout = {
-        bwrap: status.path ?? 'bwrap',
-        cwd: worktree,
-        network,
-        newSession: true,
-        mounts: realMounts(sandboxMounts({
+      const baseMounts = sandboxMounts({
           home: deps.home,
           dataDir: deps.dataDir,
           gitCommonDir,
@@ -168,11 +167,27 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
           // Agents installed from Settings live in the data dir, which is hidden: their cache comes back read-only.
           keepReadable: [agentCacheDir(deps.dataDir), ...(network === 'host' ? resolverDirs() : [])],
           kindOf,
-        })),
+      });
+      // State files live in a scratch copy of their directory (the home), returned to the person's when the task ends.
+      const scratch = planStateScratch({
+        stateFiles,
+        writable: [worktree, tempDir, ...stateDirs],
+        mountedPaths: baseMounts.map((mount) => mount.path),
+        scratchRoot: join(root, 'state'),
+        entriesOf: hostEntriesOf,
+      });
+      const stateBefore = await fillStateScratch(scratch);
+      const layout: SandboxLayout = {
+        bwrap: status.path ?? 'bwrap',
+        cwd: worktree,
+        network,
+        newSession: true,
+        mounts: realMounts([...baseMounts, ...scratchMounts(scratch)]),
       };
+      const writablePlaces = [...stateDirs, ...stateFiles];
       return {
         kind: 'bubblewrap',
-        description: `Sandboxed (${status.version ?? 'bubblewrap'}): writes only to the worktree, its temp dir${stateDirs.length > 0 ? ` and ${stateDirs.join(', ')}` : ''}; ${networkNote}.`,
+        description: `Sandboxed (${status.version ?? 'bubblewrap'}): writes only to the worktree, its temp dir${writablePlaces.length > 0 ? ` and ${writablePlaces.join(', ')}` : ''}; ${networkNote}.`,
         env: { TMPDIR: tempDir, TMP: tempDir, TEMP: tempDir },
         wrap(command, args, options = {}) {
           let inner = proxy ? proxy.wrap(command, [...args]) : { command, args: [...args] };
@@ -183,6 +198,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
         async dispose() {
           await proxy?.close().catch(() => undefined);
           await relay?.close().catch(() => undefined);
+          for (const problem of await returnStateFiles(scratch, stateBefore)) log(problem);
           await rm(root, { recursive: true, force: true }).catch(() => undefined);
         },
       };
