@@ -5,7 +5,7 @@ import { agentCacheDir } from '../agents/agent-installs';
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, realpath, rm } from 'node:fs/promises';
 import { realpathSync, rmSync, statSync } from 'node:fs';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { AgentPolicy } from '../../../shared/governance';
 import type { SandboxKind, SandboxStatus } from '../../../shared/sandbox';
 import type { AgentSpec } from '../agents/agent-spec';
@@ -13,6 +13,8 @@ import { bwrapArguments, type Mount, type SandboxLayout } from './bwrap-argument
 import { endLeftoverSandboxes, sandboxRootOf } from './leftover-sandboxes';
 import { expandHome, isWithin, sandboxMounts } from './sandbox-layout';
 import { withoutDeskPort } from './network/loopback-forwards';
+import { endpointsInEnvironment, endpointsInToml, unreachableEndpointNotices } from './network/endpoint-notices';
+import { agentEnvironment } from '../agents/agent-environment';
 import { planStateScratch, scratchMounts } from './state-files';
 import { fillStateScratch, hostEntriesOf, returnStateFiles } from './state-scratch';
 import { DeskError } from '../../../shared/desk-error';
@@ -130,6 +132,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
       const deskPort = mcpUrl === undefined ? undefined : Number(new URL(mcpUrl).port);
       const { kept: hosts, dropped } = withoutDeskPort(policy.network ?? agent.networkHosts ?? [], deskPort);
       for (const entry of dropped) log(`Network: left out ${JSON.stringify(entry)}: that is the desk's own port, which agents reach only through its MCP server.`);
+      for (const notice of await endpointNotices(agent, agentHome, stateDirs, hosts)) log(notice);
       let network: 'none' | 'host' = 'none';
       let proxy: Awaited<ReturnType<AllowlistNetwork>> | undefined;
       let networkNote = 'network off';
@@ -204,6 +207,24 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
       };
     },
   };
+}
+
+/**
+ * The model endpoints the agent is pointed at (its base-URL variables, Codex's config.toml) that the network it
+ * gets leaves out of reach, each with the entry to add: said at the start rather than found after a silent stall.
+ */
+async function endpointNotices(agent: AgentSpec, agentHome: string, stateDirs: readonly string[], network: readonly string[]): Promise<string[]> {
+  // The variables the agent will get; the desk's own environment is where a person sets them.
+  const env = agentEnvironment(process.env, agent);
+  const sources = endpointsInEnvironment(env);
+  const codexHomes = [...(env.CODEX_HOME ? [env.CODEX_HOME] : []), ...stateDirs.filter((dir) => basename(dir) === '.codex')];
+  for (const dir of new Set(codexHomes)) {
+    const file = join(dir, 'config.toml');
+    const text = await readFile(file, 'utf8').catch(() => undefined);
+    const shown = isWithin(file, agentHome) ? `~/${relative(agentHome, file)}` : file;
+    if (text !== undefined) sources.push(...endpointsInToml(shown, text));
+  }
+  return unreachableEndpointNotices(sources, network);
 }
 
 function unconfined(description: string): TaskIsolation {

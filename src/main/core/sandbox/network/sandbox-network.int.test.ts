@@ -140,7 +140,9 @@ describe.skipIf(skipReason !== undefined)(`an allowlisted network in bubblewrap$
     expect(first.stdout).toMatch(/^403 Network: 127\.0\.0\.1:\d+ is not in this agent's allowlist/);
     expect(second.stdout.trim()).toBe('403');
     expect(forbidden.connections).toBe(0);
-    expect(logged.filter((line) => line.startsWith('Network: refused'))).toEqual([`Network: refused 127.0.0.1:${forbidden.port} (not in the agent's allowlist)`]);
+    expect(logged.filter((line) => line.startsWith('Network: refused'))).toEqual([
+      `Network: refused 127.0.0.1:${forbidden.port} (not in the agent's allowlist): add "127.0.0.1:${forbidden.port}" to the policy's network to allow it.`,
+    ]);
   });
 
   it('cannot reach the host\'s loopback directly: the sandbox has its own', async () => {
