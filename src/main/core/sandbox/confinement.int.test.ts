@@ -169,7 +169,8 @@ describe.skipIf(skip)(`an agent in the sandbox${skip ? ` (skipped: ${skip})` : '
       const vendor = { ...hostileAgent(), id: 'vendor', networkHosts: [`127.0.0.1:${modelPort}`] };
       const desk = await openDesk({ agents: [scriptedAgent(), vendor] });
       await desk.api('POST', '/', { id: 'loopback', agent: 'vendor', prompt: JSON.stringify([
-        { get: `http://127.0.0.1:${modelPort}/v1/messages` },
+        // Three hops (bridge, proxy, server) on a loaded machine can take longer than a refusal: allow for it.
+        { get: `http://127.0.0.1:${modelPort}/v1/messages`, timeoutMs: 15_000 },
         { exec: `node -e "fetch('http://127.0.0.1:${modelPort}/').then(async (r) => console.log(r.status, await r.text()))"` },
         { connect: `127.0.0.1:${otherPort}` },
         { getThroughProxy: `http://127.0.0.1:${otherPort}/` },
