@@ -141,7 +141,7 @@ describe.skipIf(skip)(`an agent in the sandbox${skip ? ` (skipped: ${skip})` : '
       await desk.api('POST', '/', { id: 'allow', agent: 'vendor', prompt: JSON.stringify([
         { getThroughProxy: `http://127.0.0.1:${port}/` },
         { getThroughProxy: `http://127.0.0.1:${port + 1}/` },
-        { get: `http://127.0.0.1:${port}/` },
+        { get: `http://127.0.0.1:${port}/`, timeoutMs: 15_000 },
       ]) });
       await desk.waitForStatus('allow', 'completed');
       const task = (await desk.api('GET', '/tasks/allow')).json;
