@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { git } from '../git/git-test-fixture';
-import { desksPerTest, scriptedAgent } from '../test-support/desk-harness';
+import { desksPerTest, scriptedAgent, taskEvents } from '../test-support/desk-harness';
 import type { AttackResult } from './test-support/hostile-agent';
 import { hostileAgent, sandboxForTests } from './test-support/sandbox-for-tests';
 
@@ -59,6 +59,21 @@ describe.skipIf(skip)(`an agent's state in the sandbox${skip ? ` (skipped: ${ski
     // The temp file, the backup and anything else written in the home stayed in the task's scratch.
     expect(readdirSync(agentHome).sort()).toEqual(['.claude', '.claude.json']);
     expect(existsSync(join(agentHome, '.profile'))).toBe(false);
+  });
+
+  it('never copies back a state file the agent turned into a link to something only the desk can read', async () => {
+    const secret = join(process.env.HOME ?? '', '.ssh', 'id_ed25519');
+    mkdirSync(agentHome, { recursive: true });
+    writeFileSync(join(agentHome, '.claude.json'), '{"mine":true}');
+    const claudeLike = { ...hostileAgent(), id: 'claude-like', env: { HOME: agentHome }, stateFiles: ['~/.claude.json'] };
+    const desk = await openDesk({ agents: [scriptedAgent(), claudeLike] });
+    await desk.api('POST', '/', { id: 'link', agent: 'claude-like', prompt: JSON.stringify([
+      { exec: `rm -f "$HOME/.claude.json" && ln -s ${secret} "$HOME/.claude.json" && echo linked` },
+    ]) });
+    await desk.waitForStatus('link', 'completed');
+    const logs = (await taskEvents(desk, 'link')).flatMap((event) => (event.type === 'log' ? [event.text] : []));
+    expect(readFileSync(join(agentHome, '.claude.json'), 'utf8')).toBe('{"mine":true}');
+    expect(logs).toContainEqual(expect.stringContaining(`the agent left ${join(agentHome, '.claude.json')} as something other than a file; it was not copied back`));
   });
 
   it('shows the agent the person\'s other home entries read-only', async () => {
