@@ -20,7 +20,7 @@ const GOOGLE_KEYS = [
   'GOOGLE_APPLICATION_CREDENTIALS',
 ];
 
-function known(entry: Pick<KnownAgent, 'id' | 'name' | 'command' | 'args' | 'npmPackage' | 'envAllowlist' | 'stateDirs' | 'stateFiles' | 'networkHosts'>): KnownAgent {
+function known(entry: Pick<KnownAgent, 'id' | 'name' | 'command' | 'args' | 'npmPackage' | 'envAllowlist' | 'stateDirs' | 'networkHosts'>): KnownAgent {
   return { ...entry, dialect: 'acp', env: {} };
 }
 
