@@ -59,6 +59,8 @@ export interface TaskSandboxDeps {
   }>;
   /** The desk's log, told when sandboxes of an earlier run were ended. */
   log?(line: string): void;
+  /** The desk's environment, which agents take their variables from (default: this process's). */
+  environment?: NodeJS.ProcessEnv;
 }
 
 const sandboxUnavailable = (message: string) => new DeskError('unavailable', 'sandbox_unavailable', message);
@@ -132,7 +134,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
       const deskPort = mcpUrl === undefined ? undefined : Number(new URL(mcpUrl).port);
       const { kept: hosts, dropped } = withoutDeskPort(policy.network ?? agent.networkHosts ?? [], deskPort);
       for (const entry of dropped) log(`Network: left out ${JSON.stringify(entry)}: that is the desk's own port, which agents reach only through its MCP server.`);
-      for (const notice of await endpointNotices(agent, agentHome, stateDirs, hosts)) log(notice);
+      for (const notice of await endpointNotices(agentEnvironment(deps.environment ?? process.env, agent), agentHome, stateDirs, hosts)) log(notice);
       let network: 'none' | 'host' = 'none';
       let proxy: Awaited<ReturnType<AllowlistNetwork>> | undefined;
       let networkNote = 'network off';
@@ -210,12 +212,10 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
 }
 
 /**
- * The model endpoints the agent is pointed at (its base-URL variables, Codex's config.toml) that the network it
+ * The model endpoints the agent is pointed at (`env`: the variables it gets; Codex's config.toml) that the network it
  * gets leaves out of reach, each with the entry to add: said at the start rather than found after a silent stall.
  */
-async function endpointNotices(agent: AgentSpec, agentHome: string, stateDirs: readonly string[], network: readonly string[]): Promise<string[]> {
-  // The variables the agent will get; the desk's own environment is where a person sets them.
-  const env = agentEnvironment(process.env, agent);
+async function endpointNotices(env: Readonly<Record<string, string>>, agentHome: string, stateDirs: readonly string[], network: readonly string[]): Promise<string[]> {
   const sources = endpointsInEnvironment(env);
   const codexHomes = [...(env.CODEX_HOME ? [env.CODEX_HOME] : []), ...stateDirs.filter((dir) => basename(dir) === '.codex')];
   for (const dir of new Set(codexHomes)) {
