@@ -31,6 +31,11 @@ export const AgentSpec = z.object({
    * places besides the task's worktree and temp dir that it may write inside the sandbox.
    */
   stateDirs: z.array(GrantedPath).optional(),
+  /**
+   * State kept in files outside those dirs (Claude's `~/.claude.json`), absolute or `~/…`: writable in the
+   * sandbox, where the agent may replace them (temp file and rename), and copied back when the task ends.
+   */
+  stateFiles: z.array(GrantedPath).optional(),
   /** The service hosts the agent talks to; inside the sandbox it reaches these and nothing else. */
   networkHosts: z.array(HostPattern).optional(),
   /**

@@ -36,6 +36,7 @@ const ConfigEntry = z.object({
   /** Which ACP file methods the desk offers it; an entry replacing a known agent keeps the known agent's choice. */
   fileMethods: FileMethods.optional(),
   stateDirs: z.array(GrantedPath).optional(),
+  stateFiles: z.array(GrantedPath).optional(),
   networkHosts: z.array(HostPattern).optional(),
   /** The agent's own mode that leaves confinement to the desk's sandbox (see AgentSpec). */
   confinedMode: z.string().min(1).optional(),

@@ -58,7 +58,8 @@ function known(entry: Pick<KnownAgent, 'id' | 'name' | 'command' | 'args' | 'npm
 
 // Where each vendor keeps its login and settings, and the hosts it talks to: inside the sandbox the
 // agent writes only there (besides its worktree) and reaches only these hosts (see docs/security.md).
-const ANTHROPIC = { stateDirs: ['~/.claude'], networkHosts: ['api.anthropic.com', 'console.anthropic.com', 'claude.ai', 'statsig.anthropic.com'] };
+// Claude Code also keeps `~/.claude.json` (onboarding, projects), replaced by rename, with backups beside it.
+const ANTHROPIC = { stateDirs: ['~/.claude'], stateFiles: ['~/.claude.json'], networkHosts: ['api.anthropic.com', 'console.anthropic.com', 'claude.ai', 'statsig.anthropic.com'] };
 const GOOGLE = {
   stateDirs: ['~/.gemini'],
   networkHosts: ['generativelanguage.googleapis.com', 'cloudcode-pa.googleapis.com', 'oauth2.googleapis.com', 'accounts.google.com', 'aiplatform.googleapis.com', '*.aiplatform.googleapis.com'],
