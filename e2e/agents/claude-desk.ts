@@ -1,6 +1,6 @@
 // A real desk running a Claude agent (claude-code-acp or claude-agent-acp) against the Anthropic stand-in, set up the
 // way a user points Claude at a gateway: ANTHROPIC_BASE_URL and a key in the agent's entry, an empty HOME.
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { z } from 'zod';
@@ -12,14 +12,10 @@ import { isolateGitConfig } from '../../src/main/core/git/git-test-fixture';
 import { destroyDesk, makeRepo, scriptedAgent, startDesk, taskEvents, type Desk } from '../../src/main/core/test-support/desk-harness';
 import { startAnthropicStandIn, type AnthropicStandIn } from '../../src/main/core/test-support/model-stand-ins/anthropic-messages';
 import type { ModelStep } from '../../src/main/core/test-support/model-stand-ins/model-script';
-import { AGENTS_BIN_DIR, isolatedAgentSpec, REAL_AGENTS, type RealAgent } from './real-agents';
+import { isolatedAgentSpec, REAL_AGENTS, type RealAgent } from './real-agents';
 
 /** The two Claude adapters: the one issue 25 measured, and its successor under the ACP organisation's name. */
 export const CLAUDE_AGENTS: readonly RealAgent[] = REAL_AGENTS.filter((agent) => agent.id === 'claude-code-acp' || agent.id === 'claude-agent-acp');
-
-export function isInstalled(agent: RealAgent): boolean {
-  return existsSync(join(AGENTS_BIN_DIR, agent.bin));
-}
 
 /**
  * A turn that writes hello.txt, runs a command that reads it back, and ends with a message. Tool names are the

@@ -25,11 +25,12 @@
 // - Model failures: Claude Code retries 429, 529 and 5xx itself (10 times by default, with back-off, reading
 //   retry-after); CLAUDE_CODE_MAX_RETRIES lowers that, which a user can set in the agent's entry as well.
 import { execFileSync } from 'node:child_process';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { TaskEvent } from '../../src/shared/events';
 import { readProcessTable, treeOf } from '../../src/main/core/agents/process-table';
 import { waitForEvent } from '../../src/main/core/test-support/desk-harness';
-import { CLAUDE_AGENTS, claudeRuns, isInstalled, logLines, WRITE_RUN_SAY } from './claude-desk';
+import { CLAUDE_AGENTS, claudeRuns, logLines, WRITE_RUN_SAY } from './claude-desk';
+import { describeWithAgent } from './agent-availability';
 import type { ModelStep } from '../../src/main/core/test-support/model-stand-ins/model-script';
 
 /** The turn of the "ask" case: its command writes a file, so Claude Code asks for it (a read-only one it runs unasked). */
@@ -39,15 +40,7 @@ const WRITE_AND_CHANGE: readonly ModelStep[] = [
   { kind: 'text', text: 'Wrote hello.txt and upper.txt.' },
 ];
 
-const requireAgents = process.env.DESK_REQUIRE_AGENTS === '1';
-
-describe.each(CLAUDE_AGENTS)('$id through the desk against a stand-in model', (agent) => {
-  if (!isInstalled(agent)) {
-    const missing = `${agent.npmPackage}@${agent.version} is not installed (npm run test:agents installs it)`;
-    if (requireAgents) throw new Error(`DESK_REQUIRE_AGENTS=1: ${missing}.`);
-    it.skip(`is skipped: ${missing}`, () => {});
-    return;
-  }
+for (const agent of CLAUDE_AGENTS) describeWithAgent(agent, `${agent.id} through the desk against a stand-in model`, () => {
   const open = claudeRuns(agent);
 
   it('completes a task that writes a file and runs a command, with no question asked, in under 30 s', async () => {
