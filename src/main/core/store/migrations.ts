@@ -174,4 +174,8 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE tasks ADD COLUMN runner TEXT NOT NULL DEFAULT 'local';
   `,
+  // 9: a turn that ended without changing a file: JSON of its summary and the steps that failed (NoChanges).
+  `
+  ALTER TABLE tasks ADD COLUMN no_changes TEXT;
+  `,
 ];

@@ -27,6 +27,7 @@ it('reads back every field it wrote, each from its own column', () => {
     errorMessage: 'an error', agentPid: 4242, sessionId: 'session-9', conflict: { baseBranch: 'trunk', baseCommit: 'conflict-sha', files: ['a.ts'] },
     push: { remote: 'origin', branch: 'trunk', ok: false, message: 'rejected', at: '2026-01-01T00:00:07.000Z' }, archivedAt: '2026-01-01T00:00:05.000Z',
     workingMs: 1234, workingSince: '2026-01-01T00:00:06.000Z', lastActivity: { kind: 'tool', text: 'Edit a.ts' },
+    noChanges: { summary: 'no change', failed: [{ title: 'npm test', detail: 'exit code 1' }] },
   });
   const expected: TaskRecord = {
     ...submitted, seq: 2, status: 'completed', review: 'approved', startedAt: '2026-01-01T00:00:03.000Z', finishedAt: '2026-01-01T00:00:04.000Z',
@@ -34,6 +35,7 @@ it('reads back every field it wrote, each from its own column', () => {
     errorMessage: 'an error', agentPid: 4242, sessionId: 'session-9', conflict: { baseBranch: 'trunk', baseCommit: 'conflict-sha', files: ['a.ts'] },
     push: { remote: 'origin', branch: 'trunk', ok: false, message: 'rejected', at: '2026-01-01T00:00:07.000Z' }, archivedAt: '2026-01-01T00:00:05.000Z',
     workingMs: 1234, workingSince: '2026-01-01T00:00:06.000Z', lastActivity: { kind: 'tool', text: 'Edit a.ts' },
+    noChanges: { summary: 'no change', failed: [{ title: 'npm test', detail: 'exit code 1' }] },
   };
   expect(updated).toEqual(expected);
   expect(tasks.get('every-field')).toEqual(expected);
@@ -55,7 +57,7 @@ it('stores every field a submission carries in its own column, also those a run 
     agentPid: 77, sessionId: 'session-1', after: 'approved', conflict: { baseBranch: 'b', baseCommit: 'c', files: ['f'] },
     push: { remote: 'r', branch: 'br', ok: true, message: 'm', at: 'pushed-at' }, repo: 'other', archivedAt: 'archived-at',
     workingSince: 'working-since', lastActivity: { kind: 'tool', text: 'Edit' }, proposedBy: 'proposer', proposal: 'accepted',
-    proposalRequest: 'request-1', runner: 'cluster',
+    proposalRequest: 'request-1', runner: 'cluster', noChanges: { summary: 'nothing', failed: [] },
   };
   const stored = tasks.putSubmission(submitted);
   const expected: TaskRecord = { ...submitted, seq: 1, workingMs: 0 };

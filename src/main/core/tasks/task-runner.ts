@@ -24,12 +24,16 @@ import { isAuthRequired, loginHelp, offeredMethods } from '../agents/agent-auth'
 import { AD_HOC_AGENT_ID } from '../agents/agents-config';
 import { confinedModeChoice } from '../agents/confined-mode';
 import { agentFailureMessage, modelEndpoints, stallNotice } from './agent-trouble';
+import { createTurnFailures, noChangesOf } from './turn-failures';
+import type { NoChanges } from '../../../shared/task';
 import { isObject } from '../../../shared/is-object';
 import { watchQuiet, type QuietTimer, type RunWatch } from './run-watch';
 import type { McpServerEntry } from '../mcp/mcp-access';
 
 export type RunOutcome =
-  | { status: 'completed'; commit: string; output: string }
+  /** `commit` for a turn that changed files; `noChanges` (and no commit) for one that ended well but changed none. */
+  | { status: 'completed'; commit: string; output: string; noChanges?: undefined }
+  | { status: 'completed'; commit?: undefined; output: string; noChanges: NoChanges }
   | { status: 'error'; message: string; output?: string }
   | { status: 'cancelled'; output?: string };
 
@@ -79,7 +83,10 @@ const KEPT_OUTPUT_CHARS = 100_000;
 /** How long a cancelled agent may take to end its turn by itself before its process tree is killed. */
 const CANCEL_GRACE_MS = 400;
 
-export async function runTask(context: RunContext): Promise<RunOutcome> {
+export async function runTask(given: RunContext): Promise<RunOutcome> {
+  // Every event of the turn passes the failure log on its way, so a turn that changes nothing can say what failed.
+  const failures = createTurnFailures();
+  const context: RunContext = { ...given, record: (event) => { failures.see(event); given.record(event); } };
   const { task, signal, git, turn } = context;
   const log = (text: string, level: 'info' | 'warn' | 'error' = 'info') => context.record({ type: 'log', level, source: 'desk', text });
 
@@ -155,13 +162,20 @@ export async function runTask(context: RunContext): Promise<RunOutcome> {
   }
 
   const extra: Record<string, string> = turn.number > 1 ? { Turn: String(turn.number) } : {};
-  let commit: string;
+  let commit: string | undefined;
   try {
-    commit = await git.commitAll(worktree, commitMessageFor(task.id, turn.prompt, extra));
+    const message = commitMessageFor(task.id, turn.prompt, extra);
+    // A merge from the base waiting on conflicts is committed even when the agent's resolution changed nothing.
+    commit = task.conflict ? await git.commitAll(worktree, message) : await git.commitChanges(worktree, message);
   } catch (error) {
     // The agent changed how its worktree links to the repository: a task error, never a commit elsewhere.
     if (isDeskError(error, 'worktree_tampered')) return { status: 'error', message: error.message, output: said.text() };
     throw error;
+  }
+  if (commit === undefined) {
+    const noChanges = noChangesOf(spec.name, failures.list());
+    log(noChanges.summary, noChanges.failed.length > 0 ? 'warn' : 'info');
+    return { status: 'completed', output: said.text(), noChanges };
   }
   // A turn that ran while an update from the base waited on conflicts (the agent was asked to resolve them) has just
   // committed that merge: the task's diff starts from the merged base commit from now on.
