@@ -57,4 +57,20 @@ describe('a turn that ends without changing a file', () => {
     expect(task.noChanges).toBeUndefined();
     expect(git(d.repo, 'show', `${task.commit}:done.txt`)).toBe('done');
   });
+
+  it('keeps the earlier turn\'s commit as the task\'s when a follow-up changes nothing', async () => {
+    const d = await openDesk({ sandbox: NO_SANDBOX });
+    await d.api('POST', '/', { id: 'twice', prompt: 'write notes.txt one' });
+    expect(await d.waitForStatus('twice', ['error', 'completed'])).toBe('completed');
+    const first = (await d.api('GET', '/tasks/twice')).json;
+    expect(first.noChanges).toBeUndefined();
+
+    // Accepted, the follow-up is queued at once: the status waited for next is its own.
+    expect((await d.api('POST', '/tasks/twice/prompt', { prompt: 'say nothing more to do' })).status).toBe(202);
+    expect(await d.waitForStatus('twice', ['error', 'completed'])).toBe('completed');
+    const second = (await d.api('GET', '/tasks/twice')).json;
+    expect(second.commit).toBe(first.commit);
+    expect(second.noChanges.summary).toContain('without changing any file');
+    expect(second.turns.map((turn: { commit?: string }) => turn.commit)).toEqual([first.commit, undefined]);
+  });
 });
