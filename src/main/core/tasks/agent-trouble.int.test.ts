@@ -52,6 +52,14 @@ describe('an agent that fails with a bare "Internal error"', () => {
   });
 });
 
+describe('an agent that exits in the middle of its turn', () => {
+  it('ends the task with how it exited, its last words, and the endpoint it was pointed at', async () => {
+    const message = await failedWith('crash');
+    expect(message).toBe('The agent exited with code 1: fatal: model endpoint refused the connection\n'
+      + 'It was pointed at FIXTURE_BASE_URL=http://127.0.0.1:4999/v1: check that this endpoint answers (inside the desk\'s sandbox, the policy\'s network must name its host and port).');
+  });
+});
+
 describe('a turn in which the agent sends nothing', () => {
   it('gets a line in the activity with the agent\'s own last log lines, and cancel still ends it', async () => {
     const d = await openDesk({ sandbox: NO_SANDBOX, agents: [scriptedAgent(), fixture('stall')] });

@@ -23,7 +23,7 @@ import { isDeskError } from '../../../shared/desk-error';
 import { isAuthRequired, loginHelp, offeredMethods } from '../agents/agent-auth';
 import { AD_HOC_AGENT_ID } from '../agents/agents-config';
 import { confinedModeChoice } from '../agents/confined-mode';
-import { agentFailureMessage, modelEndpoints, stallNotice } from './agent-trouble';
+import { agentFailureMessage, endpointLine, modelEndpoints, stallNotice } from './agent-trouble';
 import { createTurnFailures, noChangesOf } from './turn-failures';
 import type { NoChanges } from '../../../shared/task';
 import { isObject } from '../../../shared/is-object';
@@ -299,7 +299,9 @@ async function converse(
     if (error instanceof PeerClosedError) {
       // Output closes a moment before the exit is reported; the exit code says more.
       const exit = await Promise.race([agent.exited, new Promise<undefined>((resolve) => { setTimeout(resolve, 1000); })]);
-      return { status: 'error', message: exit ? describeExit(exit, agent.recentLog()) : error.message };
+      const pointed = endpointLine(endpoints);
+      const message = exit ? describeExit(exit, agent.recentLog()) : error.message;
+      return { status: 'error', message: pointed === undefined ? message : `${message}\n${pointed}` };
     }
     if (error instanceof JsonRpcError) {
       // What the agent wrote on stderr just before its answer is read after it: let those lines in first.
