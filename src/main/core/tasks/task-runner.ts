@@ -262,9 +262,10 @@ async function converse(
     }
     context.onSession(connected);
     context.update({ sessionId: connected.sessionId });
+    // Options first: an agent answers a mode change with an update of its options (codex-acp does), which must follow them.
+    if (connected.features.configOptions !== undefined) context.record({ type: 'agent', update: { kind: 'other', name: 'config_options', data: connected.features.configOptions } });
     const modes = await applyConfinedMode(context, connected, spec, confined);
     if (modes !== undefined) context.record({ type: 'agent', update: { kind: 'other', name: 'session_modes', data: modes } });
-    if (connected.features.configOptions !== undefined) context.record({ type: 'agent', update: { kind: 'other', name: 'config_options', data: connected.features.configOptions } });
     if (signal.aborted) return { status: 'cancelled' };
 
     const prompt = turn.number > 1 && !connected.continued ? followUpWithContext(context.task.prompt, turn.prompt) : turn.prompt;
