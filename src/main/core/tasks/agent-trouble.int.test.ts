@@ -1,6 +1,6 @@
 // An agent in trouble, as a person sees it through the desk: a bare "Internal error" explained from the agent's own
 // output with the endpoint it was pointed at, and a turn gone silent announced with the agent's last log lines.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -49,6 +49,18 @@ describe('an agent that fails with a bare "Internal error"', () => {
   it('says how to find the cause when the agent gave none', async () => {
     const message = await failedWith('internal-silent');
     expect(message).toContain('It gave no cause and wrote nothing on stderr: run it outside the desk with the same variables to see why');
+  });
+});
+
+describe('an agent pointed at its model in its own config file', () => {
+  it('names the endpoint from that file in the task\'s error', async () => {
+    const home = mkdtempSync(join(scriptDir, 'home-'));
+    writeFileSync(join(home, 'agent.toml'), '[model_providers.gateway]\nbase_url = "http://127.0.0.1:4998/v1"\n');
+    const configured: AgentSpec = { ...fixture('internal'), id: 'configured', env: { HOME: home }, endpointFiles: ['~/agent.toml'] };
+    const d = await openDesk({ sandbox: NO_SANDBOX, agents: [scriptedAgent(), configured] });
+    await d.api('POST', '/', { id: 'fails', prompt: 'do it', agent: 'configured' });
+    expect(await d.waitForStatus('fails', ['error', 'completed'])).toBe('error');
+    expect((await d.api('GET', '/tasks/fails')).json.errorMessage).toContain('It was pointed at ~/agent.toml base URL=http://127.0.0.1:4998/v1: check that this endpoint answers');
   });
 });
 

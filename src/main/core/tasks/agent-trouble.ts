@@ -29,7 +29,8 @@ export function modelEndpoints(env: Readonly<Record<string, string>>): string[] 
     .sort();
 }
 
-function withoutCredentials(value: string): string {
+/** A URL with any user and password taken out (an unparsable value is kept as it is). */
+export function withoutCredentials(value: string): string {
   try {
     const url = new URL(value);
     if (url.username === '' && url.password === '') return value;

@@ -25,6 +25,7 @@ import { AD_HOC_AGENT_ID } from '../agents/agents-config';
 import { confinedModeChoice } from '../agents/confined-mode';
 import { agentFailureMessage, endpointLine, modelEndpoints, stallNotice } from './agent-trouble';
 import { createTurnFailures, noChangesOf } from './turn-failures';
+import { endpointsInFiles } from './endpoint-files';
 import type { NoChanges } from '../../../shared/task';
 import { isObject } from '../../../shared/is-object';
 import { watchQuiet, type QuietTimer, type RunWatch } from './run-watch';
@@ -144,7 +145,7 @@ export async function runTask(given: RunContext): Promise<RunOutcome> {
       ?? createTerminalHost({ worktree, baseEnv: env, record: context.record, wrap: (command, args, cwd) => isolation.wrap(command, args, { terminal: true, cwd }) });
     try {
       const confined = isolation.kind !== 'none';
-      const endpoints = modelEndpoints(env);
+      const endpoints = [...modelEndpoints(env), ...await endpointsInFiles(spec.endpointFiles, env)];
       const ended = await converse(context, agent, worktree, spec, { terminals, files: isolation.files ?? createWorktreeFiles(worktree), confined, endpoints }, said.append);
       if (signal.aborted) return { status: 'cancelled', output: said.text() };
       if (ended.status !== 'ended') return { ...ended, output: said.text() };
