@@ -44,6 +44,11 @@ export const AgentSpec = z.object({
    * confines the agent; unconfined, the agent keeps its own mode and its own sandbox.
    */
   confinedMode: z.string().min(1).optional(),
+  /**
+   * The agent's own config files that may name its model endpoint (`~/` is its HOME, `$NAME` a variable of its
+   * environment, `$NAME/…` a file under it): read only to name that endpoint in a task's error or stall notice.
+   */
+  endpointFiles: z.array(z.string().min(1)).optional(),
   /** What the desk's Install gives npm for this agent (a package spec or a tarball path). */
   npmPackage: z.string().min(1).optional(),
   /** How long each handshake step (initialize, session/new…) may wait for an answer; default 30 s. */

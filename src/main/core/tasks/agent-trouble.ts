@@ -29,7 +29,8 @@ export function modelEndpoints(env: Readonly<Record<string, string>>): string[] 
     .sort();
 }
 
-function withoutCredentials(value: string): string {
+/** A URL with any user and password taken out (an unparsable value is kept as it is). */
+export function withoutCredentials(value: string): string {
   try {
     const url = new URL(value);
     if (url.username === '' && url.password === '') return value;
@@ -77,10 +78,15 @@ export function agentFailureMessage(error: AgentError, context: { recentLog: str
       ? 'It gave no cause and wrote nothing on stderr: run it outside the desk with the same variables to see why, then resubmit the task.'
       : 'Fix that cause (the agent\'s whole log is in the task\'s activity), then resubmit the task.');
   }
-  if (context.endpoints.length > 0) {
-    lines.push(`It was pointed at ${context.endpoints.join(', ')}: check that this endpoint answers (inside the desk's sandbox, the policy's network must name its host and port).`);
-  }
+  const pointed = endpointLine(context.endpoints);
+  if (pointed !== undefined) lines.push(pointed);
   return lines.join('\n');
+}
+
+/** The line that names the model endpoints an agent was pointed at, for an error; undefined when it was given none. */
+export function endpointLine(endpoints: readonly string[]): string | undefined {
+  if (endpoints.length === 0) return undefined;
+  return `It was pointed at ${endpoints.join(', ')}: check that this endpoint answers (inside the desk's sandbox, the policy's network must name its host and port).`;
 }
 
 /** The log line for a turn in which the agent has said nothing for `quietMs`. */
