@@ -235,7 +235,6 @@ async function converse(
       ...(continueSessionId !== undefined && { continueSessionId }),
       ...(context.mcp && { mcp: context.mcp }),
       ...(spec.handshakeTimeoutMs !== undefined && { handshakeTimeoutMs: spec.handshakeTimeoutMs }),
-      agentLog: () => agent.recentLog(),
     }, {
       onUpdate: (update: AgentUpdate) => {
         heard(update);
