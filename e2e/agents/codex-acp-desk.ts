@@ -47,8 +47,6 @@ export interface CodexDeskOptions {
   fallback?: ModelStep;
   /** How the policy treats each capability. */
   capabilities: Partial<Record<Capability, CapabilityMode>>;
-  /** The mode the desk puts Codex in when it confines it, as an agents.json entry's `confinedMode` sets it. */
-  confinedMode?: string;
   /** Whether the policy's `network` names the stand-in's `127.0.0.1:PORT` (default) or nothing at all. */
   standInReachable?: boolean;
   sandbox?: SandboxStatus;
@@ -63,7 +61,7 @@ export async function startCodexDesk(options: CodexDeskOptions): Promise<CodexDe
   writeFileSync(join(home, '.codex', 'config.toml'), codexGatewayConfig(standIn));
   const isolated = isolatedAgentSpec(CODEX, home);
   // As an agents.json entry would pass it: the key the config names, nothing else of the machine's.
-  const agent = { ...isolated, env: { ...isolated.env, [KEY_VARIABLE]: 'sk-dummy-gateway-key' }, ...(options.confinedMode !== undefined && { confinedMode: options.confinedMode }) };
+  const agent = { ...isolated, env: { ...isolated.env, [KEY_VARIABLE]: 'sk-dummy-gateway-key' } };
   const policy: z.input<typeof PolicyFile> = { version: 1, defaults: { capabilities: options.capabilities, network: options.standInReachable === false ? [] : [`127.0.0.1:${standIn.port}`] } };
   try {
     const desk = await startDesk({

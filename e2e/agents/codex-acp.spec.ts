@@ -99,40 +99,28 @@ describeWithAgent(CODEX, 'Codex through the desk', () => {
     expect(events.filter((event) => event.type === 'governance' && event.decision === 'escalated')).toEqual([]);
   });
 
-  // Waits on the desk choosing Codex's mode by the policy. Confined, the desk puts Codex in agent-full-access, whose
-  // approval policy is `never`: Codex then asks nothing, and this test sees the command run unasked. In its
-  // `workspace-write` mode Codex does ask (session/request_permission, kind execute, the command as title) for a
-  // command run with `sandbox_permissions: "require_escalated"`, and once allowed runs it outside its own sandbox,
-  // which works inside the desk's (the next test); its other commands fail in its own sandbox ("bwrap: execvp
-  // codex-linux-sandbox: No such file or directory").
-  it.skip('asks a person before a command when the policy says ask, and goes on once answered over HTTP', async () => {
-    const { desk } = await open({ steps: WRITE_AND_SHOW, capabilities: { edit: 'allow', execute: 'ask' } });
+  // Confined, the desk puts Codex in agent-full-access (approval `never`) when commands are allowed, and in its
+  // workspace-write mode when the policy asks before them: Codex then asks (session/request_permission, kind execute,
+  // the command as title) before a command it runs outside its own sandbox, which works inside the desk's; its other
+  // commands fail in its own sandbox ("bwrap: execvp codex-linux-sandbox: No such file or directory") until it asks.
+  it('asks a person before a command when the policy says ask, and goes on once answered over HTTP', async () => {
+    // As a model does: the plain command fails in Codex's own sandbox, so it runs it again asking for escalation.
+    const escalated = { cmd: COMMAND, sandbox_permissions: 'require_escalated', justification: 'Write hello.txt in the worktree?' };
+    const steps = [WRITE_AND_SHOW[0], { kind: 'tool', tool: ['exec_command'], input: escalated }, WRITE_AND_SHOW[1]] as const;
+    const { desk } = await open({ steps, capabilities: { edit: 'allow', execute: 'ask' } });
     await desk.api('POST', '/', { id: 'asks', prompt: 'Write hello.txt and show it', agent: 'codex-acp' });
 
-    await desk.waitForStatus('asks', ['awaiting-input', 'completed', 'error'], 60_000);
-    const [question] = (await desk.api('GET', '/tasks/asks')).json.openQuestions ?? [];
-    expect(question, 'Codex ran its command without asking').toBeDefined();
-    const allow = question.options.find((option: { kind: string }) => option.kind.startsWith('allow'));
-    expect((await desk.api('POST', '/tasks/asks/input', { questionId: question.id, optionId: allow.optionId })).status).toBe(200);
-    expect(await endOf(desk, 'asks', 60_000)).toBe('completed');
-    expect(fileAt(desk.repo, (await desk.api('GET', '/tasks/asks')).json.commit, 'hello.txt')).toBe('hello from codex\n');
-  });
-
-  it('asks a person before an escalated command when Codex is set to its workspace-write mode, and goes on once answered over HTTP', async () => {
-    // A person who wants Codex's commands asked sets `"confinedMode": "workspace-write"` in its agents.json entry. Codex
-    // then asks for a command the model runs with escalated permissions (what it does when its own sandbox is in the way).
-    const escalated = { cmd: COMMAND, sandbox_permissions: 'require_escalated', justification: 'Write hello.txt in the worktree?' };
-    const { desk } = await open({ steps: [{ kind: 'tool', tool: ['exec_command'], input: escalated }, WRITE_AND_SHOW[1]], capabilities: { edit: 'allow', execute: 'ask' }, confinedMode: 'workspace-write' });
-    await desk.api('POST', '/', { id: 'escalates', prompt: 'Write hello.txt and show it', agent: 'codex-acp' });
-
-    expect(await desk.waitForStatus('escalates', ['awaiting-input', 'completed', 'error'], 60_000)).toBe('awaiting-input');
-    const [question] = (await desk.api('GET', '/tasks/escalates')).json.openQuestions;
+    const reached = await desk.waitForStatus('asks', ['awaiting-input', 'completed', 'error'], 60_000);
+    expect(reached, (await taskEvents(desk, 'asks')).map((event) => JSON.stringify(event).slice(0, 300)).join('\n')).toBe('awaiting-input');
+    const [question] = (await desk.api('GET', '/tasks/asks')).json.openQuestions;
     expect(question).toMatchObject({ kind: 'permission' });
     expect(JSON.stringify(question)).toContain('hello from codex');
     const allow = question.options.find((option: { kind: string }) => option.kind === 'allow_once');
-    expect((await desk.api('POST', '/tasks/escalates/input', { questionId: question.id, optionId: allow.optionId })).status).toBe(200);
-    expect(await endOf(desk, 'escalates', 60_000)).toBe('completed');
-    expect(fileAt(desk.repo, (await desk.api('GET', '/tasks/escalates')).json.commit, 'hello.txt')).toBe('hello from codex\n');
+    expect((await desk.api('POST', '/tasks/asks/input', { questionId: question.id, optionId: allow.optionId })).status).toBe(200);
+    expect(await endOf(desk, 'asks', 60_000)).toBe('completed');
+    expect(fileAt(desk.repo, (await desk.api('GET', '/tasks/asks')).json.commit, 'hello.txt')).toBe('hello from codex\n');
+    const logs = (await taskEvents(desk, 'asks')).flatMap((event) => (event.type === 'log' ? [event.text] : []));
+    expect(logs).toContainEqual(expect.stringContaining('the policy asks before commands, so it runs in its mode'));
   });
 
   it.each([

@@ -45,6 +45,11 @@ export const AgentSpec = z.object({
    */
   confinedMode: z.string().min(1).optional(),
   /**
+   * The mode to confine it in instead when the policy does not allow commands outright (`execute: ask` or `deny`): one
+   * in which the agent asks the desk before a command (Codex: workspace-write), so the policy's question is asked.
+   */
+  confinedAskMode: z.string().min(1).optional(),
+  /**
    * The agent's own config files that may name its model endpoint (`~/` is its HOME, `$NAME` a variable of its
    * environment, `$NAME/…` a file under it): read only to name that endpoint in a task's error or stall notice.
    */

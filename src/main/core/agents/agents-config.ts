@@ -40,6 +40,8 @@ const ConfigEntry = z.object({
   networkHosts: z.array(HostPattern).optional(),
   /** The agent's own mode that leaves confinement to the desk's sandbox (see AgentSpec). */
   confinedMode: z.string().min(1).optional(),
+  /** The confined mode when the policy asks before commands (see AgentSpec). */
+  confinedAskMode: z.string().min(1).optional(),
   /** The agent's config files that may name its model endpoint (see AgentSpec). */
   endpointFiles: z.array(z.string().min(1)).optional(),
   /** What Settings' Install gives npm (a package, `name@version`, a tarball path); overrides a known agent's package. */

@@ -31,6 +31,7 @@ import type { NoChanges } from '../../../shared/task';
 import { isObject } from '../../../shared/is-object';
 import { watchQuiet, type QuietTimer, type RunWatch } from './run-watch';
 import type { McpServerEntry } from '../../../shared/mcp';
+import type { CapabilityMode } from '../../../shared/governance';
 
 export type RunOutcome =
   /** `commit` for a turn that changed files; `noChanges` (and no commit) for one that ended well but changed none. */
@@ -74,6 +75,8 @@ export interface RunContext {
   watch?: RunWatch;
   /** The desk's MCP server for this run (its URL and this task's token), handed to agents that take HTTP MCP servers. */
   mcp?: McpServerEntry;
+  /** What the policy says of the agent's commands (`execute`), for the mode it is confined in; default `allow`. */
+  commandMode?: CapabilityMode;
 }
 
 /**
@@ -338,7 +341,7 @@ async function converse(
  */
 async function applyConfinedMode(context: RunContext, session: AgentSession, spec: AgentSpec, confined: boolean): Promise<unknown> {
   const { modes } = session.features;
-  const choice = confinedModeChoice(spec, confined, modes);
+  const choice = confinedModeChoice(spec, confined, modes, context.commandMode);
   if (choice === undefined) return modes;
   const log = (text: string, level: 'info' | 'warn') => context.record({ type: 'log', level, source: 'desk', text });
   if (choice.kind === 'missing') {

@@ -1,5 +1,6 @@
 // Submitting, following up, answering, cancelling and scheduling tasks: load, ask the pure rules, save, record, start runs.
 import type { TaskEvent } from '../../../shared/events';
+import type { CapabilityMode } from '../../../shared/governance';
 import type { OpenQuestion } from '../../../shared/questions';
 import { FINISHED_STATUSES, type AnswerInput, type DependencyGate, type SubmitTask, type TaskDetail, type TaskSummary } from '../../../shared/task';
 import type { AgentRegistry } from '../agents/agent-registry';
@@ -77,6 +78,8 @@ export interface TaskServiceDeps {
   agents: AgentRegistry;
   gate: PermissionGate;
   limits?(agentId: string): AgentLimits;
+  /** What the policy says of an agent's commands (`execute`), for the mode a self-sandboxing agent is confined in. */
+  commandMode?(agentId: string): CapabilityMode;
   record(taskId: string, attempt: number, event: TaskEvent): void;
   run(context: RunContext): Promise<RunOutcome>;
   /** Sets up each new worktree as its repository asks (`.desk/config.json`). */
@@ -188,6 +191,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
       dependenciesToMerge: dependenciesToMerge(record, (id) => tasks.get(id)),
       agents: deps.agents,
       clientVersion: deps.config.clientVersion,
+      ...(deps.commandMode && { commandMode: deps.commandMode(task.agent) }),
       // Who the agent says it is shows on its card at once; the other facts of a run are the desk's own.
       update: (patch) => { if (isCurrent(task.id, attempt)) (patch.agentInfo ? save : tasks.update)(task.id, patch); },
       record: (event) => recordEvent(task.id, attempt, event),
