@@ -10,6 +10,7 @@ import { Elapsed } from './elapsed';
 import { isSelectable, pickCard } from './selection';
 import { QuietNote } from './quiet-note';
 import { ProposalBar } from './proposal-bar';
+import { CardPullRequest } from './card-pull-request';
 import { relativeText } from '../task/stream/worktree-path';
 
 export const TaskCard = memo(function TaskCard({ id }: { id: string }) {
@@ -103,6 +104,7 @@ export const TaskCard = memo(function TaskCard({ id }: { id: string }) {
           {task.push.ok ? `Pushed ${task.push.branch} to ${task.push.remote}` : task.push.message}
         </p>
       )}
+      {task?.pullRequest && <CardPullRequest taskId={id} pullRequest={task.pullRequest} archived={task.archived === true} />}
       {card.activity && <p className="card-activity">{relativeText(card.activity, undefined)}</p>}
       {task?.quietSince && task.status === 'in-progress' && <QuietNote taskId={id} since={task.quietSince} />}
       {card.dependencies.length > 0 && (
