@@ -13,6 +13,10 @@ export interface PullRequestSlice {
   refreshPullRequest(taskId: string): Promise<void>;
 }
 
+export function capitalized(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 /** "pull request" on GitHub, "merge request" on GitLab. */
 export function requestNoun(pullRequest: Pick<PullRequest, 'forge'> | undefined): string {
   return pullRequest?.forge === 'gitlab' ? 'merge request' : 'pull request';
@@ -42,7 +46,7 @@ export const createPullRequestSlice: SliceCreator<PullRequestSlice> = (set, get)
   return {
     pullRequestBusy: [],
     openPullRequest: (taskId, input = {}) => busy(taskId, (client) => client.openPullRequest(taskId, input),
-      (pullRequest) => `${requestNoun(pullRequest)} #${pullRequest.number} for ${taskId}: ${pullRequest.url}`),
+      (pullRequest) => `${capitalized(requestNoun(pullRequest))} #${pullRequest.number} of ${taskId}: ${pullRequest.url}`),
     refreshPullRequest: async (taskId) => {
       await busy(taskId, (client) => client.refreshPullRequest(taskId), (pullRequest) => `The ${requestNoun(pullRequest)} of ${taskId} is ${pullRequest.state}.`);
     },

@@ -2,7 +2,7 @@
 // form for title, description, base and draft), then its link, state, draft and checks, and a Refresh.
 import { useState, type FormEvent } from 'react';
 import { PullRequestBadge } from '../../board/pull-request-badge';
-import { requestNoun } from '../../state/pull-request-slice';
+import { capitalized, requestNoun } from '../../state/pull-request-slice';
 import { desk, useDesk } from '../../state/store';
 
 export function PullRequestPanel({ taskId }: { taskId: string }) {
@@ -13,7 +13,7 @@ export function PullRequestPanel({ taskId }: { taskId: string }) {
   if (pullRequest) {
     const noun = requestNoun(pullRequest);
     return (
-      <section className="pr-panel" aria-label={noun[0]!.toUpperCase() + noun.slice(1)}>
+      <section className="pr-panel" aria-label={capitalized(noun)}>
         <PullRequestBadge pullRequest={pullRequest} />
         <span className="pr-branches">{pullRequest.head} → {pullRequest.base}</span>
         <button type="button" className="small" disabled={busy} title={`Read the ${noun}'s state and checks from the forge now`} onClick={() => void desk().refreshPullRequest(taskId)}>
