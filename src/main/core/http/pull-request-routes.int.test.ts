@@ -5,7 +5,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { git, isolateGitConfig } from '../git/git-test-fixture';
-import { destroyDesk, startDesk, taskEvents, waitForEvent, type Desk, type RawResponse } from '../test-support/desk-harness';
+import { destroyDesk, policyAllowing, startDesk, taskEvents, waitForEvent, type Desk, type RawResponse } from '../test-support/desk-harness';
 import { FORGE_TEST_TOKEN, startForgeStandIn, type ForgeStandIn } from '../test-support/forge-stand-in';
 
 type Kind = 'github' | 'gitlab';
@@ -203,5 +203,35 @@ describe.each(['github', 'gitlab'] as const)('%s requests from the board', (kind
     }
     expect([...desk.lines, ...otherLines.flat()].join('\n')).not.toContain(FORGE_TEST_TOKEN);
     for (const file of [desk.d, ...others].flatMap((d) => filesUnder(d.dataDir))) expect(readFileSync(file).includes(FORGE_TEST_TOKEN), file).toBe(false);
+  });
+});
+
+describe('forge tokens and agents', () => {
+  let restoreGit: () => void = () => {};
+  let d: TestDesk | undefined;
+  beforeAll(() => { restoreGit = isolateGitConfig(); });
+  afterAll(async () => {
+    await destroyDesk(d);
+    restoreGit();
+  });
+
+  it("keeps the desk's forge tokens out of an agent's environment and the commands it runs", async () => {
+    const names = ['GH_TOKEN', 'GITHUB_TOKEN', 'GITLAB_TOKEN'] as const;
+    const before = names.map((name) => process.env[name]);
+    // The host hands agents its own process environment through the agent catalog: the tokens are in it, as on a
+    // person's machine where the desk was started from a shell that exported them.
+    for (const name of names) process.env[name] = FORGE_TEST_TOKEN;
+    try {
+      d = await startDesk({ policy: policyAllowing('execute'), env: { GH_TOKEN: FORGE_TEST_TOKEN, GITLAB_TOKEN: FORGE_TEST_TOKEN } });
+      await d.api('POST', '/', { id: 'nosy', prompt: 'run env > seen-env.txt' });
+      await d.waitForStatus('nosy', 'completed');
+    } finally {
+      names.forEach((name, index) => { if (before[index] === undefined) delete process.env[name]; else process.env[name] = before[index]; });
+    }
+    const { commit } = (await d.api('GET', '/tasks/nosy')).json;
+    const seen = git(d.repo, 'show', `${commit}:seen-env.txt`);
+    expect(seen).toContain('PATH=');
+    expect(seen).not.toContain(FORGE_TEST_TOKEN);
+    expect(JSON.stringify(await taskEvents(d, 'nosy'))).not.toContain(FORGE_TEST_TOKEN);
   });
 });
