@@ -1,6 +1,6 @@
 // A real desk running the real Codex (codex-acp) in an empty HOME whose own ~/.codex/config.toml points it at a
 // stand-in of the OpenAI Responses API on 127.0.0.1, the way a person points Codex at a LiteLLM gateway.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { z } from 'zod';
@@ -77,22 +77,6 @@ export async function startCodexDesk(options: CodexDeskOptions): Promise<CodexDe
     await standIn.close();
     throw error;
   }
-}
-
-/** Processes whose environment holds this HOME: the agent and everything it started, wherever it was confined. */
-export function processesWithHome(home: string): { pid: number; command: string }[] {
-  const found: { pid: number; command: string }[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const environ = readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0');
-      if (!environ.includes(`HOME=${home}`)) continue;
-      found.push({ pid: Number(entry), command: readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ').trim() });
-    } catch {
-      // A process that ended while the table was read, or one not ours to read: neither is the agent's.
-    }
-  }
-  return found;
 }
 
 /** The agent's updates of a kind, from a task's events. */

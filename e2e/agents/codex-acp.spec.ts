@@ -33,9 +33,11 @@
  * a turn ending after `systemError` ends the task in error with Codex's reason.
  */
 import { execFileSync } from 'node:child_process';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { destroyDesk, taskEvents, waitForEvent } from '../../src/main/core/test-support/desk-harness';
-import { agentUpdates, endOf, processesWithHome, startCodexDesk, type CodexDesk } from './codex-acp-desk';
+import { agentUpdates, CODEX, endOf, startCodexDesk, type CodexDesk } from './codex-acp-desk';
+import { describeWithAgent } from './agent-availability';
+import { processesWithEnv } from './agent-processes';
 
 const COMMAND = 'printf "hello from codex\\n" > hello.txt && cat hello.txt';
 const WRITE_AND_SHOW = [
@@ -61,7 +63,7 @@ function fileAt(repo: string, commit: string, path: string): string {
   return execFileSync('git', ['-C', repo, 'show', `${commit}:${path}`], { encoding: 'utf8' });
 }
 
-describe('Codex through the desk', () => {
+describeWithAgent(CODEX, 'Codex through the desk', () => {
   it('writes a file with its command, shows the command and its output, and the commit holds the file', async () => {
     const { desk, standIn } = await open({ steps: WRITE_AND_SHOW, capabilities: { edit: 'allow', execute: 'allow' } });
     expect((await desk.api('POST', '/', { id: 'hello', prompt: 'Write hello.txt and show it', agent: 'codex-acp' })).status).toBe(202);
@@ -168,10 +170,10 @@ describe('Codex through the desk', () => {
     await desk.api('POST', '/', { id: 'stop', prompt: 'Write hello.txt', agent: 'codex-acp' });
     // The turn is under way once Codex is waiting on the model.
     await expect.poll(() => standIn.pending(), { timeout: 60_000, interval: 100 }).toBe(1);
-    expect(processesWithHome(home).map((found) => found.command).join('\n')).toMatch(/codex/);
+    expect(processesWithEnv('HOME', home).map((found) => found.command).join('\n')).toMatch(/codex/);
 
     expect((await desk.api('DELETE', '/stop')).status).toBeLessThan(300);
     expect(await endOf(desk, 'stop', 20_000)).toBe('cancelled');
-    expect(processesWithHome(home)).toEqual([]);
+    expect(processesWithEnv('HOME', home)).toEqual([]);
   });
 });
