@@ -115,6 +115,25 @@ describe.each(['github', 'gitlab'] as const)('%s requests from the board', (kind
     expect(forge.requests.at(-1)).toMatchObject({ title, body: 'Why: styles.', draft: true, base: 'release' });
   });
 
+  it(`adopts an open ${noun} someone opened by hand for the task's branch, answering 200 and opening none`, async () => {
+    const task = await completed(desk.d, 'by-hand');
+    git(desk.d.repo, 'push', '--quiet', 'origin', task.branch);
+    forge.requests.push({ number: forge.requests.length + 1, head: task.branch, base: 'main', title: 'Opened by hand', body: '', draft: false, state: 'open', sha: 'b'.repeat(40) });
+    const before = forge.requests.length;
+    const answer = await call('POST', '/api/tasks/by-hand/pull-request');
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.json).toMatchObject({ number: before, head: task.branch, state: 'open' });
+    expect(forge.requests).toHaveLength(before);
+  });
+
+  it("shows the forge's checks on the request after a refresh", async () => {
+    forge.setChecks(kind === 'github' ? [{ status: 'completed', conclusion: 'success' }, { status: 'completed', conclusion: 'failure' }] : 'failed');
+    const refreshed = await call('POST', '/api/tasks/opened/pull-request/refresh');
+    expect(refreshed.status, refreshed.text).toBe(200);
+    expect(refreshed.json.checks).toMatchObject(kind === 'github' ? { state: 'failure', total: 2, passed: 1, failed: 1 } : { state: 'failure' });
+    forge.setChecks(kind === 'github' ? [] : '');
+  });
+
   it(`shows a ${noun} merged on the forge as merged after a refresh`, async () => {
     forge.merge(1);
     const refreshed = await call('POST', '/api/tasks/opened/pull-request/refresh');
