@@ -60,6 +60,19 @@ describe('pull request poller', () => {
     expect(refresh).toHaveBeenCalledTimes(2);
   });
 
+  it('arms nothing when the run itself wakes the poller', async () => {
+    let finish: () => void = () => {};
+    const wakes: Array<() => void> = [];
+    const { started, refresh } = poller({ open: true }, () => {
+      wakes.forEach((wake) => wake());
+      return new Promise<void>((resolve) => { finish = resolve; });
+    });
+    wakes.push(started.wake);
+    await vi.advanceTimersByTimeAsync(5 * INTERVAL);
+    expect(refresh).toHaveBeenCalledTimes(1);
+    finish();
+  });
+
   it('logs a failed run and keeps reading', async () => {
     const { refresh, logged } = poller({ open: true }, () => Promise.reject(new Error('forge on fire')));
     await vi.advanceTimersByTimeAsync(2 * INTERVAL);

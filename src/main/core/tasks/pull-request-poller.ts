@@ -32,7 +32,9 @@ export function startPullRequestPoller(deps: PullRequestPollerDeps): PullRequest
 
   function run(): void {
     timer = undefined;
-    running = deps.refreshAll()
+    // Started a microtask later, so `running` is set before the refresh can wake the poller (and a throw is caught).
+    running = Promise.resolve()
+      .then(() => deps.refreshAll())
       .catch((error: unknown) => deps.log(`Reading pull requests from their forges failed: ${error instanceof Error ? error.message : String(error)}`))
       .finally(() => {
         running = undefined;
