@@ -3,6 +3,7 @@ import { createStore } from 'zustand/vanilla';
 import { openEventsSocket } from '../api/events-socket';
 import { createBaseSlice } from './base-slice';
 import { createEventsSlice } from './events-slice';
+import { createPullRequestSlice } from './pull-request-slice';
 import { createReposSlice } from './repos-slice';
 import { createReviewSlice } from './review-slice';
 import { createSettingsSlice } from './settings-slice';
@@ -26,6 +27,7 @@ export function createDeskStore(overrides: Partial<StoreDeps> = {}) {
     ...createBaseSlice(set, get, deps),
     ...createReposSlice(set, get, deps),
     ...createReviewSlice(set, get, deps),
+    ...createPullRequestSlice(set, get, deps),
   }));
 }
 

@@ -3,6 +3,7 @@ import type { StoreApi } from 'zustand/vanilla';
 import type { openEventsSocket } from '../api/events-socket';
 import type { BaseSlice } from './base-slice';
 import type { EventsSlice } from './events-slice';
+import type { PullRequestSlice } from './pull-request-slice';
 import type { ReposSlice } from './repos-slice';
 import type { ReviewSlice } from './review-slice';
 import type { SettingsSlice } from './settings-slice';
@@ -16,7 +17,7 @@ export interface StoreDeps {
   openSocket: typeof openEventsSocket;
 }
 
-export type DeskState = TasksSlice & EventsSlice & UiSlice & SettingsSlice & BaseSlice & ReposSlice & ReviewSlice;
+export type DeskState = TasksSlice & EventsSlice & UiSlice & SettingsSlice & BaseSlice & ReposSlice & ReviewSlice & PullRequestSlice;
 
 export type SliceCreator<Slice> = (
   set: StoreApi<DeskState>['setState'],
