@@ -1,7 +1,7 @@
 // A stand-in of the Anthropic Messages API on 127.0.0.1: each model request takes the next scripted ModelStep, so a
 // real agent (Claude Code behind claude-code-acp / claude-agent-acp) can be pointed at it with ANTHROPIC_BASE_URL.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readBody, sendJson, serveStandIn } from './stand-in-http';
 import { pickTool, stepQueue, ToolNotOffered, type ModelRequestRecord, type ModelStep } from './model-script';
 import { errorBody, messageEvents, roughTokens, blockEvents, messageStartEvent, type AnthropicBlock, type AnthropicMessage } from './anthropic-wire';
 
@@ -56,7 +56,6 @@ export async function startAnthropicStandIn(options: AnthropicStandInOptions): P
   const requests: AnthropicRequestRecord[] = [];
   const problems: string[] = [];
   const waiters: { matches: (record: AnthropicRequestRecord) => boolean; resolve: (record: AnthropicRequestRecord) => void }[] = [];
-  const timers = new Set<NodeJS.Timeout>();
   let counter = 0;
 
   const record = (entry: AnthropicRequestRecord) => {
@@ -69,8 +68,7 @@ export async function startAnthropicStandIn(options: AnthropicStandInOptions): P
 
   const answerStep = (step: ModelStep, body: MessagesBody, response: ServerResponse): void => {
     if (step.kind === 'slow') {
-      const timer = setTimeout(() => { timers.delete(timer); answerStep(step.then, body, response); }, step.delayMs);
-      timers.add(timer);
+      server.timer(() => answerStep(step.then, body, response), step.delayMs);
       return;
     }
     if (step.kind === 'fail') return sendError(response, step.status, step.message ?? `Stand-in failure ${step.status}`);
@@ -91,8 +89,7 @@ export async function startAnthropicStandIn(options: AnthropicStandInOptions): P
     sendMessage(response, body, message);
   };
 
-  const server = createServer((request, response) => {
-    void readJson(request).then((body) => {
+  const server = await serveStandIn((request, response) => readJson(request).then((body) => {
       const path = (request.url ?? '/').split('?')[0]!;
       const offeredTools = (body.tools ?? []).flatMap((tool) => (typeof tool.name === 'string' ? [tool.name] : []));
       const base = { path, headers: request.headers, body, offeredTools };
@@ -111,10 +108,8 @@ export async function startAnthropicStandIn(options: AnthropicStandInOptions): P
       const step = queue.next();
       record({ ...base, answeredWith: 'step', step: unwrapSlow(step).kind });
       answerStep(step, body, response);
-    }, (error: unknown) => sendError(response, 400, `The stand-in could not read the request body: ${String(error)}`));
-  });
-  await new Promise<void>((resolveListen) => server.listen(0, '127.0.0.1', resolveListen));
-  const { port } = server.address() as AddressInfo;
+    }, (error: unknown) => sendError(response, 400, `The stand-in could not read the request body: ${String(error)}`)), (message) => errorBody(500, message));
+  const { port } = server;
 
   return {
     url: `http://127.0.0.1:${port}`,
@@ -127,22 +122,16 @@ export async function startAnthropicStandIn(options: AnthropicStandInOptions): P
       if (seen) return Promise.resolve(seen);
       return new Promise((resolveWait, reject) => {
         // An agent that never reaches its model fails the test with what the stand-in did see, not a hang.
-        const timer = setTimeout(() => {
-          timers.delete(timer);
+        const timer = server.timer(() => {
           const index = waiters.indexOf(waiter);
           if (index >= 0) waiters.splice(index, 1);
           reject(new Error(`No matching model request within ${timeoutMs} ms; the stand-in saw ${requests.map((r) => `${r.path} (${r.answeredWith})`).join(', ') || 'none'}`));
         }, timeoutMs);
-        timers.add(timer);
-        const waiter = { matches, resolve: (record: AnthropicRequestRecord) => { clearTimeout(timer); timers.delete(timer); resolveWait(record); } };
+        const waiter = { matches, resolve: (record: AnthropicRequestRecord) => { server.clearTimer(timer); resolveWait(record); } };
         waiters.push(waiter);
       });
     },
-    async close() {
-      for (const timer of timers) clearTimeout(timer);
-      server.closeAllConnections();
-      await new Promise<void>((resolveClose) => server.close(() => resolveClose()));
-    },
+    close: server.close,
   };
 }
 
@@ -192,24 +181,8 @@ function sendError(response: ServerResponse, status: number, message: string): v
   sendJson(response, status, errorBody(status, message), { 'x-should-retry': String(status === 429 || status >= 500), ...retry });
 }
 
-function sendJson(response: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(value);
-  response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
-  response.end(text);
-}
-
-function readJson(request: IncomingMessage): Promise<MessagesBody> {
-  return new Promise((resolveBody, reject) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('error', reject);
-    request.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      try {
-        resolveBody(text ? (JSON.parse(text) as MessagesBody) : {});
-      } catch (error) {
-        reject(error instanceof Error ? error : new Error(String(error)));
-      }
-    });
-  });
+/** The request's JSON body (an empty body reads as `{}`); a body that is not JSON rejects. */
+async function readJson(request: IncomingMessage): Promise<MessagesBody> {
+  const text = await readBody(request);
+  return text ? (JSON.parse(text) as MessagesBody) : {};
 }

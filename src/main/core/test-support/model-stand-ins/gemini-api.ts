@@ -1,8 +1,8 @@
 // A stand-in of the Gemini API (generateContent, streamGenerateContent over SSE, countTokens, model listing) on
 // 127.0.0.1, answering each model request with the next scripted `ModelStep`, so Gemini CLI can be run offline.
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readBody, sendJson, serveStandIn, type StandInServer } from './stand-in-http';
 import { pickTool, stepQueue, ToolNotOffered, type ModelRequestRecord, type ModelStep } from './model-script';
 
 export interface GeminiStandIn {
@@ -44,13 +44,6 @@ export async function startGeminiStandIn(steps: readonly ModelStep[], options: G
   const scripted: ModelRequestRecord[] = [];
   const waiting: { count: number; resolve(): void }[] = [];
   const takesStep = options.takesStep ?? ((record: ModelRequestRecord) => record.offeredTools.length > 0);
-  const server = createServer((request, response) => {
-    void handle(request, response).catch((error: unknown) => {
-      if (!response.headersSent) sendError(response, 500, `The stand-in failed: ${String(error)}`);
-      else response.destroy();
-    });
-  });
-
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', 'http://stand-in');
     const text = await readBody(request);
@@ -80,7 +73,7 @@ export async function startGeminiStandIn(steps: readonly ModelStep[], options: G
     }
     const streamed = method === 'streamGenerateContent';
     if (!takesStep(record)) {
-      await answer(response, { kind: 'text', text: options.helperAnswer ?? '{}' }, record, model!, streamed);
+      await answer(response, { kind: 'text', text: options.helperAnswer ?? '{}' }, record, model!, streamed, server);
       return;
     }
     scripted.push(record);
@@ -88,22 +81,18 @@ export async function startGeminiStandIn(steps: readonly ModelStep[], options: G
       waiting.splice(waiting.indexOf(waiter), 1);
       waiter.resolve();
     }
-    await answer(response, queue.next(), record, model!, streamed);
+    await answer(response, queue.next(), record, model!, streamed, server);
   }
 
-  await new Promise<void>((resolveListen) => server.listen(0, '127.0.0.1', resolveListen));
-  const { port } = server.address() as AddressInfo;
+  const server = await serveStandIn(handle, (message) => errorBody(500, message));
   return {
-    url: `http://127.0.0.1:${port}`, port, requests,
+    url: server.origin, port: server.port, requests,
     scripted: () => [...scripted],
     scriptedReached: (count) => new Promise<void>((resolveReached) => {
       if (scripted.length >= count) resolveReached();
       else waiting.push({ count, resolve: resolveReached });
     }),
-    close: () => new Promise((resolveClose) => {
-      server.closeAllConnections();
-      server.close(() => resolveClose());
-    }),
+    close: server.close,
   };
 }
 
@@ -115,11 +104,11 @@ export function offeredTools(body: unknown): string[] {
     .flatMap((declaration) => (typeof declaration.name === 'string' ? [declaration.name] : []));
 }
 
-async function answer(response: ServerResponse, step: ModelStep, record: ModelRequestRecord, model: string, streamed: boolean): Promise<void> {
+async function answer(response: ServerResponse, step: ModelStep, record: ModelRequestRecord, model: string, streamed: boolean, server: Pick<StandInServer, 'delay'>): Promise<void> {
   if (step.kind === 'slow') {
-    await new Promise((resolveDelay) => setTimeout(resolveDelay, step.delayMs));
+    await server.delay(response, step.delayMs);
     if (response.destroyed) return;
-    await answer(response, step.then, record, model, streamed);
+    await answer(response, step.then, record, model, streamed, server);
     return;
   }
   if (step.kind === 'fail') {
@@ -195,23 +184,13 @@ function modelInfo(name: string): Record<string, unknown> {
 }
 
 /** An error as Google's APIs write it: `{error: {code, message, status}}`, with RetryInfo on a 429. */
-function sendError(response: ServerResponse, status: number, message: string): void {
+/** Google's error shape, with the retry hint Google sends on 429. */
+function errorBody(status: number, message: string): unknown {
   const statusName = STATUS_NAMES[status] ?? (status >= 500 ? 'INTERNAL' : 'FAILED_PRECONDITION');
   const details = status === 429 ? [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '1s' }] : [];
-  sendJson(response, status, { error: { code: status, message, status: statusName, ...(details.length > 0 && { details }) } });
+  return { error: { code: status, message, status: statusName, ...(details.length > 0 && { details }) } };
 }
 
-function sendJson(response: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  response.writeHead(status, { 'content-type': 'application/json; charset=UTF-8', 'content-length': Buffer.byteLength(text) });
-  response.end(text);
-}
-
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolveBody, reject) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => resolveBody(Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
-  });
+function sendError(response: ServerResponse, status: number, message: string): void {
+  sendJson(response, status, errorBody(status, message), { 'content-type': 'application/json; charset=UTF-8' });
 }

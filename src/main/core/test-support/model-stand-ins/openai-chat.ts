@@ -1,7 +1,7 @@
 // A stand-in of OpenAI Chat Completions on 127.0.0.1, following a test's script: what an agent pointed at an
 // OpenAI-compatible gateway (OPENAI_BASE_URL) talks to in tests, with no model service behind it.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { breakStream, readBody, sendJson, serveStandIn, startEventStream } from './stand-in-http';
 import { errorBody, offeredChatTools, openingChunks, replyChunks, replyCompletion, streamWanted, usageFor, type ChatReply } from './openai-chat-wire';
 import { pickTool, stepQueue, ToolNotOffered, type ModelRequestRecord, type ModelStep } from './model-script';
 
@@ -39,16 +39,8 @@ export async function startOpenAiChatStandIn(options: OpenAiChatStandInOptions):
   const model = options.model ?? 'stand-in-chat';
   const queue = stepQueue(options.steps, options.fallback);
   const requests: ModelRequestRecord[] = [];
-  const timers = new Set<NodeJS.Timeout>();
   let pending = 0;
   let answered = 0;
-
-  const server = createServer((req, res) => {
-    void handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent) sendJson(res, 500, errorBody(500, `The stand-in failed: ${String(error)}`));
-      else res.destroy();
-    });
-  });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? '/', 'http://stand-in').pathname.replace(/\/+$/, '');
@@ -78,12 +70,8 @@ export async function startOpenAiChatStandIn(options: OpenAiChatStandInOptions):
 
   async function answer(step: ModelStep, body: unknown, offered: string[], res: ServerResponse): Promise<void> {
     if (step.kind === 'slow') {
-      await new Promise<void>((resolveDelay) => {
-        const timer = setTimeout(() => { timers.delete(timer); resolveDelay(); }, step.delayMs);
-        timers.add(timer);
-        // A client that gives up (or a desk that cancels) ends the wait early.
-        res.once('close', () => { clearTimeout(timer); timers.delete(timer); resolveDelay(); });
-      });
+      // A client that gives up (or a desk that cancels) ends the wait early.
+      await server.delay(res, step.delayMs);
       if (res.destroyed || res.writableEnded) return;
       await answer(step.then, body, offered, res);
       return;
@@ -96,10 +84,9 @@ export async function startOpenAiChatStandIn(options: OpenAiChatStandInOptions):
     const { stream, includeUsage } = streamWanted(body);
     if (step.kind === 'cut') {
       if (!stream) { res.destroy(); return; }
-      startStream(res);
+      startEventStream(res);
       for (const chunk of openingChunks(envelope, step.text)) res.write(`data: ${JSON.stringify(chunk)}\n\n`);
-      // Gives the bytes to the socket, then breaks it: the client sees a stream that began and never ended.
-      res.socket?.end(() => res.destroy());
+      breakStream(res);
       return;
     }
     let reply: ChatReply;
@@ -117,41 +104,16 @@ export async function startOpenAiChatStandIn(options: OpenAiChatStandInOptions):
       sendJson(res, 200, replyCompletion(envelope, reply, usage));
       return;
     }
-    startStream(res);
+    startEventStream(res);
     for (const chunk of replyChunks(envelope, reply, includeUsage ? usage : undefined)) res.write(`data: ${JSON.stringify(chunk)}\n\n`);
     res.end('data: [DONE]\n\n');
   }
 
-  await new Promise<void>((resolveListen) => server.listen(0, '127.0.0.1', resolveListen));
-  const { port } = server.address() as AddressInfo;
-  const origin = `http://127.0.0.1:${port}`;
+  const server = await serveStandIn(handle, (message) => errorBody(500, message));
+  const { port, origin } = server;
   return {
     origin, baseUrl: `${origin}/v1`, port, model, requests,
     pending: () => pending,
-    close: () => new Promise<void>((resolveClose) => {
-      for (const timer of timers) clearTimeout(timer);
-      timers.clear();
-      server.closeAllConnections();
-      server.close(() => resolveClose());
-    }),
+    close: server.close,
   };
-}
-
-function startStream(res: ServerResponse): void {
-  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-  res.end(text);
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolveBody, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolveBody(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }

@@ -1,7 +1,7 @@
 // A stand-in of the OpenAI Responses API on 127.0.0.1, following a test's script: what Codex (or any Responses
 // client) pointed at a gateway talks to in tests, with no model service behind it.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { breakStream, readBody, sendJson, serveStandIn, startEventStream } from './stand-in-http';
 import { pickTool, stepQueue, ToolNotOffered, type ModelRequestRecord, type ModelStep } from './model-script';
 import { cutEvents, errorBody, offeredResponsesTools, outputItems, replyEvents, responseObject, streamWanted, usageFor, type OfferedTool, type ResponsesEvent, type ResponsesReply } from './openai-responses-wire';
 
@@ -35,16 +35,8 @@ export async function startOpenAiResponsesStandIn(options: OpenAiResponsesStandI
   const queue = stepQueue(options.steps, options.fallback);
   const requests: ModelRequestRecord[] = [];
   const otherRequests: { method: string; path: string }[] = [];
-  const timers = new Set<NodeJS.Timeout>();
   let pending = 0;
   let answered = 0;
-
-  const server = createServer((req, res) => {
-    void handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent) sendJson(res, 500, errorBody(500, `The stand-in failed: ${String(error)}`));
-      else res.destroy();
-    });
-  });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? '/', 'http://stand-in').pathname.replace(/\/+$/, '');
@@ -77,12 +69,8 @@ export async function startOpenAiResponsesStandIn(options: OpenAiResponsesStandI
 
   async function answer(step: ModelStep, body: unknown, offered: OfferedTool[], res: ServerResponse): Promise<void> {
     if (step.kind === 'slow') {
-      await new Promise<void>((resolveDelay) => {
-        const timer = setTimeout(() => { timers.delete(timer); resolveDelay(); }, step.delayMs);
-        timers.add(timer);
-        // A client that gives up (or a desk that cancels) ends the wait early.
-        res.once('close', () => { clearTimeout(timer); timers.delete(timer); resolveDelay(); });
-      });
+      // A client that gives up (or a desk that cancels) ends the wait early.
+      await server.delay(res, step.delayMs);
       if (res.destroyed || res.writableEnded) return;
       await answer(step.then, body, offered, res);
       return;
@@ -95,10 +83,9 @@ export async function startOpenAiResponsesStandIn(options: OpenAiResponsesStandI
     const envelope = { id: `resp_standin_${answered}`, model, created: Math.floor(Date.now() / 1000) };
     if (step.kind === 'cut') {
       if (!streamWanted(body)) { res.destroy(); return; }
-      startStream(res);
+      startEventStream(res);
       for (const event of cutEvents(envelope, answered, step.text)) res.write(sse(event));
-      // Gives the bytes to the socket, then breaks it: the client sees a stream that began and never completed.
-      res.socket?.end(() => res.destroy());
+      breakStream(res);
       return;
     }
     let reply: ResponsesReply;
@@ -116,23 +103,17 @@ export async function startOpenAiResponsesStandIn(options: OpenAiResponsesStandI
       sendJson(res, 200, responseObject(envelope, 'completed', outputItems(reply, answered), usage));
       return;
     }
-    startStream(res);
+    startEventStream(res);
     for (const event of replyEvents(envelope, reply, answered, usage)) res.write(sse(event));
     res.end();
   }
 
-  await new Promise<void>((resolveListen) => server.listen(0, '127.0.0.1', resolveListen));
-  const { port } = server.address() as AddressInfo;
-  const origin = `http://127.0.0.1:${port}`;
+  const server = await serveStandIn(handle, (message) => errorBody(500, message));
+  const { port, origin } = server;
   return {
     origin, baseUrl: `${origin}/v1`, port, model, requests, otherRequests,
     pending: () => pending,
-    close: () => new Promise<void>((resolveClose) => {
-      for (const timer of timers) clearTimeout(timer);
-      timers.clear();
-      server.closeAllConnections();
-      server.close(() => resolveClose());
-    }),
+    close: server.close,
   };
 }
 
@@ -143,23 +124,4 @@ function chosenTool(wanted: readonly string[], offered: OfferedTool[]): OfferedT
 
 function sse(event: ResponsesEvent): string {
   return `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
-}
-
-function startStream(res: ServerResponse): void {
-  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-  res.end(text);
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolveBody, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolveBody(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }
