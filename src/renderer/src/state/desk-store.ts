@@ -2,6 +2,7 @@
 import { createStore } from 'zustand/vanilla';
 import { openEventsSocket } from '../api/events-socket';
 import { createBaseSlice } from './base-slice';
+import { createDevServerSlice } from './dev-server-slice';
 import { createEventsSlice } from './events-slice';
 import { createReposSlice } from './repos-slice';
 import { createReviewSlice } from './review-slice';
@@ -26,6 +27,7 @@ export function createDeskStore(overrides: Partial<StoreDeps> = {}) {
     ...createBaseSlice(set, get, deps),
     ...createReposSlice(set, get, deps),
     ...createReviewSlice(set, get, deps),
+    ...createDevServerSlice(set, get, deps),
   }));
 }
 

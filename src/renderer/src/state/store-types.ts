@@ -2,6 +2,7 @@
 import type { StoreApi } from 'zustand/vanilla';
 import type { openEventsSocket } from '../api/events-socket';
 import type { BaseSlice } from './base-slice';
+import type { DevServerSlice } from './dev-server-slice';
 import type { EventsSlice } from './events-slice';
 import type { ReposSlice } from './repos-slice';
 import type { ReviewSlice } from './review-slice';
@@ -16,7 +17,7 @@ export interface StoreDeps {
   openSocket: typeof openEventsSocket;
 }
 
-export type DeskState = TasksSlice & EventsSlice & UiSlice & SettingsSlice & BaseSlice & ReposSlice & ReviewSlice;
+export type DeskState = TasksSlice & EventsSlice & UiSlice & SettingsSlice & BaseSlice & ReposSlice & ReviewSlice & DevServerSlice;
 
 export type SliceCreator<Slice> = (
   set: StoreApi<DeskState>['setState'],
