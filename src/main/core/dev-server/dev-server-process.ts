@@ -11,7 +11,6 @@ import type { TaskIsolation } from '../sandbox/task-sandbox';
 import { forwarderLauncher } from './forwarder-launcher';
 import { freeLoopbackPort, openHostForward, type HostForward } from './host-forward';
 
-export const DEV_SERVER_TERMINAL = 'dev-server';
 const PROBE_EVERY_MS = 200;
 const PROBE_TIMEOUT_MS = 1000;
 
@@ -22,6 +21,8 @@ export interface DevServerLaunch {
   /** The environment the task's agent gets (the isolation's own variables are added here). */
   env: Record<string, string>;
   record(event: TaskEvent): void;
+  /** The terminal its output goes to in the task's stream: one per start, so a restart shows as a terminal of its own. */
+  terminalId: string;
   /** Ports the desk gave other tasks' unconfined servers. */
   taken: ReadonlySet<number>;
   /** The Node that runs the forwarder inside the sandbox. */
@@ -58,12 +59,12 @@ export async function launchDevServer(launch: DevServerLaunch): Promise<DevServe
     program = launch.isolation.wrap('sh', shell, { cwd: launch.worktree });
   }
   const url = `http://127.0.0.1:${port}/`;
-  let current: DevServerState = { state: 'starting', port, terminalId: DEV_SERVER_TERMINAL, ...(unsandboxed && { unsandboxed: true as const }) };
+  let current: DevServerState = { state: 'starting', port, terminalId: launch.terminalId, ...(unsandboxed && { unsandboxed: true as const }) };
 
-  launch.record({ type: 'terminal-started', terminalId: DEV_SERVER_TERMINAL, command: 'sh', args: ['-c', launch.config.command], cwd: launch.worktree });
+  launch.record({ type: 'terminal-started', terminalId: launch.terminalId, command: 'sh', args: ['-c', launch.config.command], cwd: launch.worktree });
   const batcher = createOutputBatcher({
     intervalMs: 50, maxPending: 64 * 1024,
-    emit: (data) => launch.record({ type: 'terminal-output', terminalId: DEV_SERVER_TERMINAL, data }),
+    emit: (data) => launch.record({ type: 'terminal-output', terminalId: launch.terminalId, data }),
   });
   const env = { ...launch.env, ...launch.isolation.env, [launch.config.portEnv]: String(port) };
   const child = spawn(program.command, program.args, { cwd: launch.worktree, env, stdio: ['ignore', 'pipe', 'pipe'], detached: process.platform !== 'win32' });
@@ -79,10 +80,10 @@ export async function launchDevServer(launch: DevServerLaunch): Promise<DevServe
       done = true;
       if (probeTimer !== undefined) clearTimeout(probeTimer);
       batcher.flush();
-      launch.record({ type: 'terminal-exited', terminalId: DEV_SERVER_TERMINAL, exitCode, signal });
+      launch.record({ type: 'terminal-exited', terminalId: launch.terminalId, exitCode, signal });
       // `exited` is said only once the port is free again and the sandbox's temp dir is gone.
       void Promise.all([forward?.close(), launch.isolation.dispose()]).finally(() => {
-        current = { state: 'exited', port, terminalId: DEV_SERVER_TERMINAL, exitCode, signal, ...(unsandboxed && { unsandboxed: true as const }) };
+        current = { state: 'exited', port, terminalId: launch.terminalId, exitCode, signal, ...(unsandboxed && { unsandboxed: true as const }) };
         resolve();
       });
     };

@@ -44,6 +44,7 @@ export function endsDevServer(task: Pick<TaskSummary, 'status' | 'review' | 'arc
 export function createDevServerService(deps: DevServerDeps): DevServerService {
   const servers = new Map<string, DevServerProcess>();
   const starting = new Map<string, Promise<DevServerProcess>>();
+  const starts = new Map<string, number>();
   let closed = false;
 
   const takenPorts = () => new Set([...servers.values()].filter((s) => s.state().state !== 'exited').map((s) => s.port));
@@ -54,9 +55,11 @@ export function createDevServerService(deps: DevServerDeps): DevServerService {
     const config = await deps.configOf(taskId);
     if (!config) throw notConfigured(taskId);
     const { isolation, env } = await deps.isolate(taskId, worktree);
+    const count = (starts.get(taskId) ?? 0) + 1;
+    starts.set(taskId, count);
     try {
       return await launchDevServer({
-        config, worktree, isolation, env, taken: takenPorts(), nodePath: deps.nodePath, record: (event) => deps.record(taskId, event),
+        config, worktree, isolation, env, terminalId: `dev-server-${count}`, taken: takenPorts(), nodePath: deps.nodePath, record: (event) => deps.record(taskId, event),
         ...(deps.forwarderEntry !== undefined && { forwarderEntry: deps.forwarderEntry }),
       });
     } catch (error) {

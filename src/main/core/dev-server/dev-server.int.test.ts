@@ -21,6 +21,7 @@ const fs = require('node:fs');
 const port = Number(process.env.PORT);
 http.createServer((req, res) => {
   const url = new URL(req.url, 'http://dev');
+  if (url.pathname === '/env') { res.end(JSON.stringify(process.env)); return; }
   if (url.pathname === '/write') {
     try { fs.writeFileSync(url.searchParams.get('path'), 'written by the dev server'); res.end('wrote'); }
     catch (error) { res.end('refused ' + error.code); }
@@ -77,7 +78,7 @@ function portIsFree(port: number): Promise<boolean> {
   });
 }
 
-const terminalText = (events: TaskEvent[]) => events.flatMap((e) => (e.type === 'terminal-output' && e.terminalId === 'dev-server' ? [e.data] : [])).join('');
+const terminalText = (events: TaskEvent[], terminalId: string) => events.flatMap((e) => (e.type === 'terminal-output' && e.terminalId === terminalId ? [e.data] : [])).join('');
 
 describe(`a task's dev server (${sandboxStatus.available ? 'in the bubblewrap sandbox' : `unsandboxed: ${sandboxStatus.reason}`})`, () => {
   it('answers from the host on the port the route gave it, once it is running, with the link to it', async () => {
@@ -86,7 +87,7 @@ describe(`a task's dev server (${sandboxStatus.available ? 'in the bubblewrap sa
     await completedTask(desk, 'try-me');
     const started = await desk.api('POST', '/api/tasks/try-me/dev-server');
     expect(started.status).toBe(201);
-    expect(started.json).toMatchObject({ state: 'starting', terminalId: 'dev-server' });
+    expect(started.json).toMatchObject({ state: 'starting', terminalId: 'dev-server-1' });
     const state = await running(desk, 'try-me');
     expect(state.url).toBe(`http://127.0.0.1:${started.json.port}/`);
     const body = await get(state.url as string);
@@ -98,11 +99,11 @@ describe(`a task's dev server (${sandboxStatus.available ? 'in the bubblewrap sa
   it('shows its output as a terminal of the task', async () => {
     const desk = await openDesk({ files: deskFiles(markerOf('terminal')) });
     await completedTask(desk, 'shown');
-    const { port } = (await desk.api('POST', '/api/tasks/shown/dev-server')).json;
-    await waitForEvent(desk, 'shown', ({ event }) => event.type === 'terminal-output' && event.terminalId === 'dev-server' && event.data.includes(`listening on ${port}`));
+    const { port, terminalId } = (await desk.api('POST', '/api/tasks/shown/dev-server')).json;
+    await waitForEvent(desk, 'shown', ({ event }) => event.type === 'terminal-output' && event.terminalId === terminalId && event.data.includes(`listening on ${port}`));
     const events = await taskEvents(desk, 'shown');
-    expect(events).toContainEqual(expect.objectContaining({ type: 'terminal-started', terminalId: 'dev-server' }));
-    expect(terminalText(events)).toContain(`listening on ${port}`);
+    expect(events).toContainEqual(expect.objectContaining({ type: 'terminal-started', terminalId }));
+    expect(terminalText(events, terminalId)).toContain(`listening on ${port}`);
   });
 
   it('answers the running server when started twice', async () => {
@@ -113,7 +114,7 @@ describe(`a task's dev server (${sandboxStatus.available ? 'in the bubblewrap sa
     expect(second.status).toBe(200);
     expect(second.json.port).toBe(first.json.port);
     const events = await taskEvents(desk, 'twice');
-    expect(events.filter((e) => e.type === 'terminal-started' && e.terminalId === 'dev-server')).toHaveLength(1);
+    expect(events.filter((e) => e.type === 'terminal-started' && e.terminalId.startsWith('dev-server'))).toHaveLength(1);
   });
 
   it('gives two tasks\' servers different ports, each answering for its own worktree', async () => {
@@ -182,6 +183,59 @@ describe(`a task's dev server (${sandboxStatus.available ? 'in the bubblewrap sa
     expect(answer.status).toBe(409);
     expect(answer.json).toMatchObject({ code: 'dev_server_not_configured' });
     expect(answer.json.message).toContain('.desk/config.json');
+  });
+
+  it('shows how it ended when its command fails, and a new start gets a terminal of its own', async () => {
+    const desk = await openDesk({ files: deskFiles(markerOf('fails'), { command: 'echo "cannot find module vite" >&2; exit 3', portEnv: 'PORT' }) });
+    await completedTask(desk, 'broken');
+    const first = await desk.api('POST', '/api/tasks/broken/dev-server');
+    const ended = await exited(desk, 'broken');
+    expect(ended).toMatchObject({ state: 'exited', exitCode: 3 });
+    expect(terminalText(await taskEvents(desk, 'broken'), first.json.terminalId)).toContain('cannot find module vite');
+    const again = await desk.api('POST', '/api/tasks/broken/dev-server');
+    expect(again.status).toBe(201);
+    expect(again.json.terminalId).not.toBe(first.json.terminalId);
+  });
+
+  it('runs with the agent\'s environment, without the desk\'s secrets', async () => {
+    const canary = `ghp_${markerOf('secret')}`;
+    const saved = process.env.GH_TOKEN;
+    process.env.GH_TOKEN = canary;
+    try {
+      const desk = await openDesk({ files: deskFiles(markerOf('env')) });
+      await completedTask(desk, 'clean');
+      await desk.api('POST', '/api/tasks/clean/dev-server');
+      const { url, port } = await running(desk, 'clean');
+      const env = JSON.parse(await get(`${url}env`)) as Record<string, string>;
+      expect(env.PORT).toBe(String(port));
+      expect(JSON.stringify(env)).not.toContain(canary);
+    } finally {
+      if (saved === undefined) delete process.env.GH_TOKEN;
+      else process.env.GH_TOKEN = saved;
+    }
+  });
+
+  it('refuses a start without the desk\'s token, and nothing runs', async () => {
+    const marker = markerOf('token');
+    const desk = await openDesk({ files: deskFiles(marker) });
+    await completedTask(desk, 'guarded');
+    const refused = await desk.api('POST', '/api/tasks/guarded/dev-server', undefined, { authorization: 'Bearer not-the-token' });
+    expect(refused.status).toBe(401);
+    expect((await desk.api('GET', '/api/tasks/guarded/dev-server')).json.devServer).toBeNull();
+    expect(processesWith(marker)).toEqual([]);
+  });
+
+  it('uses the dev server set in Settings when the repository has no .desk/config.json', async () => {
+    const marker = markerOf('settings');
+    const desk = await openDesk({ files: { 'README.md': '# Fixture\n', 'scripts/serve.cjs': SERVER_SCRIPT } });
+    const [repo] = (await desk.api('GET', '/api/repos')).json.repos;
+    const saved = await desk.api('PUT', `/api/repos/${repo.name}/setup`, { devServer: { command: `"${process.execPath}" scripts/serve.cjs ${marker}`, portEnv: 'PORT' } });
+    expect(saved.status).toBe(200);
+    await completedTask(desk, 'configured');
+    const started = await desk.api('POST', '/api/tasks/configured/dev-server');
+    expect(started.json).toMatchObject({ state: 'starting' });
+    const { url } = await running(desk, 'configured');
+    expect(await get(url as string)).toContain(`hello from ${marker}`);
   });
 
   it('is not reachable at any address of the machine but 127.0.0.1', async () => {
