@@ -49,10 +49,15 @@ export async function launchDevServer(launch: DevServerLaunch): Promise<DevServe
   const shell = ['-c', launch.config.command];
   if (ownNetwork) {
     // The temp dir is the task's own, bound at the same path inside: the forwarder's socket is reachable from here.
-    const socketPath = join(launch.isolation.env.TMPDIR ?? launch.worktree, 'dev-server.sock');
+    // Never the worktree: a socket there would end up in the task's commit.
+    const tempDir = launch.isolation.env.TMPDIR;
+    if (tempDir === undefined) throw new Error('The task\'s sandbox has no temp dir for the dev server\'s port forward; this is a bug of the desk, please report it.');
+    const socketPath = join(tempDir, 'dev-server.sock');
+    // Found before the port is taken, so a desk built without the forwarder leaves no listener behind.
+    const launcher = forwarderLauncher(launch.forwarderEntry);
     forward = await openHostForward(socketPath);
     port = forward.port;
-    const inner = [...forwarderLauncher(launch.forwarderEntry), '--socket', socketPath, '--port', String(port), '--', 'sh', ...shell];
+    const inner = [...launcher, '--socket', socketPath, '--port', String(port), '--', 'sh', ...shell];
     program = launch.isolation.wrap(launch.nodePath, inner, { cwd: launch.worktree });
   } else {
     port = await freeLoopbackPort(launch.taken);
