@@ -26,11 +26,17 @@ export function installedVersion(agent: RealAgent): string | undefined {
   }
 }
 
-/** `describe` for specs that need `agent`: skipped with the reason where it is missing, failed instead when DESK_REQUIRE_AGENTS=1. */
+/** How long one real agent's test may take: it waits on the agent's start and, in the failure cases, on its own retries. */
+export const REAL_AGENT_TEST_MS = 240_000;
+
+/**
+ * `describe` for specs that need `agent`, its tests given REAL_AGENT_TEST_MS: skipped with the reason where the agent
+ * is missing, failed instead when DESK_REQUIRE_AGENTS=1.
+ */
 export function describeWithAgent(agent: RealAgent, name: string, body: () => void): void {
   const missing = missingAgentReason(agent);
   if (missing === undefined) {
-    describe(name, body);
+    describe(name, { timeout: REAL_AGENT_TEST_MS }, body);
   } else if (process.env.DESK_REQUIRE_AGENTS === '1') {
     describe(name, () => {
       it('has its agent installed (DESK_REQUIRE_AGENTS=1)', () => {

@@ -1,6 +1,6 @@
 // A real desk running the real Codex (codex-acp) in an empty HOME whose own ~/.codex/config.toml points it at a
 // stand-in of the OpenAI Responses API on 127.0.0.1, the way a person points Codex at a LiteLLM gateway.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { z } from 'zod';
@@ -47,8 +47,6 @@ export interface CodexDeskOptions {
   fallback?: ModelStep;
   /** How the policy treats each capability. */
   capabilities: Partial<Record<Capability, CapabilityMode>>;
-  /** The mode the desk puts Codex in when it confines it, as an agents.json entry's `confinedMode` sets it. */
-  confinedMode?: string;
   /** Whether the policy's `network` names the stand-in's `127.0.0.1:PORT` (default) or nothing at all. */
   standInReachable?: boolean;
   sandbox?: SandboxStatus;
@@ -63,7 +61,7 @@ export async function startCodexDesk(options: CodexDeskOptions): Promise<CodexDe
   writeFileSync(join(home, '.codex', 'config.toml'), codexGatewayConfig(standIn));
   const isolated = isolatedAgentSpec(CODEX, home);
   // As an agents.json entry would pass it: the key the config names, nothing else of the machine's.
-  const agent = { ...isolated, env: { ...isolated.env, [KEY_VARIABLE]: 'sk-dummy-gateway-key' }, ...(options.confinedMode !== undefined && { confinedMode: options.confinedMode }) };
+  const agent = { ...isolated, env: { ...isolated.env, [KEY_VARIABLE]: 'sk-dummy-gateway-key' } };
   const policy: z.input<typeof PolicyFile> = { version: 1, defaults: { capabilities: options.capabilities, network: options.standInReachable === false ? [] : [`127.0.0.1:${standIn.port}`] } };
   try {
     const desk = await startDesk({
@@ -77,22 +75,6 @@ export async function startCodexDesk(options: CodexDeskOptions): Promise<CodexDe
     await standIn.close();
     throw error;
   }
-}
-
-/** Processes whose environment holds this HOME: the agent and everything it started, wherever it was confined. */
-export function processesWithHome(home: string): { pid: number; command: string }[] {
-  const found: { pid: number; command: string }[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const environ = readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0');
-      if (!environ.includes(`HOME=${home}`)) continue;
-      found.push({ pid: Number(entry), command: readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ').trim() });
-    } catch {
-      // A process that ended while the table was read, or one not ours to read: neither is the agent's.
-    }
-  }
-  return found;
 }
 
 /** The agent's updates of a kind, from a task's events. */

@@ -33,9 +33,11 @@
  * a turn ending after `systemError` ends the task in error with Codex's reason.
  */
 import { execFileSync } from 'node:child_process';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { destroyDesk, taskEvents, waitForEvent } from '../../src/main/core/test-support/desk-harness';
-import { agentUpdates, endOf, processesWithHome, startCodexDesk, type CodexDesk } from './codex-acp-desk';
+import { agentUpdates, CODEX, endOf, startCodexDesk, type CodexDesk } from './codex-acp-desk';
+import { describeWithAgent } from './agent-availability';
+import { processesWithEnv } from './agent-processes';
 
 const COMMAND = 'printf "hello from codex\\n" > hello.txt && cat hello.txt';
 const WRITE_AND_SHOW = [
@@ -61,7 +63,7 @@ function fileAt(repo: string, commit: string, path: string): string {
   return execFileSync('git', ['-C', repo, 'show', `${commit}:${path}`], { encoding: 'utf8' });
 }
 
-describe('Codex through the desk', () => {
+describeWithAgent(CODEX, 'Codex through the desk', () => {
   it('writes a file with its command, shows the command and its output, and the commit holds the file', async () => {
     const { desk, standIn } = await open({ steps: WRITE_AND_SHOW, capabilities: { edit: 'allow', execute: 'allow' } });
     expect((await desk.api('POST', '/', { id: 'hello', prompt: 'Write hello.txt and show it', agent: 'codex-acp' })).status).toBe(202);
@@ -97,40 +99,28 @@ describe('Codex through the desk', () => {
     expect(events.filter((event) => event.type === 'governance' && event.decision === 'escalated')).toEqual([]);
   });
 
-  // Waits on the desk choosing Codex's mode by the policy. Confined, the desk puts Codex in agent-full-access, whose
-  // approval policy is `never`: Codex then asks nothing, and this test sees the command run unasked. In its
-  // `workspace-write` mode Codex does ask (session/request_permission, kind execute, the command as title) for a
-  // command run with `sandbox_permissions: "require_escalated"`, and once allowed runs it outside its own sandbox,
-  // which works inside the desk's (the next test); its other commands fail in its own sandbox ("bwrap: execvp
-  // codex-linux-sandbox: No such file or directory").
-  it.skip('asks a person before a command when the policy says ask, and goes on once answered over HTTP', async () => {
-    const { desk } = await open({ steps: WRITE_AND_SHOW, capabilities: { edit: 'allow', execute: 'ask' } });
+  // Confined, the desk puts Codex in agent-full-access (approval `never`) when commands are allowed, and in its
+  // workspace-write mode when the policy asks before them: Codex then asks (session/request_permission, kind execute,
+  // the command as title) before a command it runs outside its own sandbox, which works inside the desk's; its other
+  // commands fail in its own sandbox ("bwrap: execvp codex-linux-sandbox: No such file or directory") until it asks.
+  it('asks a person before a command when the policy says ask, and goes on once answered over HTTP', async () => {
+    // As a model does: the plain command fails in Codex's own sandbox, so it runs it again asking for escalation.
+    const escalated = { cmd: COMMAND, sandbox_permissions: 'require_escalated', justification: 'Write hello.txt in the worktree?' };
+    const steps = [WRITE_AND_SHOW[0], { kind: 'tool', tool: ['exec_command'], input: escalated }, WRITE_AND_SHOW[1]] as const;
+    const { desk } = await open({ steps, capabilities: { edit: 'allow', execute: 'ask' } });
     await desk.api('POST', '/', { id: 'asks', prompt: 'Write hello.txt and show it', agent: 'codex-acp' });
 
-    await desk.waitForStatus('asks', ['awaiting-input', 'completed', 'error'], 60_000);
-    const [question] = (await desk.api('GET', '/tasks/asks')).json.openQuestions ?? [];
-    expect(question, 'Codex ran its command without asking').toBeDefined();
-    const allow = question.options.find((option: { kind: string }) => option.kind.startsWith('allow'));
-    expect((await desk.api('POST', '/tasks/asks/input', { questionId: question.id, optionId: allow.optionId })).status).toBe(200);
-    expect(await endOf(desk, 'asks', 60_000)).toBe('completed');
-    expect(fileAt(desk.repo, (await desk.api('GET', '/tasks/asks')).json.commit, 'hello.txt')).toBe('hello from codex\n');
-  });
-
-  it('asks a person before an escalated command when Codex is set to its workspace-write mode, and goes on once answered over HTTP', async () => {
-    // A person who wants Codex's commands asked sets `"confinedMode": "workspace-write"` in its agents.json entry. Codex
-    // then asks for a command the model runs with escalated permissions (what it does when its own sandbox is in the way).
-    const escalated = { cmd: COMMAND, sandbox_permissions: 'require_escalated', justification: 'Write hello.txt in the worktree?' };
-    const { desk } = await open({ steps: [{ kind: 'tool', tool: ['exec_command'], input: escalated }, WRITE_AND_SHOW[1]], capabilities: { edit: 'allow', execute: 'ask' }, confinedMode: 'workspace-write' });
-    await desk.api('POST', '/', { id: 'escalates', prompt: 'Write hello.txt and show it', agent: 'codex-acp' });
-
-    expect(await desk.waitForStatus('escalates', ['awaiting-input', 'completed', 'error'], 60_000)).toBe('awaiting-input');
-    const [question] = (await desk.api('GET', '/tasks/escalates')).json.openQuestions;
+    const reached = await desk.waitForStatus('asks', ['awaiting-input', 'completed', 'error'], 60_000);
+    expect(reached, (await taskEvents(desk, 'asks')).map((event) => JSON.stringify(event).slice(0, 300)).join('\n')).toBe('awaiting-input');
+    const [question] = (await desk.api('GET', '/tasks/asks')).json.openQuestions;
     expect(question).toMatchObject({ kind: 'permission' });
     expect(JSON.stringify(question)).toContain('hello from codex');
     const allow = question.options.find((option: { kind: string }) => option.kind === 'allow_once');
-    expect((await desk.api('POST', '/tasks/escalates/input', { questionId: question.id, optionId: allow.optionId })).status).toBe(200);
-    expect(await endOf(desk, 'escalates', 60_000)).toBe('completed');
-    expect(fileAt(desk.repo, (await desk.api('GET', '/tasks/escalates')).json.commit, 'hello.txt')).toBe('hello from codex\n');
+    expect((await desk.api('POST', '/tasks/asks/input', { questionId: question.id, optionId: allow.optionId })).status).toBe(200);
+    expect(await endOf(desk, 'asks', 60_000)).toBe('completed');
+    expect(fileAt(desk.repo, (await desk.api('GET', '/tasks/asks')).json.commit, 'hello.txt')).toBe('hello from codex\n');
+    const logs = (await taskEvents(desk, 'asks')).flatMap((event) => (event.type === 'log' ? [event.text] : []));
+    expect(logs).toContainEqual(expect.stringContaining('the policy asks before commands, so it runs in its mode'));
   });
 
   it.each([
@@ -168,10 +158,10 @@ describe('Codex through the desk', () => {
     await desk.api('POST', '/', { id: 'stop', prompt: 'Write hello.txt', agent: 'codex-acp' });
     // The turn is under way once Codex is waiting on the model.
     await expect.poll(() => standIn.pending(), { timeout: 60_000, interval: 100 }).toBe(1);
-    expect(processesWithHome(home).map((found) => found.command).join('\n')).toMatch(/codex/);
+    expect(processesWithEnv('HOME', home).map((found) => found.command).join('\n')).toMatch(/codex/);
 
     expect((await desk.api('DELETE', '/stop')).status).toBeLessThan(300);
     expect(await endOf(desk, 'stop', 20_000)).toBe('cancelled');
-    expect(processesWithHome(home)).toEqual([]);
+    expect(processesWithEnv('HOME', home)).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 // Gemini CLI as a user behind a gateway runs it: a desk whose `gemini` entry points it at the Gemini API stand-in
 // with GOOGLE_GEMINI_BASE_URL and a dummy key, an empty HOME holding only its settings file, a policy naming the stand-in.
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { z } from 'zod';
@@ -66,19 +66,4 @@ export async function startGeminiDesk(options: GeminiDeskOptions): Promise<Gemin
     ...(options.sandbox !== undefined && { sandbox: options.sandbox }),
   });
   return { desk, model, key, close: async () => { await destroyDesk(desk); await model.close(); } };
-}
-
-/** The pids of live processes whose environment holds `NAME=value`: the agent and everything it started inherit it. */
-export function processesWithVariable(name: string, value: string): number[] {
-  const wanted = `${name}=${value}`;
-  return readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).flatMap((entry) => {
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) return [];
-      return readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').includes(wanted) ? [Number(entry)] : [];
-    } catch {
-      // Ended while we looked, or not ours to read.
-      return [];
-    }
-  });
 }

@@ -27,7 +27,9 @@ import { taskEvents, waitForEvent } from '../../src/main/core/test-support/desk-
 import { isolateGitConfig, git } from '../../src/main/core/git/git-test-fixture';
 import type { ModelStep } from '../../src/main/core/test-support/model-stand-ins/model-script';
 import { answerWithin } from './agent-fixture';
-import { processesWithVariable, startGeminiDesk, type GeminiDesk, type GeminiDeskOptions } from './gemini-desk';
+import { GEMINI, startGeminiDesk, type GeminiDesk, type GeminiDeskOptions } from './gemini-desk';
+import { describeWithAgent } from './agent-availability';
+import { processesWithEnv } from './agent-processes';
 
 const WRITE_RUN_ANSWER: ModelStep[] = [
   { kind: 'tool', tool: ['write_file'], input: { file_path: 'hello.txt', content: 'hello from gemini\n' } },
@@ -44,7 +46,7 @@ const toolCalls = (events: TaskEvent[]): ToolCallUpdate[] => events.flatMap((eve
 const agentText = (events: TaskEvent[]) => events.map((event) => (event.type === 'agent' && event.update.kind === 'message' && event.update.role === 'agent' ? event.update.text : '')).join('');
 const contentText = (update: ToolCallUpdate) => JSON.stringify(update.content ?? []);
 
-describe('Gemini CLI through the desk', () => {
+describeWithAgent(GEMINI, 'Gemini CLI through the desk', () => {
   let restoreGit = () => {};
   let opened: GeminiDesk | undefined;
   beforeAll(() => { restoreGit = isolateGitConfig(); });
@@ -143,11 +145,11 @@ describe('Gemini CLI through the desk', () => {
     });
     // Bounded, so an agent that never reaches the model (a sandbox without the loopback endpoint) fails here, saying so.
     await answerWithin(model.scriptedReached(1), 60_000, 'Gemini\'s first model request (did it reach the stand-in?)', () => '');
-    expect(processesWithVariable('GEMINI_API_KEY', key)).not.toEqual([]);
+    expect(processesWithEnv('GEMINI_API_KEY', key)).not.toEqual([]);
 
     expect((await desk.api('DELETE', '/hello')).status).toBeLessThan(300);
 
     expect(await desk.waitForStatus('hello', ['cancelled', 'error', 'completed'], 30_000)).toBe('cancelled');
-    expect(processesWithVariable('GEMINI_API_KEY', key)).toEqual([]);
+    expect(processesWithEnv('GEMINI_API_KEY', key)).toEqual([]);
   });
 });

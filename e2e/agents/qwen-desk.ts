@@ -1,6 +1,6 @@
 // Qwen Code set up as a user with an OpenAI-compatible gateway sets it up, pointed at the Chat Completions stand-in,
 // and what its tests look at from outside: its agent entry, its settings file, the processes it leaves.
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentSpec } from '../../src/main/core/agents/agent-spec';
 import type { OpenAiChatStandIn } from '../../src/main/core/test-support/model-stand-ins/openai-chat';
@@ -42,23 +42,4 @@ export function writeQwenSettings(home: string, model: string): string {
   const path = join(dir, 'settings.json');
   writeFileSync(path, `${JSON.stringify(settings, null, 2)}\n`);
   return path;
-}
-
-/**
- * Pids of the processes whose environment names this stand-in as their model endpoint: the agent and everything it
- * started (children inherit the variable), wherever they run, sandboxed or not. Processes that vanish mid-scan or
- * belong to someone else are skipped.
- */
-export function processesPointedAt(standIn: OpenAiChatStandIn): number[] {
-  const marker = `OPENAI_BASE_URL=${standIn.baseUrl}\0`;
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    try {
-      if (`${readFileSync(`/proc/${entry}/environ`, 'latin1')}\0`.includes(marker)) found.push(Number(entry));
-    } catch {
-      // Gone already, or not ours to read.
-    }
-  }
-  return found;
 }

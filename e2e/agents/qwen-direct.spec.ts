@@ -3,7 +3,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { agentChannel } from '../../src/main/core/agents/agent-channel';
 import { agentEnvironment } from '../../src/main/core/agents/agent-environment';
 import { spawnAgent, type AgentProcess } from '../../src/main/core/agents/agent-process';
@@ -12,12 +12,13 @@ import { makeRepo } from '../../src/main/core/test-support/desk-harness';
 import { startOpenAiChatStandIn, type OpenAiChatStandIn } from '../../src/main/core/test-support/model-stand-ins/openai-chat';
 import { createJsonRpcPeer, JsonRpcError, PeerClosedError, type JsonRpcPeer } from '../../src/shared/json-rpc-peer';
 import { answerWithin } from './agent-fixture';
-import { qwenAgentSpec } from './qwen-desk';
+import { QWEN, qwenAgentSpec } from './qwen-desk';
+import { describeWithAgent } from './agent-availability';
 
 const ANSWER_MS = 60_000;
 const INITIALIZE = { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true }, clientInfo: { name: 'assignment-desk', version: 'test' } };
 
-describe('qwen --acp pointed at an OpenAI-compatible endpoint', () => {
+describeWithAgent(QWEN, 'qwen --acp pointed at an OpenAI-compatible endpoint', () => {
   const cleanups: (() => Promise<void> | void)[] = [];
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();

@@ -26,7 +26,7 @@
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import type { Capability } from '../../src/shared/governance';
 import type { TaskEvent } from '../../src/shared/events';
 import { git } from '../../src/main/core/git/git-test-fixture';
@@ -34,7 +34,9 @@ import { probeSandbox } from '../../src/main/core/sandbox/sandbox-probe';
 import { desksPerTest, makeRepo, scriptedAgent, taskEvents, waitForEvent, type Desk } from '../../src/main/core/test-support/desk-harness';
 import type { ModelStep } from '../../src/main/core/test-support/model-stand-ins/model-script';
 import { startOpenAiChatStandIn, type OpenAiChatStandIn } from '../../src/main/core/test-support/model-stand-ins/openai-chat';
-import { processesPointedAt, qwenAgentSpec, writeQwenSettings } from './qwen-desk';
+import { QWEN, qwenAgentSpec, writeQwenSettings } from './qwen-desk';
+import { describeWithAgent } from './agent-availability';
+import { processesWithEnv } from './agent-processes';
 
 const WRITE_RUN_ANSWER: ModelStep[] = [
   { kind: 'tool', tool: ['write_file'], input: { file_path: 'hello.txt', content: 'hello from qwen\n' } },
@@ -44,7 +46,7 @@ const WRITE_RUN_ANSWER: ModelStep[] = [
 
 type CapabilityMode = 'allow' | 'ask';
 
-describe('Qwen Code through the desk, against an OpenAI-compatible stand-in', () => {
+describeWithAgent(QWEN, 'Qwen Code through the desk, against an OpenAI-compatible stand-in', () => {
   const openDesk = desksPerTest();
   // The default sandbox where this machine has one (bubblewrap), as a desk would pick it.
   const sandbox = probeSandbox();
@@ -145,10 +147,10 @@ describe('Qwen Code through the desk, against an OpenAI-compatible stand-in', ()
     const desk = await qwenDesk([{ kind: 'slow', delayMs: 600_000, then: { kind: 'text', text: 'Too late.' } }], { read: 'allow', edit: 'allow', execute: 'allow' });
     await submit(desk, 'stop');
     await expect.poll(() => desk.standIn.pending(), { timeout: 60_000 }).toBe(1);
-    expect(processesPointedAt(desk.standIn).length).toBeGreaterThan(0);
+    expect(processesWithEnv('OPENAI_BASE_URL', desk.standIn.baseUrl).length).toBeGreaterThan(0);
 
     expect((await desk.api('DELETE', '/stop')).json).toMatchObject({ status: 'cancelled' });
-    await expect.poll(() => processesPointedAt(desk.standIn), { timeout: 20_000 }).toEqual([]);
+    await expect.poll(() => processesWithEnv('OPENAI_BASE_URL', desk.standIn.baseUrl), { timeout: 20_000 }).toEqual([]);
     await expect.poll(() => desk.standIn.pending(), { timeout: 20_000 }).toBe(0);
   });
 });

@@ -62,7 +62,7 @@ export const DeskSettings = z.object({
   dataDir: z.string(),
   /** Whether agents run in the OS sandbox on this machine, and how to fix it when not. */
   sandbox: SandboxStatus,
-  /** How long a turn may go without a word from the agent before its task shows "no word from the agent" (default 60). */
+  /** How long a turn may go without a word from the agent before its task shows "no word from the agent" and its activity a stall notice (default 20). */
   quietAfterSeconds: z.number().int().min(1).max(86_400),
 });
 export type DeskSettings = z.infer<typeof DeskSettings>;

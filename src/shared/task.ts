@@ -104,6 +104,26 @@ export type PushOutcome = z.infer<typeof PushOutcome>;
 export const TaskActivity = z.object({ kind: z.enum(['tool', 'message', 'thought', 'plan']), text: z.string() });
 export type TaskActivity = z.infer<typeof TaskActivity>;
 
+/** A tool call or command of the agent's turn that ended in failure, as the activity showed it. */
+export const FailedStep = z.object({
+  /** The tool call's title or the command line. */
+  title: z.string(),
+  /** How it failed: the exit code, or the first line of what the tool answered. */
+  detail: z.string().optional(),
+});
+export type FailedStep = z.infer<typeof FailedStep>;
+
+/**
+ * The agent's latest turn ended well but changed no file, so nothing was committed (an empty commit would read as work
+ * done). The AA status stays `completed`; `failed` lists what went wrong on the way, often the reason.
+ */
+export const NoChanges = z.object({
+  /** One sentence for a card or a client: what happened and what failed. */
+  summary: z.string(),
+  failed: z.array(FailedStep),
+});
+export type NoChanges = z.infer<typeof NoChanges>;
+
 /**
  * A task an agent proposed (through the desk's MCP server): `pending` until a person or the policy accepts it (it
  * does not run before), then `accepted`; `dismissed` when a person turned it down (the task is cancelled).
@@ -161,6 +181,8 @@ export const TaskSummary = z.object({
   proposal: ProposalState.optional(),
   /** Where the agent runs, when that is not this machine's sandbox (`local`). */
   runner: RunnerKind.exclude(['local']).optional(),
+  /** Present when the latest turn ended without changing a file ("no changes"): no commit was made for it. */
+  noChanges: NoChanges.optional(),
 });
 export type TaskSummary = z.infer<typeof TaskSummary>;
 

@@ -174,6 +174,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     git,
     agents,
     gate: createGovernanceGate(governance, log),
+    commandMode: (agentId) => governance.policyFor(agentId).capabilities.execute ?? 'ask',
     limits: (agentId) => {
       const { promptsPerHour, concurrentTasks } = governance.policyFor(agentId);
       return { ...(promptsPerHour !== undefined && { promptsPerHour }), ...(concurrentTasks !== undefined && { concurrentTasks }) };

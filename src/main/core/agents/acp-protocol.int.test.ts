@@ -80,7 +80,7 @@ describe('an agent that fails with a bare "Internal error"', () => {
     await d.api('POST', '/', { id: 'broken', prompt: 'anything', agent: 'fixture' });
     expect(await d.waitForStatus('broken', ['error', 'completed'])).toBe('error');
     const { errorMessage } = (await d.api('GET', '/tasks/broken')).json;
-    expect(errorMessage).toMatch(/^The agent failed: Internal error: Query closed before response received\. Its log ends: Error: EROFS: read-only file system, open '\/home\/person\/\.claude\.json'\./);
+    expect(errorMessage).toMatch(/^The agent failed: Internal error\.\nIts error says: Query closed before response received\nIts last lines on stderr:\n.*Error: EROFS: read-only file system, open '\/home\/person\/\.claude\.json'/);
     expect(errorMessage).toContain('a state file it cannot write');
   });
 });

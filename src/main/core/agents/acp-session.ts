@@ -11,7 +11,6 @@ import { agentImplementation, agentLoginRequired, agentProtocolError, type Agent
 import { keepUnknownUpdates } from './unknown-updates';
 import { turnTokensOf } from './acp-update-mapper';
 import { withinHandshake } from './handshake-deadline';
-import { agentFailureMessage } from './agent-failure-cause';
 import { createToolCallMemory, rememberToolCalls } from './tool-call-memory';
 
 export interface AcpSessionOptions {
@@ -26,8 +25,6 @@ export interface AcpSessionOptions {
   mcp?: McpServerEntry;
   /** How long authenticate and session/new (load, resume) may wait for the agent's answer. */
   handshakeTimeoutMs: number;
-  /** The agent's recent log, quoted when it fails with a bare "Internal error". */
-  agentLog?: () => string;
 }
 
 export async function startAcpSession(channel: MessageChannel, options: AcpSessionOptions, callbacks: SessionCallbacks): Promise<AgentSession & { continued: boolean }> {
@@ -56,7 +53,8 @@ export async function startAcpSession(channel: MessageChannel, options: AcpSessi
   };
   const deskSide = (error: unknown): unknown => {
     if (error instanceof RequestError && isAuthRequired(error)) return loginRequired(error.message);
-    if (error instanceof RequestError) return new JsonRpcError(error.code, agentFailureMessage(error.message, error.data, options.agentLog?.() ?? ''), error.data);
+    // The task runner words a bare error with its cause (tasks/agent-trouble.ts), where the endpoint is known too.
+    if (error instanceof RequestError) return new JsonRpcError(error.code, error.message, error.data);
     return error;
   };
   const loginRequired = (agentMessage: string) => agentLoginRequired(agentMessage, offeredMethods(options.init.authMethods), agentImplementation(options.init.agentInfo).agent);

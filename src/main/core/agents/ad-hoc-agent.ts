@@ -30,6 +30,7 @@ export function adHocAgentSpec({ words, dialect, cwd, known }: AdHocOptions): Ag
     envAllowlist: match ? [...match.envAllowlist] : [],
     env: {},
     ...(match?.stateDirs && { stateDirs: [...match.stateDirs] }),
+    ...(match?.stateFiles && { stateFiles: [...match.stateFiles] }),
     ...(match?.networkHosts && { networkHosts: [...match.networkHosts] }),
   };
 }

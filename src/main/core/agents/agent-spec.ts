@@ -31,6 +31,11 @@ export const AgentSpec = z.object({
    * places besides the task's worktree and temp dir that it may write inside the sandbox.
    */
   stateDirs: z.array(GrantedPath).optional(),
+  /**
+   * State kept in files outside those dirs (Claude's `~/.claude.json`), absolute or `~/…`: writable in the
+   * sandbox, where the agent may replace them (temp file and rename), and copied back when the task ends.
+   */
+  stateFiles: z.array(GrantedPath).optional(),
   /** The service hosts the agent talks to; inside the sandbox it reaches these and nothing else. */
   networkHosts: z.array(HostPattern).optional(),
   /**
@@ -39,6 +44,16 @@ export const AgentSpec = z.object({
    * confines the agent; unconfined, the agent keeps its own mode and its own sandbox.
    */
   confinedMode: z.string().min(1).optional(),
+  /**
+   * The mode to confine it in instead when the policy does not allow commands outright (`execute: ask` or `deny`): one
+   * in which the agent asks the desk before a command (Codex: workspace-write), so the policy's question is asked.
+   */
+  confinedAskMode: z.string().min(1).optional(),
+  /**
+   * The agent's own config files that may name its model endpoint (`~/` is its HOME, `$NAME` a variable of its
+   * environment, `$NAME/…` a file under it): read only to name that endpoint in a task's error or stall notice.
+   */
+  endpointFiles: z.array(z.string().min(1)).optional(),
   /** What the desk's Install gives npm for this agent (a package spec or a tarball path). */
   npmPackage: z.string().min(1).optional(),
   /** How long each handshake step (initialize, session/new…) may wait for an answer; default 30 s. */

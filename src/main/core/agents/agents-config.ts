@@ -36,9 +36,14 @@ const ConfigEntry = z.object({
   /** Which ACP file methods the desk offers it; an entry replacing a known agent keeps the known agent's choice. */
   fileMethods: FileMethods.optional(),
   stateDirs: z.array(GrantedPath).optional(),
+  stateFiles: z.array(GrantedPath).optional(),
   networkHosts: z.array(HostPattern).optional(),
   /** The agent's own mode that leaves confinement to the desk's sandbox (see AgentSpec). */
   confinedMode: z.string().min(1).optional(),
+  /** The confined mode when the policy asks before commands (see AgentSpec). */
+  confinedAskMode: z.string().min(1).optional(),
+  /** The agent's config files that may name its model endpoint (see AgentSpec). */
+  endpointFiles: z.array(z.string().min(1)).optional(),
   /** What Settings' Install gives npm (a package, `name@version`, a tarball path); overrides a known agent's package. */
   npmPackage: z.string().min(1).optional(),
   /** For an agent slow to start: how long each handshake step may wait (default 30 000 ms). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { confinedModeChoice } from './confined-mode';
 
-const codex = { name: 'Codex', confinedMode: 'agent-full-access' };
+const codex = { name: 'Codex', confinedMode: 'agent-full-access', confinedAskMode: 'workspace-write' };
 // What codex-acp 2.6.0 answers to session/new, offline.
 const codexModes = {
   availableModes: [
@@ -33,5 +33,12 @@ describe('confinedModeChoice', () => {
       kind: 'missing', log: expect.stringContaining('Codex offers no mode "agent-full-access" (it offers: ask)'),
     });
     expect(confinedModeChoice(codex, true, undefined)).toMatchObject({ kind: 'missing', log: expect.stringContaining('(it offers: none)') });
+  });
+
+  it('confines it in its asking mode when the policy asks before commands, so the question reaches a person', () => {
+    expect(confinedModeChoice(codex, true, codexModes, 'ask')).toEqual({ kind: 'set', modeId: 'workspace-write', log: expect.stringContaining('the policy asks before commands') });
+    expect(confinedModeChoice(codex, true, codexModes, 'deny')).toMatchObject({ kind: 'set', modeId: 'workspace-write' });
+    expect(confinedModeChoice(codex, true, codexModes, 'allow')).toMatchObject({ kind: 'set', modeId: 'agent-full-access' });
+    expect(confinedModeChoice({ name: 'Other', confinedMode: 'full' }, true, { availableModes: [{ id: 'full' }] }, 'ask')).toMatchObject({ modeId: 'full' });
   });
 });

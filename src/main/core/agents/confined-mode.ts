@@ -1,6 +1,7 @@
 // Which session mode the desk puts an agent in once its sandbox confines it: the agent's own mode that leaves
 // confinement to the desk (`confinedMode`), when the agent offers it. Pure: the task runner sets it and logs the line.
 import { isObject } from '../../../shared/is-object';
+import type { CapabilityMode } from '../../../shared/governance';
 import type { AgentSpec } from './agent-spec';
 
 export type ConfinedModeChoice =
@@ -21,8 +22,12 @@ function offeredModes(modes: unknown): { ids: Map<string, string>; current?: str
  * `undefined` when nothing is to change: the agent names no confined mode, the desk does not confine it (it then
  * keeps its own mode and sandbox), or it is in that mode already.
  */
-export function confinedModeChoice(spec: Pick<AgentSpec, 'name' | 'confinedMode'>, confined: boolean, modes: unknown): ConfinedModeChoice | undefined {
-  const wanted = spec.confinedMode;
+export function confinedModeChoice(
+  spec: Pick<AgentSpec, 'name' | 'confinedMode' | 'confinedAskMode'>, confined: boolean, modes: unknown, commands: CapabilityMode = 'allow',
+): ConfinedModeChoice | undefined {
+  // A mode that runs commands unasked would let them past a policy that asks: the agent's asking mode wins then.
+  const asking = commands !== 'allow' && spec.confinedAskMode !== undefined;
+  const wanted = asking ? spec.confinedAskMode : spec.confinedMode;
   if (wanted === undefined || !confined) return undefined;
   const offered = offeredModes(modes);
   if (offered.current === wanted) return undefined;
@@ -37,6 +42,8 @@ export function confinedModeChoice(spec: Pick<AgentSpec, 'name' | 'confinedMode'
   return {
     kind: 'set',
     modeId: wanted,
-    log: `The desk's sandbox confines ${spec.name}, so it runs in its mode "${name}" (${wanted}): its own sandbox cannot start inside the desk's, and the desk's sandbox is the one that holds.`,
+    log: asking
+      ? `The desk's sandbox confines ${spec.name} and the policy asks before commands, so it runs in its mode "${name}" (${wanted}): it asks before each command it runs outside its own sandbox, which cannot start inside the desk's (its other commands fail there until it asks).`
+      : `The desk's sandbox confines ${spec.name}, so it runs in its mode "${name}" (${wanted}): its own sandbox cannot start inside the desk's, and the desk's sandbox is the one that holds.`,
   };
 }

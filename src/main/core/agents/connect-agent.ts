@@ -10,9 +10,6 @@ import { startKandevSession } from './kandev-session';
 import type { McpServerEntry } from '../../../shared/mcp';
 import { DEFAULT_HANDSHAKE_TIMEOUT_MS, withinHandshake } from './handshake-deadline';
 import { initializeAndKeep } from './initialize-exchange';
-import { agentFailureMessage } from './agent-failure-cause';
-import { isAuthRequired } from './agent-auth';
-import { JsonRpcError } from '../../../shared/json-rpc-peer';
 
 export { exchangeInitialize } from './initialize-exchange';
 
@@ -40,8 +37,6 @@ export interface ConnectOptions {
   mcp?: McpServerEntry;
   /** How long each handshake step may wait for the agent's answer; default DEFAULT_HANDSHAKE_TIMEOUT_MS. */
   handshakeTimeoutMs?: number;
-  /** The agent's recent log (stderr), quoted in the error when it fails with a bare "Internal error". */
-  agentLog?: () => string;
 }
 
 export async function connectAgent(channel: MessageChannel, options: ConnectOptions, callbacks: SessionCallbacks): Promise<AgentSession & { continued: boolean }> {
@@ -49,11 +44,7 @@ export async function connectAgent(channel: MessageChannel, options: ConnectOpti
   const handshakeTimeoutMs = options.handshakeTimeoutMs ?? DEFAULT_HANDSHAKE_TIMEOUT_MS;
   const { answer: init, channel: rest } = await withinHandshake('initialize', handshakeTimeoutMs, channel, () => initializeAndKeep(channel, options.dialect === 'kandev'
     ? { protocolVersion: KANDEV_PROTOCOL_VERSION, clientInfo, capabilities: { streaming: true } }
-    : { protocolVersion: ACP_PROTOCOL_VERSION, clientCapabilities: { ...DESK_CLIENT_CAPABILITIES, fs: options.fileMethods ?? DESK_CLIENT_CAPABILITIES.fs }, clientInfo })).catch((error: unknown) => {
-    // A login wanted at initialize keeps its code for the runner; any other refusal gets its cause in words.
-    if (error instanceof JsonRpcError && !isAuthRequired(error)) throw new JsonRpcError(error.code, agentFailureMessage(error.message, error.data, options.agentLog?.() ?? ''), error.data);
-    throw error;
-  });
+    : { protocolVersion: ACP_PROTOCOL_VERSION, clientCapabilities: { ...DESK_CLIENT_CAPABILITIES, fs: options.fileMethods ?? DESK_CLIENT_CAPABILITIES.fs }, clientInfo }));
   if (!isObject(init)) throw agentProtocolError('The agent answered initialize without an object.');
   const version = init.protocolVersion;
   const sessionOptions = {
@@ -85,6 +76,5 @@ export async function connectAgent(channel: MessageChannel, options: ConnectOpti
     init: init as InitializeResponse,
     ...(options.authMethod !== undefined && { authMethod: options.authMethod }),
     ...(options.mcp && { mcp: options.mcp }),
-    ...(options.agentLog && { agentLog: options.agentLog }),
   }, callbacks);
 }

@@ -16,7 +16,7 @@ export interface KnownAgent extends AgentSpec {
 const ANTHROPIC_KEYS = [
   'ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'CLAUDE_CODE_OAUTH_TOKEN',
   // A gateway (LiteLLM, a company proxy) or a local model: where, with which headers, which models.
-  'ANTHROPIC_BASE_URL', 'ANTHROPIC_CUSTOM_HEADERS', 'ANTHROPIC_BETAS', 'API_TIMEOUT_MS',
+  'ANTHROPIC_BASE_URL', 'ANTHROPIC_CUSTOM_HEADERS', 'ANTHROPIC_BETAS', 'API_TIMEOUT_MS', 'CLAUDE_CODE_MAX_RETRIES',
   'ANTHROPIC_MODEL', 'ANTHROPIC_SMALL_FAST_MODEL', 'ANTHROPIC_DEFAULT_OPUS_MODEL', 'ANTHROPIC_DEFAULT_SONNET_MODEL',
   'ANTHROPIC_DEFAULT_HAIKU_MODEL', 'CLAUDE_CODE_SUBAGENT_MODEL', 'CLAUDE_CODE_MAX_OUTPUT_TOKENS', 'MAX_THINKING_TOKENS',
   // Claude through a cloud: Bedrock, Vertex, Foundry.
@@ -52,13 +52,14 @@ const OPENCODE_KEYS = [
   'GOOGLE_GENERATIVE_AI_API_KEY', 'OPENROUTER_API_KEY', 'OLLAMA_API_KEY', 'LMSTUDIO_API_KEY',
 ];
 
-function known(entry: Pick<KnownAgent, 'id' | 'name' | 'command' | 'args' | 'npmPackage' | 'envAllowlist' | 'stateDirs' | 'networkHosts'> & Partial<Pick<KnownAgent, 'confinedMode'>>): KnownAgent {
+function known(entry: Pick<KnownAgent, 'id' | 'name' | 'command' | 'args' | 'npmPackage' | 'envAllowlist' | 'stateDirs' | 'networkHosts'> & Partial<Pick<KnownAgent, 'confinedMode' | 'confinedAskMode' | 'endpointFiles'>>): KnownAgent {
   return { ...entry, dialect: 'acp', env: {} };
 }
 
 // Where each vendor keeps its login and settings, and the hosts it talks to: inside the sandbox the
 // agent writes only there (besides its worktree) and reaches only these hosts (see docs/security.md).
-const ANTHROPIC = { stateDirs: ['~/.claude'], networkHosts: ['api.anthropic.com', 'console.anthropic.com', 'claude.ai', 'statsig.anthropic.com'] };
+// Claude Code also keeps `~/.claude.json` (onboarding, projects), replaced by rename, with backups beside it.
+const ANTHROPIC = { stateDirs: ['~/.claude'], stateFiles: ['~/.claude.json'], networkHosts: ['api.anthropic.com', 'console.anthropic.com', 'claude.ai', 'statsig.anthropic.com'] };
 const GOOGLE = {
   stateDirs: ['~/.gemini'],
   networkHosts: ['generativelanguage.googleapis.com', 'cloudcode-pa.googleapis.com', 'oauth2.googleapis.com', 'accounts.google.com', 'aiplatform.googleapis.com', '*.aiplatform.googleapis.com'],
@@ -78,14 +79,15 @@ export const KNOWN_AGENTS: readonly KnownAgent[] = [
   // Codex runs each command in its own bubblewrap sandbox, which cannot start inside the desk's ("bwrap: execvp
   // codex-linux-sandbox"): confined by the desk, it runs in "agent-full-access" (codex-acp 2.6.0 offers read-only,
   // workspace-write, agent (its default) and agent-full-access), and the desk's sandbox is its only one.
-  known({ id: 'codex-acp', name: 'Codex', command: 'codex-acp', args: [], npmPackage: '@agentclientprotocol/codex-acp', envAllowlist: OPENAI_CODEX_KEYS, confinedMode: 'agent-full-access', ...OPENAI }),
+  known({ id: 'codex-acp', name: 'Codex', command: 'codex-acp', args: [], npmPackage: '@agentclientprotocol/codex-acp', envAllowlist: OPENAI_CODEX_KEYS, confinedMode: 'agent-full-access', confinedAskMode: 'workspace-write',
+    endpointFiles: ['$CODEX_HOME/config.toml', '~/.codex/config.toml'], ...OPENAI }),
   known({
     id: 'opencode', name: 'OpenCode', command: 'opencode', args: ['acp'], npmPackage: 'opencode-ai',
-    envAllowlist: OPENCODE_KEYS,
+    envAllowlist: OPENCODE_KEYS, endpointFiles: ['$OPENCODE_CONFIG', '~/.config/opencode/opencode.json', '~/.config/opencode/opencode.jsonc'],
     stateDirs: ['~/.local/share/opencode', '~/.config/opencode', '~/.cache/opencode', '~/.local/state/opencode'],
     networkHosts: ['opencode.ai', '*.opencode.ai', 'models.dev', 'api.anthropic.com', 'api.openai.com', 'generativelanguage.googleapis.com', 'openrouter.ai'],
   }),
-  known({ id: 'qwen', name: 'Qwen Code', command: 'qwen', args: ['--acp'], npmPackage: '@qwen-code/qwen-code', envAllowlist: QWEN_KEYS,
+  known({ id: 'qwen', name: 'Qwen Code', command: 'qwen', args: ['--acp'], npmPackage: '@qwen-code/qwen-code', envAllowlist: QWEN_KEYS, endpointFiles: ['~/.qwen/settings.json'],
     stateDirs: ['~/.qwen'], networkHosts: ['chat.qwen.ai', 'portal.qwen.ai', 'dashscope.aliyuncs.com', 'dashscope-intl.aliyuncs.com'] }),
   known({ id: 'copilot', name: 'GitHub Copilot', command: 'copilot', args: ['--acp'], npmPackage: '@github/copilot', envAllowlist: ['COPILOT_GITHUB_TOKEN', 'GH_TOKEN', 'GITHUB_TOKEN'],
     stateDirs: ['~/.copilot'], networkHosts: ['api.github.com', 'github.com', '*.githubcopilot.com', 'copilot-proxy.githubusercontent.com'] }),

@@ -47,23 +47,39 @@ export function commandLineOf(pid: number): string[] | undefined {
   }
 }
 
-/** Sends SIGTERM to the tree, then SIGKILL after `graceMs`; resolves once the tree is gone or `limitMs` passed. */
+/**
+ * Sends SIGTERM to the tree, then SIGKILL after `graceMs`; resolves once the tree is gone or `limitMs` passed.
+ * Every process once seen in the tree counts until it is gone: a sandbox's inner bubblewrap leads a session of its
+ * own and outlives the outer one by a moment, and "cancelled" must not be reported while it still runs.
+ */
 export async function endProcessTree(pid: number, options: { graceMs?: number; limitMs?: number } = {}): Promise<boolean> {
   const graceMs = options.graceMs ?? 1000;
   const limitMs = options.limitMs ?? 2500;
   const started = Date.now();
-  signalProcessTree(pid, 'SIGTERM');
+  const seen = new Set<number>();
+  const remaining = (): boolean => {
+    if (isWindows) return signalZero(pid);
+    const table = readProcessTable();
+    for (const member of treeOf(pid, table)) seen.add(member.pid);
+    return table.some((p) => !p.zombie && seen.has(p.pid));
+  };
+  const signalAll = (signal: NodeJS.Signals) => {
+    signalProcessTree(pid, signal);
+    for (const member of seen) if (member !== process.pid) trySignal(member, signal);
+  };
+  remaining();
+  signalAll('SIGTERM');
   let killed = false;
   while (Date.now() - started < limitMs) {
-    if (!processGroupAlive(pid)) return true;
+    if (!remaining()) return true;
     if (!killed && Date.now() - started >= graceMs) {
-      signalProcessTree(pid, 'SIGKILL');
+      signalAll('SIGKILL');
       killed = true;
     }
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
-  signalProcessTree(pid, 'SIGKILL');
-  return !processGroupAlive(pid);
+  signalAll('SIGKILL');
+  return !remaining();
 }
 
 function trySignal(target: number, signal: NodeJS.Signals | 0): boolean {

@@ -89,6 +89,13 @@ describe('terminal host: running commands', () => {
     expect(result).toMatchObject({ truncated: false, exitStatus: { exitCode: 0, signal: null } });
   });
 
+  it('runs a whole shell line sent as the command without arguments, as claude-code-acp sends its Bash tool', async () => {
+    const { host } = makeHost();
+    const { terminalId } = await host.create({ command: 'echo one && echo two | tr a-z A-Z' });
+    expect(await host.waitForExit(terminalId)).toEqual({ exitCode: 0, signal: null });
+    expect(host.output(terminalId).output).toMatch(/one\r?\nTWO/);
+  });
+
   it('reports the exit code the command ended with', async () => {
     const { host } = makeHost();
     const { terminalId } = await host.create({ command: 'sh', args: ['-c', 'exit 3'] });

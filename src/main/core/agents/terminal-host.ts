@@ -10,6 +10,7 @@ import { RESOURCE_NOT_FOUND } from './acp-errors';
 import { createOutputBatcher, type OutputBatcher } from './output-batcher';
 import { createOutputBuffer, type OutputBuffer } from './output-buffer';
 import { endProcessTree } from './process-tree';
+import { terminalLaunch } from './terminal-command';
 import { readProcessTable } from './process-table';
 import { holdSlaveOpen } from './pty-output-guard';
 import { resolveTerminalCwd } from './terminal-cwd';
@@ -31,7 +32,7 @@ export interface TerminalOutput { output: string; truncated: boolean; exitStatus
 
 /** The terminals of one task. Unknown (or released) ids fail with JSON-RPC error -32602. */
 export interface TerminalHost {
-  /** Starts `command` with `args` (no shell added); a cwd outside the worktree fails with -32602. */
+  /** Starts `command` with `args`, or a shell line sent without `args` through a shell; a cwd outside the worktree fails with -32602. */
   create(params: CreateTerminalParams): Promise<{ terminalId: string }>;
   output(terminalId: string): TerminalOutput;
   /** Resolves with the exit status, at once if the command has already exited. */
@@ -101,7 +102,8 @@ export function createTerminalHost(options: TerminalHostOptions): TerminalHost {
       for (const { name, value } of params.env ?? []) env[name] = value;
 
       const terminalId = `term-${nextNumber++}`;
-      const launch = options.wrap?.(params.command, args, cwd) ?? { command: params.command, args };
+      const program = terminalLaunch(params.command, args);
+      const launch = options.wrap?.(program.command, program.args, cwd) ?? program;
       const pty = loadNodePty().spawn(launch.command, launch.args, { name: 'xterm-256color', cols: 120, rows: 30, cwd, env });
       const releaseSlave = holdSlaveOpen(pty);
       options.record({ type: 'terminal-started', terminalId, command: params.command, args, cwd });

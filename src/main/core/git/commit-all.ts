@@ -13,6 +13,12 @@ export async function stageAndCommit(git: GitRunner, worktree: GitRepo, message:
   return git.run(worktree, ['rev-parse', 'HEAD']);
 }
 
+/** Like stageAndCommit, but commits nothing and returns undefined when no file changed: a turn that did nothing. */
+export async function commitIfChanged(git: GitRunner, worktree: GitRepo, message: string, identity: Identity): Promise<string | undefined> {
+  if (!(await hasUncommittedWork(git, worktree))) return undefined;
+  return stageAndCommit(git, worktree, message, identity);
+}
+
 /** true when the worktree has changes or untracked (not ignored) files that a commit would keep. */
 export async function hasUncommittedWork(git: GitRunner, worktree: GitRepo): Promise<boolean> {
   const status = await git.run(worktree, ['status', '--porcelain', '--untracked-files=normal', '--ignore-submodules=none']);

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, realpath, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { branchNameFor, worktreeDirNameFor } from './branch-names';
-import { stageAndCommit } from './commit-all';
+import { commitIfChanged, stageAndCommit } from './commit-all';
 import { readIdentity } from './commit-identity';
 import { branchTaken, emptyRepository, gitFailed, unknownBranch } from './git-errors';
 import { createGitRunner, type GitRepo } from './git-runner';
@@ -43,6 +43,8 @@ export interface GitService {
    * or its git dir's links (or HEAD) no longer say what the desk made.
    */
   commitAll(worktreePath: string, message: string): Promise<string>;
+  /** Like commitAll, but when no file changed it commits nothing and returns undefined (an agent's turn that did nothing). */
+  commitChanges(worktreePath: string, message: string): Promise<string | undefined>;
   /**
    * Retire a task's worktree and branch without losing anything: uncommitted work is committed as
    * a snapshot, the tip is kept under `refs/desk/archive/<desk id>/<dir>/<UTC time>`, then the worktree
@@ -235,6 +237,12 @@ export function createGitService(options: GitServiceOptions): GitService {
       const context = await ready();
       const worktree = await intactWorktree(context.repository, resolve(worktreePath));
       return stageAndCommit(git, worktree, message, context.identity);
+    },
+
+    async commitChanges(worktreePath, message) {
+      const context = await ready();
+      const worktree = await intactWorktree(context.repository, resolve(worktreePath));
+      return commitIfChanged(git, worktree, message, context.identity);
     },
 
     retire,

@@ -141,7 +141,7 @@ describe.skipIf(skip)(`an agent in the sandbox${skip ? ` (skipped: ${skip})` : '
       await desk.api('POST', '/', { id: 'allow', agent: 'vendor', prompt: JSON.stringify([
         { getThroughProxy: `http://127.0.0.1:${port}/` },
         { getThroughProxy: `http://127.0.0.1:${port + 1}/` },
-        { get: `http://127.0.0.1:${port}/` },
+        { get: `http://127.0.0.1:${port}/`, timeoutMs: 15_000 },
       ]) });
       await desk.waitForStatus('allow', 'completed');
       const task = (await desk.api('GET', '/tasks/allow')).json;
@@ -151,7 +151,7 @@ describe.skipIf(skip)(`an agent in the sandbox${skip ? ` (skipped: ${skip})` : '
       // Named with its port, a loopback endpoint also answers at its own address, for agents that ignore the proxy.
       expect(resultOf(report, 2)).toMatchObject({ ok: true, output: '200 allowed service' });
       const logs = (await taskEvents(desk, 'allow')).flatMap((event) => (event.type === 'log' ? [event.text] : []));
-      expect(logs).toContainEqual(expect.stringContaining(`Network: refused 127.0.0.1:${port + 1}`));
+      expect(logs).toContainEqual(`Network: refused 127.0.0.1:${port + 1} (not in the agent's allowlist): add "127.0.0.1:${port + 1}" to the policy's network to allow it.`);
     } finally {
       server.close();
     }
@@ -169,7 +169,8 @@ describe.skipIf(skip)(`an agent in the sandbox${skip ? ` (skipped: ${skip})` : '
       const vendor = { ...hostileAgent(), id: 'vendor', networkHosts: [`127.0.0.1:${modelPort}`] };
       const desk = await openDesk({ agents: [scriptedAgent(), vendor] });
       await desk.api('POST', '/', { id: 'loopback', agent: 'vendor', prompt: JSON.stringify([
-        { get: `http://127.0.0.1:${modelPort}/v1/messages` },
+        // Three hops (bridge, proxy, server) on a loaded machine can take longer than a refusal: allow for it.
+        { get: `http://127.0.0.1:${modelPort}/v1/messages`, timeoutMs: 15_000 },
         { exec: `node -e "fetch('http://127.0.0.1:${modelPort}/').then(async (r) => console.log(r.status, await r.text()))"` },
         { connect: `127.0.0.1:${otherPort}` },
         { getThroughProxy: `http://127.0.0.1:${otherPort}/` },
@@ -192,6 +193,19 @@ describe.skipIf(skip)(`an agent in the sandbox${skip ? ` (skipped: ${skip})` : '
       model.close();
       other.close();
     }
+  });
+
+  it('says at the start which loopback endpoint its base URL names that the policy leaves out, and what to add', async () => {
+    const vendor = { ...hostileAgent(), id: 'vendor', env: { ANTHROPIC_BASE_URL: 'http://127.0.0.1:4999' }, networkHosts: ['api.anthropic.com'] };
+    const desk = await openDesk({ agents: [scriptedAgent(), vendor] });
+    await desk.api('POST', '/', { id: 'pointed', agent: 'vendor', prompt: JSON.stringify([]) });
+    await desk.waitForStatus('pointed', 'completed');
+    const events = await taskEvents(desk, 'pointed');
+    const logs = events.flatMap((event) => (event.type === 'log' ? [event.text] : []));
+    const notice = 'The agent\'s ANTHROPIC_BASE_URL points at 127.0.0.1:4999, which the sandbox keeps out of reach: add "127.0.0.1:4999" to the policy\'s network.';
+    expect(logs).toContain(notice);
+    // Said before the agent starts, not after it has stalled.
+    expect(logs.indexOf(notice)).toBeLessThan(logs.findIndex((text) => text.startsWith('Started ')));
   });
 
   it('leaves nothing running after a cancel, not even a double-forked process that ignores TERM and HUP', async () => {

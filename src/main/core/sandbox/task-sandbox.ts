@@ -5,7 +5,7 @@ import { agentCacheDir } from '../agents/agent-installs';
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, realpath, rm } from 'node:fs/promises';
 import { realpathSync, rmSync, statSync } from 'node:fs';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { AgentPolicy } from '../../../shared/governance';
 import type { SandboxKind, SandboxStatus } from '../../../shared/sandbox';
 import type { AgentSpec } from '../agents/agent-spec';
@@ -13,6 +13,10 @@ import { bwrapArguments, type Mount, type SandboxLayout } from './bwrap-argument
 import { endLeftoverSandboxes, sandboxRootOf } from './leftover-sandboxes';
 import { expandHome, isWithin, sandboxMounts } from './sandbox-layout';
 import { withoutDeskPort } from './network/loopback-forwards';
+import { endpointsInEnvironment, endpointsInToml, unreachableEndpointNotices } from './network/endpoint-notices';
+import { agentEnvironment } from '../agents/agent-environment';
+import { planStateScratch, scratchMounts } from './state-files';
+import { fillStateScratch, hostEntriesOf, returnStateFiles } from './state-scratch';
 import { DeskError } from '../../../shared/desk-error';
 
 /** How one task's processes are started. */
@@ -55,6 +59,8 @@ export interface TaskSandboxDeps {
   }>;
   /** The desk's log, told when sandboxes of an earlier run were ended. */
   log?(line: string): void;
+  /** The desk's environment, which agents take their variables from (default: this process's). */
+  environment?: NodeJS.ProcessEnv;
 }
 
 const sandboxUnavailable = (message: string) => new DeskError('unavailable', 'sandbox_unavailable', message);
@@ -119,6 +125,8 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
       const agentHome = agent.env.HOME ?? deps.home;
       const stateDirs = (agent.stateDirs ?? []).map((dir) => expandHome(dir, agentHome));
       for (const dir of stateDirs) await mkdir(dir, { recursive: true }).catch(() => undefined);
+      const stateFiles = (agent.stateFiles ?? []).map((file) => expandHome(file, agentHome));
+      for (const file of stateFiles) await mkdir(dirname(file), { recursive: true }).catch(() => undefined);
       // Read-only only works on what exists: an `info/attributes` written later would steer every worktree.
       await mkdir(join(gitCommonDir, 'info'), { recursive: true }).catch(() => undefined);
 
@@ -126,6 +134,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
       const deskPort = mcpUrl === undefined ? undefined : Number(new URL(mcpUrl).port);
       const { kept: hosts, dropped } = withoutDeskPort(policy.network ?? agent.networkHosts ?? [], deskPort);
       for (const entry of dropped) log(`Network: left out ${JSON.stringify(entry)}: that is the desk's own port, which agents reach only through its MCP server.`);
+      for (const notice of await endpointNotices(agentEnvironment(deps.environment ?? process.env, agent), agentHome, stateDirs, hosts)) log(notice);
       let network: 'none' | 'host' = 'none';
       let proxy: Awaited<ReturnType<AllowlistNetwork>> | undefined;
       let networkNote = 'network off';
@@ -150,12 +159,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
         relay = await deps.mcpRelay({ dir: netDir, port: Number(new URL(mcpUrl).port) });
       }
 
-      const layout: SandboxLayout = {
-        bwrap: status.path ?? 'bwrap',
-        cwd: worktree,
-        network,
-        newSession: true,
-        mounts: realMounts(sandboxMounts({
+      const baseMounts = sandboxMounts({
           home: deps.home,
           dataDir: deps.dataDir,
           gitCommonDir,
@@ -168,11 +172,27 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
           // Agents installed from Settings live in the data dir, which is hidden: their cache comes back read-only.
           keepReadable: [agentCacheDir(deps.dataDir), ...(network === 'host' ? resolverDirs() : [])],
           kindOf,
-        })),
+      });
+      // State files live in a scratch copy of their directory (the home), returned to the person's when the task ends.
+      const scratch = planStateScratch({
+        stateFiles,
+        writable: [worktree, tempDir, ...stateDirs],
+        mountedPaths: baseMounts.map((mount) => mount.path),
+        scratchRoot: join(root, 'state'),
+        entriesOf: hostEntriesOf,
+      });
+      const stateBefore = await fillStateScratch(scratch);
+      const layout: SandboxLayout = {
+        bwrap: status.path ?? 'bwrap',
+        cwd: worktree,
+        network,
+        newSession: true,
+        mounts: realMounts([...baseMounts, ...scratchMounts(scratch)]),
       };
+      const writablePlaces = [...stateDirs, ...stateFiles];
       return {
         kind: 'bubblewrap',
-        description: `Sandboxed (${status.version ?? 'bubblewrap'}): writes only to the worktree, its temp dir${stateDirs.length > 0 ? ` and ${stateDirs.join(', ')}` : ''}; ${networkNote}.`,
+        description: `Sandboxed (${status.version ?? 'bubblewrap'}): writes only to the worktree, its temp dir${writablePlaces.length > 0 ? ` and ${writablePlaces.join(', ')}` : ''}; ${networkNote}.`,
         env: { TMPDIR: tempDir, TMP: tempDir, TEMP: tempDir },
         wrap(command, args, options = {}) {
           let inner = proxy ? proxy.wrap(command, [...args]) : { command, args: [...args] };
@@ -183,11 +203,28 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
         async dispose() {
           await proxy?.close().catch(() => undefined);
           await relay?.close().catch(() => undefined);
+          for (const problem of await returnStateFiles(scratch, stateBefore)) log(problem);
           await rm(root, { recursive: true, force: true }).catch(() => undefined);
         },
       };
     },
   };
+}
+
+/**
+ * The model endpoints the agent is pointed at (`env`: the variables it gets; Codex's config.toml) that the network it
+ * gets leaves out of reach, each with the entry to add: said at the start rather than found after a silent stall.
+ */
+async function endpointNotices(env: Readonly<Record<string, string>>, agentHome: string, stateDirs: readonly string[], network: readonly string[]): Promise<string[]> {
+  const sources = endpointsInEnvironment(env);
+  const codexHomes = [...(env.CODEX_HOME ? [env.CODEX_HOME] : []), ...stateDirs.filter((dir) => basename(dir) === '.codex')];
+  for (const dir of new Set(codexHomes)) {
+    const file = join(dir, 'config.toml');
+    const text = await readFile(file, 'utf8').catch(() => undefined);
+    const shown = isWithin(file, agentHome) ? `~/${relative(agentHome, file)}` : file;
+    if (text !== undefined) sources.push(...endpointsInToml(shown, text));
+  }
+  return unreachableEndpointNotices(sources, network);
 }
 
 function unconfined(description: string): TaskIsolation {

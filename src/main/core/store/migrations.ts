@@ -182,4 +182,8 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE tasks ADD COLUMN pull_request TEXT;
   `,
+  // 11: a turn that ended without changing a file: JSON of its summary and the steps that failed (NoChanges).
+  `
+  ALTER TABLE tasks ADD COLUMN no_changes TEXT;
+  `,
 ];

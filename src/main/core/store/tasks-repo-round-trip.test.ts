@@ -29,6 +29,7 @@ it('reads back every field it wrote, each from its own column', () => {
     workingMs: 1234, workingSince: '2026-01-01T00:00:06.000Z', lastActivity: { kind: 'tool', text: 'Edit a.ts' },
     agentInfo: { name: 'claude-code-acp', title: 'Claude Code', version: '0.16.2' },
     pullRequest: { forge: 'github', url: 'https://github.com/a/b/pull/3', number: 3, state: 'open', draft: false, head: 'desk/x', base: 'trunk', checks: { state: 'pending', total: 2, passed: 1, failed: 0 }, checkedAt: 't9' },
+    noChanges: { summary: 'no change', failed: [{ title: 'npm test', detail: 'exit code 1' }] },
   });
   const expected: TaskRecord = {
     ...submitted, seq: 2, status: 'completed', review: 'approved', startedAt: '2026-01-01T00:00:03.000Z', finishedAt: '2026-01-01T00:00:04.000Z',
@@ -38,6 +39,7 @@ it('reads back every field it wrote, each from its own column', () => {
     workingMs: 1234, workingSince: '2026-01-01T00:00:06.000Z', lastActivity: { kind: 'tool', text: 'Edit a.ts' },
     agentInfo: { name: 'claude-code-acp', title: 'Claude Code', version: '0.16.2' },
     pullRequest: { forge: 'github', url: 'https://github.com/a/b/pull/3', number: 3, state: 'open', draft: false, head: 'desk/x', base: 'trunk', checks: { state: 'pending', total: 2, passed: 1, failed: 0 }, checkedAt: 't9' },
+    noChanges: { summary: 'no change', failed: [{ title: 'npm test', detail: 'exit code 1' }] },
   };
   expect(updated).toEqual(expected);
   expect(tasks.get('every-field')).toEqual(expected);
@@ -61,6 +63,7 @@ it('stores every field a submission carries in its own column, also those a run 
     workingSince: 'working-since', lastActivity: { kind: 'tool', text: 'Edit' }, proposedBy: 'proposer', proposal: 'accepted',
     proposalRequest: 'request-1', runner: 'cluster', agentInfo: { name: 'an-agent', version: '1.2.3' },
     pullRequest: { forge: 'gitlab', url: 'u', number: 8, state: 'merged', draft: true, head: 'h', base: 'b', checkedAt: 'checked-at' },
+    noChanges: { summary: 'nothing', failed: [] },
   };
   const stored = tasks.putSubmission(submitted);
   const expected: TaskRecord = { ...submitted, seq: 1, workingMs: 0 };

@@ -154,8 +154,11 @@ describe.each([['standard ACP', 'scripted'], ['Kandev', 'scripted-kandev']] as c
     expect((await d.api('POST', '/tasks/del/input', { optionId: 'reject' })).status).toBe(200);
     await d.waitForStatus('del', 'completed');
     const kept = await task(d, 'del');
-    expect(fileAt(d, kept.commit, 'keep.txt')).toBe('stay');
-    expect(git(d.repo, 'diff', '--name-only', kept.baseCommit, kept.commit)).toBe('');
+    // Refused, the turn changed nothing: no commit, and the branch still holds the file.
+    expect(kept.commit).toBeUndefined();
+    expect(kept.noChanges).toBeDefined();
+    expect(fileAt(d, kept.branch, 'keep.txt')).toBe('stay');
+    expect(git(d.repo, 'diff', '--name-only', kept.baseCommit, kept.branch)).toBe('');
     expect(await audit(d, 'del')).toContainEqual(expect.objectContaining({ action: 'delete', decision: 'escalated', outcome: 'rejected', answeredBy: 'person' }));
 
     await d.api('POST', '/tasks/del/prompt', { prompt: 'delete keep.txt' });
@@ -176,8 +179,9 @@ describe.each([['standard ACP', 'scripted'], ['Kandev', 'scripted-kandev']] as c
     expect((await d.api('POST', '/tasks/mv/input', { optionId: 'reject' })).status).toBe(200);
     await d.waitForStatus('mv', 'completed');
     const kept = await task(d, 'mv');
-    expect(fileAt(d, kept.commit, 'a.txt')).toBe('moving');
-    expect(fileAt(d, kept.commit, 'docs/b.txt')).toBeUndefined();
+    expect(kept.commit).toBeUndefined();
+    expect(fileAt(d, kept.branch, 'a.txt')).toBe('moving');
+    expect(fileAt(d, kept.branch, 'docs/b.txt')).toBeUndefined();
 
     await d.api('POST', '/tasks/mv/prompt', { prompt: 'move a.txt docs/b.txt' });
     await d.waitForStatus('mv', 'awaiting-input');

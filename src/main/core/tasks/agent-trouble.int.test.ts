@@ -1,6 +1,6 @@
 // An agent in trouble, as a person sees it through the desk: a bare "Internal error" explained from the agent's own
 // output with the endpoint it was pointed at, and a turn gone silent announced with the agent's last log lines.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -52,6 +52,26 @@ describe('an agent that fails with a bare "Internal error"', () => {
   });
 });
 
+describe('an agent pointed at its model in its own config file', () => {
+  it('names the endpoint from that file in the task\'s error', async () => {
+    const home = mkdtempSync(join(scriptDir, 'home-'));
+    writeFileSync(join(home, 'agent.toml'), '[model_providers.gateway]\nbase_url = "http://127.0.0.1:4998/v1"\n');
+    const configured: AgentSpec = { ...fixture('internal'), id: 'configured', env: { HOME: home }, endpointFiles: ['~/agent.toml'] };
+    const d = await openDesk({ sandbox: NO_SANDBOX, agents: [scriptedAgent(), configured] });
+    await d.api('POST', '/', { id: 'fails', prompt: 'do it', agent: 'configured' });
+    expect(await d.waitForStatus('fails', ['error', 'completed'])).toBe('error');
+    expect((await d.api('GET', '/tasks/fails')).json.errorMessage).toContain('It was pointed at ~/agent.toml base URL=http://127.0.0.1:4998/v1: check that this endpoint answers');
+  });
+});
+
+describe('an agent that exits in the middle of its turn', () => {
+  it('ends the task with how it exited, its last words, and the endpoint it was pointed at', async () => {
+    const message = await failedWith('crash');
+    expect(message).toBe('The agent exited with code 1: fatal: model endpoint refused the connection\n'
+      + 'It was pointed at FIXTURE_BASE_URL=http://127.0.0.1:4999/v1: check that this endpoint answers (inside the desk\'s sandbox, the policy\'s network must name its host and port).');
+  });
+});
+
 describe('a turn in which the agent sends nothing', () => {
   it('gets a line in the activity with the agent\'s own last log lines, and cancel still ends it', async () => {
     const d = await openDesk({ sandbox: NO_SANDBOX, agents: [scriptedAgent(), fixture('stall')] });
@@ -61,7 +81,7 @@ describe('a turn in which the agent sends nothing', () => {
     const notice = await waitForEvent(d, 'stalled', ({ event }) => event.type === 'log' && event.text.includes('has sent nothing'));
     expect(notice.event).toMatchObject({ type: 'log', level: 'warn', source: 'desk' });
     const text = notice.event.type === 'log' ? notice.event.text : '';
-    expect(text).toMatch(/^Fixture \(stall\) has sent nothing for 1 s\. Its last lines on stderr:\n {2}Request failed with status 429, retrying in 30s\n {2}Reconnecting\.\.\. waiting for network/);
+    expect(text).toMatch(/^Fixture \(stall\) has sent nothing for \d+ s\. Its last lines on stderr:\n {2}Request failed with status 429, retrying in 30s\n {2}Reconnecting\.\.\. waiting for network/);
     expect(text).toContain('It is pointed at FIXTURE_BASE_URL=http://127.0.0.1:4999/v1');
 
     expect((await d.api('DELETE', '/stalled')).json.status).toBe('cancelled');

@@ -14,6 +14,12 @@ describe('isBareError', () => {
 });
 
 describe('agentFailureMessage', () => {
+  it('names the HTTP status an agent gives as its error code (Gemini CLI) when its words leave it out', () => {
+    expect(agentFailureMessage({ code: 429, message: 'Resource has been exhausted (e.g. check quota).' }, { recentLog: '', endpoints: [] }))
+      .toBe('The agent failed (HTTP 429): Resource has been exhausted (e.g. check quota).');
+    expect(agentFailureMessage({ code: 500, message: 'got status: 500 Internal' }, { recentLog: '', endpoints: [] })).toBe('The agent failed: got status: 500 Internal.');
+  });
+
   it('gives the cause the error\'s data carries', () => {
     expect(agentFailureMessage({ code: -32603, message: 'Internal error', data: { details: 'Query closed before response received' } }, { recentLog: '', endpoints: [] }))
       .toContain('Its error says: Query closed before response received');

@@ -29,7 +29,8 @@ export function modelEndpoints(env: Readonly<Record<string, string>>): string[] 
     .sort();
 }
 
-function withoutCredentials(value: string): string {
+/** A URL with any user and password taken out (an unparsable value is kept as it is). */
+export function withoutCredentials(value: string): string {
   try {
     const url = new URL(value);
     if (url.username === '' && url.password === '') return value;
@@ -67,7 +68,10 @@ const indented = (lines: readonly string[]) => lines.map((line) => `  ${line}`).
  */
 export function agentFailureMessage(error: AgentError, context: { recentLog: string; endpoints: readonly string[] }): string {
   const said = error.message.trim().replace(/\.+$/, '') || `error ${error.code}`;
-  const lines = [`The agent failed: ${said}.`];
+  // Some agents (Gemini CLI) answer a failed model call with the HTTP status as the error's code and leave it out of
+  // the words; a person needs it (429 and 500 call for different things).
+  const status = error.code >= 400 && error.code <= 599 && !said.includes(String(error.code)) ? ` (HTTP ${error.code})` : '';
+  const lines = [`The agent failed${status}: ${said}.`];
   if (isBareError(error)) {
     const data = dataText(error.data);
     const tail = logTail(context.recentLog);
@@ -75,12 +79,17 @@ export function agentFailureMessage(error: AgentError, context: { recentLog: str
     if (tail.length > 0) lines.push(`Its last lines on stderr:\n${indented(tail)}`);
     lines.push(data === undefined && tail.length === 0
       ? 'It gave no cause and wrote nothing on stderr: run it outside the desk with the same variables to see why, then resubmit the task.'
-      : 'Fix that cause (the agent\'s whole log is in the task\'s activity), then resubmit the task.');
+      : 'The usual causes are a login it lacks, a model endpoint it cannot reach (see the policy\'s network) or a state file it cannot write. Fix that cause (the agent\'s whole log is in the task\'s activity), then resubmit the task.');
   }
-  if (context.endpoints.length > 0) {
-    lines.push(`It was pointed at ${context.endpoints.join(', ')}: check that this endpoint answers (inside the desk's sandbox, the policy's network must name its host and port).`);
-  }
+  const pointed = endpointLine(context.endpoints);
+  if (pointed !== undefined) lines.push(pointed);
   return lines.join('\n');
+}
+
+/** The line that names the model endpoints an agent was pointed at, for an error; undefined when it was given none. */
+export function endpointLine(endpoints: readonly string[]): string | undefined {
+  if (endpoints.length === 0) return undefined;
+  return `It was pointed at ${endpoints.join(', ')}: check that this endpoint answers (inside the desk's sandbox, the policy's network must name its host and port).`;
 }
 
 /** The log line for a turn in which the agent has said nothing for `quietMs`. */

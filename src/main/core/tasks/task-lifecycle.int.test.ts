@@ -34,13 +34,14 @@ describe('a finished task', () => {
     expect(git(desk.repo, 'status', '--porcelain')).toBe('');
   });
 
-  it('is committed even when the agent changed nothing', async () => {
+  it('gets no empty commit when the agent changed nothing, and says "no changes"', async () => {
     desk = await openDesk();
     await submit({ id: 'quiet', prompt: 'say nothing to change' });
     await desk.waitForStatus('quiet', 'completed');
     const task = await detail('quiet');
-    expect(git(desk.repo, 'log', '-1', '--format=%s', task.commit)).toBe('say nothing to change');
-    expect(git(desk.repo, 'rev-parse', `${task.commit}^`)).toBe(git(desk.repo, 'rev-parse', 'main'));
+    expect(task.commit).toBeUndefined();
+    expect(task.noChanges).toEqual({ summary: 'Scripted agent ended its turn without changing any file, so nothing was committed.', failed: [] });
+    expect(git(desk.repo, 'rev-parse', task.branch)).toBe(git(desk.repo, 'rev-parse', 'main'));
   });
 });
 

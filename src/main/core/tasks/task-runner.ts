@@ -24,13 +24,19 @@ import { isAuthRequired, loginHelp, offeredMethods } from '../agents/agent-auth'
 import { AD_HOC_AGENT_ID } from '../agents/agents-config';
 import { confinedModeChoice } from '../agents/confined-mode';
 import { modelFailureMessage, retryNotice, watchTurnFailure } from '../agents/in-band-trouble';
-import { agentFailureMessage, modelEndpoints, stallNotice } from './agent-trouble';
+import { agentFailureMessage, endpointLine, modelEndpoints, stallNotice } from './agent-trouble';
+import { createTurnFailures, noChangesOf } from './turn-failures';
+import { endpointsInFiles } from './endpoint-files';
+import type { NoChanges } from '../../../shared/task';
 import { isObject } from '../../../shared/is-object';
 import { watchQuiet, type QuietTimer, type RunWatch } from './run-watch';
 import type { McpServerEntry } from '../../../shared/mcp';
+import type { CapabilityMode } from '../../../shared/governance';
 
 export type RunOutcome =
-  | { status: 'completed'; commit: string; output: string }
+  /** `commit` for a turn that changed files; `noChanges` (and no commit) for one that ended well but changed none. */
+  | { status: 'completed'; commit: string; output: string; noChanges?: undefined }
+  | { status: 'completed'; commit?: undefined; output: string; noChanges: NoChanges }
   | { status: 'error'; message: string; output?: string }
   | { status: 'cancelled'; output?: string };
 
@@ -69,6 +75,8 @@ export interface RunContext {
   watch?: RunWatch;
   /** The desk's MCP server for this run (its URL and this task's token), handed to agents that take HTTP MCP servers. */
   mcp?: McpServerEntry;
+  /** What the policy says of the agent's commands (`execute`), for the mode it is confined in; default `allow`. */
+  commandMode?: CapabilityMode;
 }
 
 /**
@@ -80,7 +88,10 @@ const KEPT_OUTPUT_CHARS = 100_000;
 /** How long a cancelled agent may take to end its turn by itself before its process tree is killed. */
 const CANCEL_GRACE_MS = 400;
 
-export async function runTask(context: RunContext): Promise<RunOutcome> {
+export async function runTask(given: RunContext): Promise<RunOutcome> {
+  // Every event of the turn passes the failure log on its way, so a turn that changes nothing can say what failed.
+  const failures = createTurnFailures();
+  const context: RunContext = { ...given, record: (event) => { failures.see(event); given.record(event); } };
   const { task, signal, git, turn } = context;
   const log = (text: string, level: 'info' | 'warn' | 'error' = 'info') => context.record({ type: 'log', level, source: 'desk', text });
 
@@ -138,7 +149,7 @@ export async function runTask(context: RunContext): Promise<RunOutcome> {
       ?? createTerminalHost({ worktree, baseEnv: env, record: context.record, wrap: (command, args, cwd) => isolation.wrap(command, args, { terminal: true, cwd }) });
     try {
       const confined = isolation.kind !== 'none';
-      const endpoints = modelEndpoints(env);
+      const endpoints = [...modelEndpoints(env), ...await endpointsInFiles(spec.endpointFiles, env)];
       const ended = await converse(context, agent, worktree, spec, { terminals, files: isolation.files ?? createWorktreeFiles(worktree), confined, endpoints }, said.append);
       if (signal.aborted) return { status: 'cancelled', output: said.text() };
       if (ended.status !== 'ended') return { ...ended, output: said.text() };
@@ -156,13 +167,20 @@ export async function runTask(context: RunContext): Promise<RunOutcome> {
   }
 
   const extra: Record<string, string> = turn.number > 1 ? { Turn: String(turn.number) } : {};
-  let commit: string;
+  let commit: string | undefined;
   try {
-    commit = await git.commitAll(worktree, commitMessageFor(task.id, turn.prompt, extra));
+    const message = commitMessageFor(task.id, turn.prompt, extra);
+    // A merge from the base waiting on conflicts is committed even when the agent's resolution changed nothing.
+    commit = task.conflict ? await git.commitAll(worktree, message) : await git.commitChanges(worktree, message);
   } catch (error) {
     // The agent changed how its worktree links to the repository: a task error, never a commit elsewhere.
     if (isDeskError(error, 'worktree_tampered')) return { status: 'error', message: error.message, output: said.text() };
     throw error;
+  }
+  if (commit === undefined) {
+    const noChanges = noChangesOf(spec.name, failures.list());
+    log(noChanges.summary, noChanges.failed.length > 0 ? 'warn' : 'info');
+    return { status: 'completed', output: said.text(), noChanges };
   }
   // A turn that ran while an update from the base waited on conflicts (the agent was asked to resolve them) has just
   // committed that merge: the task's diff starts from the merged base commit from now on.
@@ -220,7 +238,6 @@ async function converse(
       ...(continueSessionId !== undefined && { continueSessionId }),
       ...(context.mcp && { mcp: context.mcp }),
       ...(spec.handshakeTimeoutMs !== undefined && { handshakeTimeoutMs: spec.handshakeTimeoutMs }),
-      agentLog: () => agent.recentLog(),
     }, {
       onUpdate: (update: AgentUpdate) => {
         heard(update);
@@ -260,9 +277,10 @@ async function converse(
     }
     context.onSession(connected);
     context.update({ sessionId: connected.sessionId, ...(implementation && { agentInfo: implementation }) });
+    // Options first: an agent answers a mode change with an update of its options (codex-acp does), which must follow them.
+    if (connected.features.configOptions !== undefined) context.record({ type: 'agent', update: { kind: 'other', name: 'config_options', data: connected.features.configOptions } });
     const modes = await applyConfinedMode(context, connected, spec, confined);
     if (modes !== undefined) context.record({ type: 'agent', update: { kind: 'other', name: 'session_modes', data: modes } });
-    if (connected.features.configOptions !== undefined) context.record({ type: 'agent', update: { kind: 'other', name: 'config_options', data: connected.features.configOptions } });
     if (signal.aborted) return { status: 'cancelled' };
 
     const prompt = turn.number > 1 && !connected.continued ? followUpWithContext(context.task.prompt, turn.prompt) : turn.prompt;
@@ -301,7 +319,9 @@ async function converse(
     if (error instanceof PeerClosedError) {
       // Output closes a moment before the exit is reported; the exit code says more.
       const exit = await Promise.race([agent.exited, new Promise<undefined>((resolve) => { setTimeout(resolve, 1000); })]);
-      return { status: 'error', message: exit ? describeExit(exit, agent.recentLog()) : error.message };
+      const pointed = endpointLine(endpoints);
+      const message = exit ? describeExit(exit, agent.recentLog()) : error.message;
+      return { status: 'error', message: pointed === undefined ? message : `${message}\n${pointed}` };
     }
     if (error instanceof JsonRpcError) {
       // What the agent wrote on stderr just before its answer is read after it: let those lines in first.
@@ -321,7 +341,7 @@ async function converse(
  */
 async function applyConfinedMode(context: RunContext, session: AgentSession, spec: AgentSpec, confined: boolean): Promise<unknown> {
   const { modes } = session.features;
-  const choice = confinedModeChoice(spec, confined, modes);
+  const choice = confinedModeChoice(spec, confined, modes, context.commandMode);
   if (choice === undefined) return modes;
   const log = (text: string, level: 'info' | 'warn') => context.record({ type: 'log', level, source: 'desk', text });
   if (choice.kind === 'missing') {

@@ -1,5 +1,6 @@
 // Submitting, following up, answering, cancelling and scheduling tasks: load, ask the pure rules, save, record, start runs.
 import type { TaskEvent } from '../../../shared/events';
+import type { CapabilityMode } from '../../../shared/governance';
 import type { OpenQuestion } from '../../../shared/questions';
 import { FINISHED_STATUSES, type AnswerInput, type DependencyGate, type SubmitTask, type TaskDetail, type TaskSummary } from '../../../shared/task';
 import type { AgentRegistry } from '../agents/agent-registry';
@@ -77,6 +78,8 @@ export interface TaskServiceDeps {
   agents: AgentRegistry;
   gate: PermissionGate;
   limits?(agentId: string): AgentLimits;
+  /** What the policy says of an agent's commands (`execute`), for the mode a self-sandboxing agent is confined in. */
+  commandMode?(agentId: string): CapabilityMode;
   record(taskId: string, attempt: number, event: TaskEvent): void;
   run(context: RunContext): Promise<RunOutcome>;
   /** Sets up each new worktree as its repository asks (`.desk/config.json`). */
@@ -174,7 +177,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
     const turn = turns.latest(task.id) ?? turns.startOver(task.id, task.prompt, task.agent, task.submittedAt);
     const startedAt = now();
     turns.update(task.id, turn.turn, { status: 'running', startedAt });
-    const record = save(task.id, { status: 'in-progress', attempt, startedAt, finishedAt: null, errorMessage: null, agentPid: null });
+    const record = save(task.id, { status: 'in-progress', attempt, startedAt, finishedAt: null, errorMessage: null, agentPid: null, noChanges: null });
     const controller = new AbortController();
     const run: ActiveRun = { attempt, agent: task.agent, runner: task.runner ?? 'local', controller, done: Promise.resolve() };
     const requestsOfRun = requests.forRun(record);
@@ -188,6 +191,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
       dependenciesToMerge: dependenciesToMerge(record, (id) => tasks.get(id)),
       agents: deps.agents,
       clientVersion: deps.config.clientVersion,
+      ...(deps.commandMode && { commandMode: deps.commandMode(task.agent) }),
       // Who the agent says it is shows on its card at once; the other facts of a run are the desk's own.
       update: (patch) => { if (isCurrent(task.id, attempt)) (patch.agentInfo ? save : tasks.update)(task.id, patch); },
       record: (event) => recordEvent(task.id, attempt, event),
@@ -224,8 +228,9 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
       return;
     }
     const finishedAt = now();
-    turns.update(id, turn, { status: outcome.status, finishedAt, ...(outcome.output && { output: outcome.output }), ...(outcome.status === 'completed' && { commit: outcome.commit }) });
-    if (outcome.status === 'completed') save(id, { status: 'completed', commit: outcome.commit, finishedAt });
+    turns.update(id, turn, { status: outcome.status, finishedAt, ...(outcome.output && { output: outcome.output }), ...(outcome.status === 'completed' && outcome.commit !== undefined && { commit: outcome.commit }) });
+    // A turn that changed nothing keeps the commit of an earlier turn (the branch's tip); a first turn has none.
+    if (outcome.status === 'completed') save(id, { status: 'completed', commit: outcome.commit ?? (turn === 1 ? null : undefined), noChanges: outcome.noChanges ?? null, finishedAt });
     else if (outcome.status === 'error') log(save(id, { status: 'error', errorMessage: outcome.message, finishedAt }), outcome.message, 'error');
     else save(id, { status: 'cancelled', finishedAt });
     schedule();

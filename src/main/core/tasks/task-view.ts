@@ -40,6 +40,7 @@ export function toSummary(task: TaskRecord, openQuestions: readonly OpenQuestion
     ...(quietSince !== undefined && { quietSince }),
     ...(task.proposedBy !== undefined && { proposedBy: task.proposedBy }),
     ...(task.proposal !== undefined && { proposal: task.proposal }),
+    ...(task.noChanges !== undefined && { noChanges: task.noChanges }),
   };
 }
 

@@ -9,6 +9,7 @@ import { carriesTask, draggedTask, startTaskDrag } from './drag';
 import { Elapsed } from './elapsed';
 import { isSelectable, pickCard } from './selection';
 import { QuietNote } from './quiet-note';
+import { NoChangesNote } from './no-changes-note';
 import { ProposalBar } from './proposal-bar';
 import { relativeText } from '../task/stream/worktree-path';
 
@@ -104,6 +105,7 @@ export const TaskCard = memo(function TaskCard({ id }: { id: string }) {
         </p>
       )}
       {card.activity && <p className="card-activity">{relativeText(card.activity, undefined)}</p>}
+      {task?.noChanges && task.status === 'completed' && <NoChangesNote noChanges={task.noChanges} />}
       {task?.quietSince && task.status === 'in-progress' && <QuietNote taskId={id} since={task.quietSince} />}
       {card.dependencies.length > 0 && (
         <div className="card-links">

@@ -140,12 +140,20 @@ describe.skipIf(skipReason !== undefined)(`an allowlisted network in bubblewrap$
     expect(first.stdout).toMatch(/^403 Network: 127\.0\.0\.1:\d+ is not in this agent's allowlist/);
     expect(second.stdout.trim()).toBe('403');
     expect(forbidden.connections).toBe(0);
-    expect(logged.filter((line) => line.startsWith('Network: refused'))).toEqual([`Network: refused 127.0.0.1:${forbidden.port} (not in the agent's allowlist)`]);
+    expect(logged.filter((line) => line.startsWith('Network: refused'))).toEqual([
+      `Network: refused 127.0.0.1:${forbidden.port} (not in the agent's allowlist): add "127.0.0.1:${forbidden.port}" to the policy's network to allow it.`,
+    ]);
   });
 
-  it('cannot reach the host directly: the sandbox has its own loopback', async () => {
-    const direct = await sandboxed(process.execPath, ['-e', CONNECT_DIRECTLY, String(web.port)]);
+  it('cannot reach the host\'s loopback directly: the sandbox has its own', async () => {
+    const direct = await sandboxed(process.execPath, ['-e', CONNECT_DIRECTLY, String(forbidden.port)]);
     expect(direct.stdout.trim()).toBe('ECONNREFUSED');
+    expect(forbidden.connections).toBe(0);
+  });
+
+  it('answers a loopback endpoint the allowlist names at its own address, for clients that ignore the proxy', async () => {
+    const fetched = await sandboxed(process.execPath, ['-e', `fetch('http://127.0.0.1:${web.port}/direct').then(async (r) => console.log(r.status, await r.text()))`]);
+    expect(fetched.stdout.trim()).toBe('200 hello from /direct');
   });
 
   it('passes stdin and stdout straight through and exits with the command\'s code', async () => {

@@ -38,7 +38,7 @@ const MAX_SOCKET_PATH = process.platform === 'darwin' ? 103 : 107;
 
 /**
  * Starts the egress proxy for one sandboxed agent. Refusals are logged once per host:port, as
- * `Network: refused api.evil.example:443 (not in the agent's allowlist)`.
+ * `Network: refused api.evil.example:443 (not in the agent's allowlist): add "api.evil.example" to the policy's network to allow it.`
  */
 export async function prepareAllowlistNetwork(options: AllowlistNetworkOptions): Promise<AllowlistNetwork> {
   const socketPath = join(options.dir, 'egress.sock');
@@ -57,7 +57,9 @@ export async function prepareAllowlistNetwork(options: AllowlistNetworkOptions):
       const target = `${host.includes(':') ? `[${host}]` : host}:${port}`;
       if (allowed || reported.has(target)) return;
       reported.add(target);
-      options.log(`Network: refused ${target} (not in the agent's allowlist)`);
+      // An entry without a port covers HTTPS and HTTP; any other port must be named.
+      const entry = port === 443 || port === 80 ? target.slice(0, target.lastIndexOf(':')) : target;
+      options.log(`Network: refused ${target} (not in the agent's allowlist): add "${entry}" to the policy's network to allow it.`);
     },
   });
 

@@ -17,8 +17,8 @@ export type Attack =
   | { connect: string }
   /** An HTTP GET of an absolute URL through the proxy the sandbox names in HTTP_PROXY. */
   | { getThroughProxy: string }
-  /** A plain HTTP GET of a URL, without any proxy. */
-  | { get: string }
+  /** A plain HTTP GET of a URL, without any proxy; given up after `timeoutMs` (1.5 s). */
+  | { get: string; timeoutMs?: number }
   | { exec: string }
   /** Leaves a process behind that double-forks into its own session and ignores TERM and HUP. */
   | { leaveSurvivor: string }
@@ -78,9 +78,9 @@ function getThroughProxy(attack: { getThroughProxy: string }): Promise<AttackRes
   });
 }
 
-function getDirectly(attack: { get: string }): Promise<AttackResult> {
+function getDirectly(attack: { get: string; timeoutMs?: number }): Promise<AttackResult> {
   return new Promise((resolve) => {
-    const request = httpRequest(attack.get, { method: 'GET', timeout: 1500 }, (response) => {
+    const request = httpRequest(attack.get, { method: 'GET', timeout: attack.timeoutMs ?? 1500 }, (response) => {
       let body = '';
       response.on('data', (chunk: Buffer) => { body += chunk.toString(); });
       response.on('end', () => resolve({ attack, ok: response.statusCode === 200, output: `${response.statusCode} ${body}` }));

@@ -1,8 +1,8 @@
 // An ACP agent for the tests of how a run ends, as a Node program's source (CommonJS, no dependencies). `--mode` picks
 // what it does: `modes` (offers session modes like codex-acp; its prompt writes `mode.txt` with the mode it is in),
 // `nothing` (a tool call and a command that fail, no file changed), `internal` (logs a cause on stderr, then answers
-// the prompt with a bare "Internal error"), `internal-silent` (the same with no cause anywhere), `stall` (logs a retry
-// on stderr, then says nothing until cancelled).
+// the prompt with a bare "Internal error"), `internal-silent` (the same with no cause anywhere), `crash` (logs a cause
+// and exits mid-turn), `stall` (logs a retry on stderr, then says nothing until cancelled).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -41,6 +41,9 @@ async function prompt(message) {
       process.stderr.write('API Error: 500 {"error":"upstream model overloaded"}\\n');
     }
     send({ id: message.id, error: { code: -32603, message: 'Internal error' } });
+    return;
+  } else if (mode === 'crash') {
+    process.stderr.write('fatal: model endpoint refused the connection\\n', () => process.exit(1));
     return;
   } else if (mode === 'stall') {
     process.stderr.write('Request failed with status 429, retrying in 30s\\n');
