@@ -12,8 +12,12 @@ describe('endsDevServer', () => {
   it('ends it when the task is archived', () => {
     expect(endsDevServer({ status: 'completed', review: 'approved', archived: true })).toBe(true);
   });
-  it('keeps it while the task is in review or works on a follow-up', () => {
+  it('ends it when the task is queued again (a rerun or resubmission gets a fresh worktree)', () => {
+    expect(endsDevServer({ status: 'queued', review: 'pending' })).toBe(true);
+  });
+  it('keeps it while the task is in review or its agent works in the worktree', () => {
     expect(endsDevServer({ status: 'completed', review: 'pending' })).toBe(false);
     expect(endsDevServer({ status: 'in-progress', review: 'pending' })).toBe(false);
+    expect(endsDevServer({ status: 'awaiting-input', review: 'pending' })).toBe(false);
   });
 });

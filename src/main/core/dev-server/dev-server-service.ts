@@ -1,5 +1,5 @@
 // The dev servers of a desk's tasks: at most one per task, started from its panel, stopped by a person, by the
-// task's cancel or cleanup (rejected, archived) and by the desk's shutdown.
+// task's cancel, its cleanup (rejected, archived) or a new run (queued again), and by the desk's shutdown.
 import type { DevServerConfig, DevServerState } from '../../../shared/dev-server';
 import { DeskError } from '../../../shared/desk-error';
 import type { TaskEvent } from '../../../shared/events';
@@ -26,7 +26,7 @@ export interface DevServerService {
   state(taskId: string): DevServerState | null;
   /** Stops it (every process, the port freed); answers its final state, or null when none ran. */
   stop(taskId: string): Promise<DevServerState | null>;
-  /** The task changed: a cancelled, rejected or archived task's server is stopped. */
+  /** The task changed: the server of a task cancelled, queued again, rejected or archived is stopped. */
   taskChanged(task: TaskSummary): void;
   stopAll(): Promise<void>;
 }
@@ -36,9 +36,13 @@ const notConfigured = (taskId: string) => new DeskError('conflict', 'dev_server_
 const noWorktree = (taskId: string) => new DeskError('conflict', 'no_worktree',
   `Task ${taskId} has no worktree (not started yet, or retired): its dev server can run once the task has one.`);
 
-/** Whether a task's change ends its dev server: the worktree is going away, or the person stopped the task. */
+/**
+ * Whether a task's change ends its dev server: the person stopped the task, or its worktree is going away (rejected,
+ * archived) or may be replaced (queued again: a rerun or a resubmission starts from a fresh worktree; a follow-up
+ * keeps it, but the desk cannot tell them apart from here, so the person starts the server again after it).
+ */
 export function endsDevServer(task: Pick<TaskSummary, 'status' | 'review' | 'archived'>): boolean {
-  return task.status === 'cancelled' || task.review === 'rejected' || task.archived === true;
+  return task.status === 'cancelled' || task.status === 'queued' || task.review === 'rejected' || task.archived === true;
 }
 
 export function createDevServerService(deps: DevServerDeps): DevServerService {

@@ -165,6 +165,18 @@ describe(`a task's dev server (${sandboxStatus.available ? 'in the bubblewrap sa
     expect(await portIsFree(port)).toBe(true);
   });
 
+  it('stops when the task runs again, whose new run gets a fresh worktree', async () => {
+    const marker = markerOf('rerun');
+    const desk = await openDesk({ files: deskFiles(marker) });
+    await completedTask(desk, 'again');
+    await desk.api('POST', '/api/tasks/again/dev-server');
+    const { port } = await running(desk, 'again');
+    expect((await desk.api('POST', '/tasks/again/rerun')).status).toBeLessThan(300);
+    await exited(desk, 'again');
+    expect(processesWith(marker)).toEqual([]);
+    expect(await portIsFree(port)).toBe(true);
+  });
+
   it('stops when the desk closes', async () => {
     const marker = markerOf('close');
     const desk = await openDesk({ files: deskFiles(marker) });
@@ -183,6 +195,16 @@ describe(`a task's dev server (${sandboxStatus.available ? 'in the bubblewrap sa
     expect(answer.status).toBe(409);
     expect(answer.json).toMatchObject({ code: 'dev_server_not_configured' });
     expect(answer.json.message).toContain('.desk/config.json');
+  });
+
+  it('refuses a task that has no worktree yet, and a task that does not exist', async () => {
+    const desk = await openDesk({ files: deskFiles(markerOf('early')) });
+    await desk.api('POST', '/', { id: 'waiting', prompt: 'write w.txt w', dependencies: ['not-submitted-yet'] });
+    const early = await desk.api('POST', '/api/tasks/waiting/dev-server');
+    expect(early.status).toBe(409);
+    expect(early.json).toMatchObject({ code: 'no_worktree' });
+    expect((await desk.api('POST', '/api/tasks/nobody/dev-server')).status).toBe(404);
+    expect((await desk.api('GET', '/api/tasks/nobody/dev-server')).status).toBe(404);
   });
 
   it('shows how it ended when its command fails, and a new start gets a terminal of its own', async () => {
