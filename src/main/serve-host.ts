@@ -45,6 +45,8 @@ async function main(argv: string[], entryUrl: string, hooks: ServeHooks): Promis
       serverName: options.serverName ?? `Assignment Desk on ${hostname()}`,
       appVersion: APP_VERSION,
       uiDir: builtRendererDir(entryUrl),
+      // Forge tokens and API addresses (GH_TOKEN, GITLAB_API_URL…) for pull requests.
+      env: process.env,
     });
     const address = await core.listen(options.port, options.host);
     const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;

@@ -41,6 +41,15 @@ export interface CoreConfig {
   };
   /** Where agents may run; default: `<dataDir>/runners.json`, else `local` alone (docs/runners.md). */
   runners?: z.input<typeof RunnersConfig>;
+  /**
+   * The desk's own environment (the host passes `process.env`): forge tokens (GH_TOKEN, GITHUB_TOKEN, GITLAB_TOKEN) and
+   * API addresses (GITHUB_API_URL, GITLAB_API_URL) are read from it, and go to the forge's API only. Default: empty.
+   */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** The person's home, where `gh` and `glab` keep their logins; default: os.homedir(). */
+  home?: string;
+  /** How often open pull/merge requests are read again from their forges; default 60 s. */
+  pullRequestPollMs?: number;
   now?: () => Date;
   /** Tests: hold every JSON answer to the schema its route declares; a mismatch answers 500 and is logged. */
   checkAnswers?: boolean;

@@ -25,6 +25,10 @@ import { addDevServerRoutes } from './http/dev-server-routes';
 import { createDeskDevServers } from './dev-server/desk-dev-servers';
 import { createViewedRepo } from './store/viewed-repo';
 import { createStaticUi } from './http/static-ui';
+import { addPullRequestRoutes } from './http/pull-request-routes';
+import { createForgeAccess } from './forge/forge-access';
+import { homeFileReader } from './forge/home-files';
+import { PULL_REQUEST_POLL_MS, startPullRequestPoller, type PullRequestPoller } from './tasks/pull-request-poller';
 import { addGovernanceRoutes } from './http/governance-routes';
 import { addAgentAssignmentRoutes } from './http/aa-routes';
 import { addAgentProtocolRoutes } from './http/ap-routes';
@@ -186,6 +190,8 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     runners,
     now,
     config: taskConfig,
+    // The desk's environment reaches the forges' APIs and nothing else: agents get theirs from the agent catalog.
+    forges: createForgeAccess({ env: config.env ?? {}, readHomeFile: homeFileReader(config.home ?? homedir()), fetch: (url, init) => fetch(url, init) }),
   });
 
   // A task going quiet or speaking again reaches the board as its new summary.
@@ -204,6 +210,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   addBoardRoutes(router, { tasks, lastSeq: () => events.lastSeq(), fixedSettings: { serverName: config.serverName, repository: repoRoot, dataDir: config.dataDir, sandbox: sandboxStatus }, quiet });
   addBaseUpdateRoutes(router, { tasks });
   addReviewRoutes(router, { tasks, viewed: createViewedRepo(db, repoRoot), now });
+  addPullRequestRoutes(router, { tasks });
   addAgentAssignmentRoutes(router, { tasks, serverName: config.serverName, repos });
   addReposRoutes(router, { repos, tasks });
   addAgentProtocolRoutes(router, { tasks, bus, db, repoRoot, repoRoots: () => repos.list().map((repo) => repo.root), now });
@@ -227,6 +234,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
 
   let closed = false;
   let retention: EventRetention | undefined;
+  let poller: PullRequestPoller | undefined;
   return {
     repoRoot, baseBranch, tasks, events, bus, git, repos, agents, governance, sandbox: sandboxStatus, http,
     async listen(port, host) {
@@ -240,6 +248,14 @@ export async function createCore(config: CoreConfig): Promise<Core> {
       tasks.start();
       retention = startEventRetention({ events, now, days: config.output?.retentionDays ?? DEFAULT_RETENTION_DAYS, log });
       retention.prune();
+      poller = startPullRequestPoller({
+        anyOpen: () => tasks.list().some((task) => task.pullRequest?.state === 'open'),
+        refreshAll: () => tasks.refreshOpenPullRequests(),
+        intervalMs: config.pullRequestPollMs ?? PULL_REQUEST_POLL_MS,
+        log,
+      });
+      // A request opened (or reopened) from now on arms the poller; it disarms itself once none is open.
+      bus.subscribe(({ event }) => { if (event.type === 'task' && event.task.pullRequest?.state === 'open') poller?.wake(); });
       return address;
     },
     async close() {
@@ -247,6 +263,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
       closed = true;
       retention?.stop();
       await devServers.stopAll();
+      await poller?.stop();
       await tasks.shutdown();
       await logins.disposeAll();
       await installs.disposeAll();

@@ -66,6 +66,8 @@ export function createDeskHost(options: DeskHostOptions): DeskHost {
     ...(options.nativeBinding !== undefined && { nativeBinding: options.nativeBinding }),
     ...(options.uiDir !== undefined && { uiDir: options.uiDir }),
     ...(options.log && { log: options.log }),
+    // Forge tokens and API addresses (GH_TOKEN, GITLAB_API_URL…) for pull requests.
+    env: process.env,
   });
 
   const listen = async (core: Core, port: number): Promise<RunningDesk> => {

@@ -60,6 +60,12 @@ export interface DeskOptions {
   runners?: CoreConfig['runners'];
   /** Hold every answer to its route's contract (a mismatch answers 500); default on. Benchmarks turn it off to measure the desk as it is served. */
   checkAnswers?: boolean;
+  /** The desk's environment (forge tokens and API addresses); default: empty, and the home is the test's temp dir. */
+  env?: CoreConfig['env'];
+  /** Every line the desk logs (besides printing them when DESK_TEST_LOG is set). */
+  log?: (line: string) => void;
+  /** How often open pull requests are read again; default: the desk's 60 s. */
+  pullRequestPollMs?: number;
 }
 
 /**
@@ -177,13 +183,16 @@ export async function startDesk(options: DeskOptions = {}): Promise<Desk & { roo
       env: process.env,
     },
     allowedHosts: [], allowedOrigins: ['https://prompt-pad.danmercer.net'],
-    serverName: 'Test desk', appVersion: '0.0.0-test', log: process.env.DESK_TEST_LOG ? (line) => console.log(line) : () => {}, checkAnswers: options.checkAnswers ?? true,
+    serverName: 'Test desk', appVersion: '0.0.0-test', log: (line) => { options.log?.(line); if (process.env.DESK_TEST_LOG) console.log(line); }, checkAnswers: options.checkAnswers ?? true,
     ...(options.uiDir !== undefined && { uiDir: options.uiDir }),
     ...(options.sandbox !== undefined && { sandbox: options.sandbox }),
     ...(options.output !== undefined && { output: options.output }),
     ...(options.now !== undefined && { now: options.now }),
     ...(options.moreRepos !== undefined && { moreRepos: options.moreRepos }),
     ...(options.runners !== undefined && { runners: options.runners }),
+    // Never the person's own gh / glab login, nor tokens from the shell that runs the tests.
+    env: options.env ?? {}, home: root,
+    ...(options.pullRequestPollMs !== undefined && { pullRequestPollMs: options.pullRequestPollMs }),
   });
   const address = await core.listen(0, '127.0.0.1');
   const url = `http://127.0.0.1:${address.port}`;

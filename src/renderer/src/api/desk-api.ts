@@ -1,6 +1,6 @@
 // Client of the desk's HTTP API: every call names a route of the contract (src/shared/routes), which gives its
 // method, path, parameters, body and answer type; nothing here restates a path or a shape.
-import { aaRoutes, agentRoutes, apiRoutes, baseRoutes, devServerRoutes, proposalRoutes, reposRoutes, reviewRoutes } from '../../../shared/routes';
+import { aaRoutes, agentRoutes, apiRoutes, baseRoutes, devServerRoutes, proposalRoutes, pullRequestRoutes, reposRoutes, reviewRoutes } from '../../../shared/routes';
 import { pathOf, type BodyInputOf, type QueryOf, type ResponseOf, type RouteDef } from '../../../shared/routes/route';
 import { ApiError } from './api-error';
 
@@ -73,6 +73,8 @@ export function createDeskApi(connection: Connection, fetchImpl: typeof fetch = 
     archive: (id: string) => call(reviewRoutes.archive, { params: { id } }),
     unarchive: (id: string) => call(reviewRoutes.unarchive, { params: { id } }),
     clearDone: () => call(reviewRoutes.clearDone),
+    openPullRequest: (id: string, input: BodyInputOf<typeof pullRequestRoutes.open> = {}) => call(pullRequestRoutes.open, { params: { id }, body: input }),
+    refreshPullRequest: (id: string) => call(pullRequestRoutes.refresh, { params: { id } }),
     viewed: (id: string) => call(reviewRoutes.viewed, { params: { id } }),
     setViewed: (id: string, mark: BodyInputOf<typeof reviewRoutes.setViewed>) => call(reviewRoutes.setViewed, { params: { id }, body: mark }),
     setDependencies: (id: string, dependencies: string[]) => call(apiRoutes.setDependencies, { params: { id }, body: { dependencies } }),

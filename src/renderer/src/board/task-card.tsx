@@ -11,6 +11,7 @@ import { isSelectable, pickCard } from './selection';
 import { QuietNote } from './quiet-note';
 import { NoChangesNote } from './no-changes-note';
 import { ProposalBar } from './proposal-bar';
+import { CardPullRequest } from './card-pull-request';
 import { relativeText } from '../task/stream/worktree-path';
 
 export const TaskCard = memo(function TaskCard({ id }: { id: string }) {
@@ -104,6 +105,7 @@ export const TaskCard = memo(function TaskCard({ id }: { id: string }) {
           {task.push.ok ? `Pushed ${task.push.branch} to ${task.push.remote}` : task.push.message}
         </p>
       )}
+      {task?.pullRequest && <CardPullRequest taskId={id} pullRequest={task.pullRequest} archived={task.archived === true} />}
       {card.activity && <p className="card-activity">{relativeText(card.activity, undefined)}</p>}
       {task?.noChanges && task.status === 'completed' && <NoChangesNote noChanges={task.noChanges} />}
       {task?.quietSince && task.status === 'in-progress' && <QuietNote taskId={id} since={task.quietSince} />}

@@ -4,6 +4,7 @@ import { openEventsSocket } from '../api/events-socket';
 import { createBaseSlice } from './base-slice';
 import { createDevServerSlice } from './dev-server-slice';
 import { createEventsSlice } from './events-slice';
+import { createPullRequestSlice } from './pull-request-slice';
 import { createReposSlice } from './repos-slice';
 import { createReviewSlice } from './review-slice';
 import { createSettingsSlice } from './settings-slice';
@@ -27,6 +28,7 @@ export function createDeskStore(overrides: Partial<StoreDeps> = {}) {
     ...createBaseSlice(set, get, deps),
     ...createReposSlice(set, get, deps),
     ...createReviewSlice(set, get, deps),
+    ...createPullRequestSlice(set, get, deps),
     ...createDevServerSlice(set, get, deps),
   }));
 }

@@ -7,6 +7,7 @@ import { FileList } from './file-list';
 import { BasePanel } from './base-panel';
 import { filesInTreeOrder, fileTree } from './file-tree';
 import { ReviewActions } from './review-actions';
+import { PullRequestPanel } from './pull-request-panel';
 import '../../styles/diff.css';
 
 export function ChangesTab({ taskId }: { taskId: string }) {
@@ -31,6 +32,7 @@ export function ChangesTab({ taskId }: { taskId: string }) {
   return (
     <div className="changes">
       <ReviewActions taskId={taskId} />
+      <PullRequestPanel taskId={taskId} />
       <BasePanel taskId={taskId} />
       <div className="diff-toolbar">
         <span className="diff-summary">

@@ -1,0 +1,14 @@
+// A task's pull or merge request over HTTP: open it (201 when opened, 200 when the task already had one) and refresh it.
+import { pullRequestRoutes } from '../../../shared/routes';
+import type { TaskService } from '../tasks/task-service';
+import type { Router } from './router';
+
+export function addPullRequestRoutes(router: Router, deps: { tasks: Pick<TaskService, 'openPullRequest' | 'refreshPullRequest'> }): void {
+  const { tasks } = deps;
+  router
+    .on(pullRequestRoutes.open, async ({ params, body }) => {
+      const { created, pullRequest } = await tasks.openPullRequest(params.id, await body());
+      return [created ? 201 : 200, pullRequest];
+    })
+    .on(pullRequestRoutes.refresh, async ({ params }) => [200, await tasks.refreshPullRequest(params.id)]);
+}
