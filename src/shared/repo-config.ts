@@ -1,5 +1,6 @@
 // `.desk/config.json` in a repository: how each task's worktree is set up and cleaned up.
 import { z } from 'zod';
+import { DevServerConfig } from './dev-server';
 import { ForgeKind } from './pull-request';
 
 export const REPO_CONFIG_FILE = '.desk/config.json';
@@ -21,5 +22,7 @@ export const RepoConfig = z.strictObject({
     remote: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/, 'must be a remote\'s name').optional(),
     hosts: z.record(z.string().min(1).max(253), ForgeKind).default({}),
   }).optional(),
+  /** The dev server a person can start from a task's panel, in its worktree and sandbox, on a port the desk picks. */
+  devServer: DevServerConfig.optional(),
 });
 export type RepoConfig = z.infer<typeof RepoConfig>;

@@ -21,11 +21,11 @@ export interface ServedDesk {
 
 /**
  * `policy`: a governance policy written to the data dir before the desk starts; `agentsConfig`: its agents.json;
- * `env`: variables added to the desk's environment.
+ * `env`: variables added to the desk's environment; `files`: more files committed in the repository.
  */
-export async function serveDesk(options: { policy?: z.input<typeof PolicyFile>; agentsConfig?: unknown; env?: Record<string, string> } = {}): Promise<ServedDesk> {
+export async function serveDesk(options: { policy?: z.input<typeof PolicyFile>; agentsConfig?: unknown; env?: Record<string, string>; files?: Record<string, string> } = {}): Promise<ServedDesk> {
   const root = mkdtempSync(join(tmpdir(), 'desk-e2e-'));
-  const repo = makeRepo(root, { 'README.md': '# Demo project\n', 'src/app.js': 'export const greet = () => "hello";\n' });
+  const repo = makeRepo(root, { 'README.md': '# Demo project\n', 'src/app.js': 'export const greet = () => "hello";\n', ...options.files });
   if (options.policy) writePolicy(join(root, 'data'), options.policy);
   if (options.agentsConfig !== undefined) {
     mkdirSync(join(root, 'data'), { recursive: true });

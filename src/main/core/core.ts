@@ -21,6 +21,8 @@ import { addAgentRoutes } from './http/agents-routes';
 import { addBoardRoutes } from './http/board-routes';
 import { addBaseUpdateRoutes } from './http/base-update-routes';
 import { addReviewRoutes } from './http/review-routes';
+import { addDevServerRoutes } from './http/dev-server-routes';
+import { createDeskDevServers } from './dev-server/desk-dev-servers';
 import { createViewedRepo } from './store/viewed-repo';
 import { createStaticUi } from './http/static-ui';
 import { addPullRequestRoutes } from './http/pull-request-routes';
@@ -213,6 +215,10 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   addReposRoutes(router, { repos, tasks });
   addAgentProtocolRoutes(router, { tasks, bus, db, repoRoot, repoRoots: () => repos.list().map((repo) => repo.root), now });
   addProposalRoutes(router, { tasks });
+  // A task's dev server runs confined like its agent; it ends with the task's cancel, rejection or archiving.
+  const devServers = createDeskDevServers({ tasks: tasksRepo, repos, agents, sandbox, record, log, nodePath: config.agents.scripted.command });
+  bus.subscribe(({ event }) => { if (event.type === 'task') devServers.taskChanged(event.task); });
+  addDevServerRoutes(router, { devServers });
   const http = createHttpHost({
     router,
     // The address cluster containers are told to call is one the desk answers to.
@@ -256,6 +262,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
       if (closed) return;
       closed = true;
       retention?.stop();
+      await devServers.stopAll();
       await poller?.stop();
       await tasks.shutdown();
       await logins.disposeAll();

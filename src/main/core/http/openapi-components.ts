@@ -5,6 +5,7 @@ import { ApArtifact, ApErrorBody, ApStep, ApTask } from '../../../shared/agent-p
 import { AgentInfo, AgentInstall, AgentLogin, AgentTest, LoginHelp } from '../../../shared/agents';
 import { ApiErrorBody } from '../../../shared/api-error';
 import { BaseStatus } from '../../../shared/base-update';
+import { DevServerConfig, DevServerState } from '../../../shared/dev-server';
 import { AgentUpdate, EventEnvelope, EventPage, TaskEvent } from '../../../shared/events';
 import {
   AgentId, AgentOverrides, AgentRequestBody, AgentRequestStatus, Capability, CapabilityMode, GovernanceRecord, PolicyDefaults, PolicyInput, PolicyView,
@@ -31,6 +32,7 @@ const NAMED: Record<string, z.ZodType> = {
   Agent: AgentInfo, AgentInstall, AgentLogin, AgentTest, LoginHelp,
   TaskDiff, FileDiff, BaseStatus, DeskSettings, Repo: RepoInfo, RepoName, RunnerState, RunnersView, ContainerLimits, SandboxStatus, HostPattern, GrantedPath,
   ApTask, ApStep, ApArtifact, ApError: ApErrorBody,
+  DevServer: DevServerState, DevServerConfig,
 };
 
 /** A fresh registry of the named schemas, for zod's JSON Schema conversion to lift them out as `$defs`. */

@@ -21,7 +21,7 @@ export function addReposRoutes(router: Router, deps: { repos: RepoSet; tasks: Pi
     })
     .on(reposRoutes.setSetup, async ({ body, params }) => {
       const setup = await body();
-      const empty = !setup.setup && !setup.cleanup && setup.copy.length === 0;
+      const empty = !setup.setup && !setup.cleanup && setup.copy.length === 0 && !setup.devServer;
       return [200, await infoOf(repos.setSettingsSetup(params.name, empty ? undefined : setup))];
     });
 }

@@ -1,6 +1,6 @@
 // Client of the desk's HTTP API: every call names a route of the contract (src/shared/routes), which gives its
 // method, path, parameters, body and answer type; nothing here restates a path or a shape.
-import { aaRoutes, agentRoutes, apiRoutes, baseRoutes, proposalRoutes, pullRequestRoutes, reposRoutes, reviewRoutes } from '../../../shared/routes';
+import { aaRoutes, agentRoutes, apiRoutes, baseRoutes, devServerRoutes, proposalRoutes, pullRequestRoutes, reposRoutes, reviewRoutes } from '../../../shared/routes';
 import { pathOf, type BodyInputOf, type QueryOf, type ResponseOf, type RouteDef } from '../../../shared/routes/route';
 import { ApiError } from './api-error';
 
@@ -90,6 +90,9 @@ export function createDeskApi(connection: Connection, fetchImpl: typeof fetch = 
     addRepo: (repo: BodyInputOf<typeof reposRoutes.add>) => call(reposRoutes.add, { body: repo }),
     removeRepo: (name: string) => call(reposRoutes.remove, { params: { name } }),
     setRepoSetup: (name: string, setup: BodyInputOf<typeof reposRoutes.setSetup>) => call(reposRoutes.setSetup, { params: { name }, body: setup }),
+    startDevServer: (id: string) => call(devServerRoutes.startDevServer, { params: { id } }),
+    devServer: (id: string) => call(devServerRoutes.devServer, { params: { id } }),
+    stopDevServer: (id: string) => call(devServerRoutes.stopDevServer, { params: { id } }),
   };
 }
 

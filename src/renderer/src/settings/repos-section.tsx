@@ -14,20 +14,25 @@ function RepoSetup({ repo }: { repo: RepoInfo }) {
   const [setup, setSetup] = useState('');
   const [cleanup, setCleanup] = useState('');
   const [copy, setCopy] = useState('');
+  const [devCommand, setDevCommand] = useState('');
+  const [devPortEnv, setDevPortEnv] = useState('');
   const [error, setError] = useState<string>();
-  const ids = { setup: useId(), cleanup: useId(), copy: useId() };
+  const ids = { setup: useId(), cleanup: useId(), copy: useId(), devCommand: useId(), devPortEnv: useId() };
   const { settings } = repo.setup;
 
   useEffect(() => {
     setSetup(settings?.setup ?? '');
     setCleanup(settings?.cleanup ?? '');
     setCopy((settings?.copy ?? []).join('\n'));
+    setDevCommand(settings?.devServer?.command ?? '');
+    setDevPortEnv(settings?.devServer?.portEnv ?? '');
   }, [settings]);
 
   const save = async () => {
     const globs = copy.split('\n').map((line) => line.trim()).filter((line) => line !== '');
     setError(await desk().saveRepoSetup(repo.name, {
       ...(setup.trim() && { setup: setup.trim() }), ...(cleanup.trim() && { cleanup: cleanup.trim() }), copy: globs,
+      ...(devCommand.trim() && { devServer: { command: devCommand.trim(), portEnv: devPortEnv.trim() || 'PORT' } }),
     }));
   };
 
@@ -50,6 +55,10 @@ function RepoSetup({ repo }: { repo: RepoInfo }) {
           <input id={ids.cleanup} className="code-input" type="text" value={cleanup} onChange={(event) => setCleanup(event.target.value)} />
           <label htmlFor={ids.copy}>Copy into each worktree (one glob a line)</label>
           <textarea id={ids.copy} className="code-input" rows={2} value={copy} placeholder=".env" onChange={(event) => setCopy(event.target.value)} />
+          <label htmlFor={ids.devCommand}>Dev server command (started from a task’s panel)</label>
+          <input id={ids.devCommand} className="code-input" type="text" value={devCommand} placeholder="npm run dev" onChange={(event) => setDevCommand(event.target.value)} />
+          <label htmlFor={ids.devPortEnv}>Variable that carries its port</label>
+          <input id={ids.devPortEnv} className="code-input" type="text" value={devPortEnv} placeholder="PORT" onChange={(event) => setDevPortEnv(event.target.value)} />
           {error && <p role="alert" className="form-error">{error}</p>}
           <div className="dialog-actions">
             <button type="button" onClick={() => void save()}>Save setup of {repo.name}</button>

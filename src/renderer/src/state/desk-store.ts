@@ -2,6 +2,7 @@
 import { createStore } from 'zustand/vanilla';
 import { openEventsSocket } from '../api/events-socket';
 import { createBaseSlice } from './base-slice';
+import { createDevServerSlice } from './dev-server-slice';
 import { createEventsSlice } from './events-slice';
 import { createPullRequestSlice } from './pull-request-slice';
 import { createReposSlice } from './repos-slice';
@@ -28,6 +29,7 @@ export function createDeskStore(overrides: Partial<StoreDeps> = {}) {
     ...createReposSlice(set, get, deps),
     ...createReviewSlice(set, get, deps),
     ...createPullRequestSlice(set, get, deps),
+    ...createDevServerSlice(set, get, deps),
   }));
 }
 

@@ -2,6 +2,7 @@
 import type { StoreApi } from 'zustand/vanilla';
 import type { openEventsSocket } from '../api/events-socket';
 import type { BaseSlice } from './base-slice';
+import type { DevServerSlice } from './dev-server-slice';
 import type { EventsSlice } from './events-slice';
 import type { PullRequestSlice } from './pull-request-slice';
 import type { ReposSlice } from './repos-slice';
@@ -17,7 +18,7 @@ export interface StoreDeps {
   openSocket: typeof openEventsSocket;
 }
 
-export type DeskState = TasksSlice & EventsSlice & UiSlice & SettingsSlice & BaseSlice & ReposSlice & ReviewSlice & PullRequestSlice;
+export type DeskState = TasksSlice & EventsSlice & UiSlice & SettingsSlice & BaseSlice & ReposSlice & ReviewSlice & PullRequestSlice & DevServerSlice;
 
 export type SliceCreator<Slice> = (
   set: StoreApi<DeskState>['setState'],

@@ -6,6 +6,7 @@ import { Elapsed } from '../board/elapsed';
 import { QuietNote } from '../board/quiet-note';
 import { agentLabel, cardViewModel } from '../state/selectors';
 import { desk, useDesk } from '../state/store';
+import { DevServerControls } from './dev-server-controls';
 import { TaskActions } from './task-actions';
 
 
@@ -47,6 +48,7 @@ export function TaskHeader({ taskId }: { taskId: string }) {
         {detail?.worktreePath && <NativeExtras path={detail.worktreePath} />}
       </p>
       <TaskActions taskId={taskId} />
+      <DevServerControls taskId={taskId} />
       {detail && (
         <details className="task-prompt">
           <summary>Prompt{detail.turns.length > 1 ? ` and ${detail.turns.length - 1} follow-up${detail.turns.length > 2 ? 's' : ''}` : ''}</summary>
