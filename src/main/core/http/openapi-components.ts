@@ -1,7 +1,7 @@
 // The schemas the OpenAPI document names under components.schemas: the nouns a client generator and a reader look
 // for ("the Task", "the Event"). Every other schema stays inline where a route uses it.
 import { z } from 'zod';
-import { ApArtifact, ApErrorBody, ApStep, ApTask } from '../../../shared/agent-protocol';
+import { ApArtifact, ApErrorBody, ApPagination, ApStep, ApTask } from '../../../shared/agent-protocol';
 import { AgentInfo, AgentInstall, AgentLogin, AgentTest, LoginHelp } from '../../../shared/agents';
 import { ApiErrorBody } from '../../../shared/api-error';
 import { BaseStatus } from '../../../shared/base-update';
@@ -18,8 +18,9 @@ import { GrantedPath, HostPattern, SandboxStatus } from '../../../shared/sandbox
 import { TaskPage } from '../../../shared/task-list';
 import {
   AnswerInput, PushOutcome, ReviewState, ServerInfo, SubmitTask, TaskActivity, TaskConflict, TaskDetail, TaskId, TaskStatus, TaskSummary, Turn,
-  UnmetDependency,
+  UnmetDependency, NoChanges,
 } from '../../../shared/task';
+import { PullRequest, PullRequestChecks } from '../../../shared/pull-request';
 
 /** Component name → schema. A name is the contract's own, except where the contract's is a mouthful (TaskDetail is "Task"). */
 const NAMED: Record<string, z.ZodType> = {
@@ -31,7 +32,8 @@ const NAMED: Record<string, z.ZodType> = {
   Policy: PolicyInput, PolicyDefaults, AgentPolicyOverrides: AgentOverrides, PolicyView, Capability, CapabilityMode, AgentId, GovernanceRecord, AgentRequest: AgentRequestBody, AgentRequestStatus,
   Agent: AgentInfo, AgentInstall, AgentLogin, AgentTest, LoginHelp,
   TaskDiff, FileDiff, BaseStatus, DeskSettings, Repo: RepoInfo, RepoName, RunnerState, RunnersView, ContainerLimits, SandboxStatus, HostPattern, GrantedPath,
-  ApTask, ApStep, ApArtifact, ApError: ApErrorBody,
+  ApTask, ApStep, ApArtifact, ApPagination, ApError: ApErrorBody,
+  PullRequest, PullRequestChecks, NoChanges,
   DevServer: DevServerState, DevServerConfig,
 };
 
