@@ -33,11 +33,13 @@ async function realTarget(path: string): Promise<string> {
 }
 
 export function createWorktreeFiles(worktree: string) {
-  const rootPromise = realpath(worktree);
+  // Resolved at the first access, not at creation: a promise nobody awaits would reject unhandled (and end the desk)
+  // when the worktree is gone before the agent ever touched a file.
+  let rootPromise: Promise<string> | undefined;
 
   async function confine(path: string): Promise<string> {
     const absolute = isAbsolute(path) ? path : resolve(worktree, path);
-    const [root, target] = await Promise.all([rootPromise, realTarget(absolute)]);
+    const [root, target] = await Promise.all([rootPromise ??= realpath(worktree), realTarget(absolute)]);
     if (!within(root, target)) throw new OutsideWorktreeError(path);
     return target;
   }
