@@ -18,6 +18,13 @@ describe('watchTurnFailure', () => {
     expect(watch.failure()).toBe('exceeded retry limit, last status: 429 Too Many Requests');
   });
 
+  it('keeps only the end of what the agent said, however much it says in a turn', () => {
+    const watch = watchTurnFailure();
+    for (let chunk = 0; chunk < 1000; chunk++) watch.see(says('x'.repeat(1000)));
+    watch.see(info({ threadStatus: { type: 'systemError' } }));
+    expect(watch.failure()!.length).toBeLessThanOrEqual(4096);
+  });
+
   it('falls back to the retry notice when Codex said nothing after it', () => {
     const watch = watchTurnFailure();
     watch.see(info({ error: { message: 'Reconnecting... 1/1', additionalDetails: 'stream disconnected before completion', willRetry: true } }));

@@ -13,13 +13,17 @@ export interface TurnFailureWatch {
 }
 
 /** Follows one turn's updates: the failure signal, and the agent's words since the last tool call (its reason). */
+/** How much of the agent's latest words a turn keeps, to quote the reason a failed turn gives. */
+const KEPT_CHARS = 4096;
+
 export function watchTurnFailure(): TurnFailureWatch {
   let failed = false;
   let retrying: string | undefined;
   let said = '';
   return {
     see(update) {
-      if (update.kind === 'message' && update.role === 'agent') said += update.text;
+      // Only the end of what it said can be the reason; the whole of it would grow with an agent that floods.
+      if (update.kind === 'message' && update.role === 'agent') said = (said + update.text).slice(-KEPT_CHARS);
       else if (update.kind === 'tool-call') said = '';
       if (update.kind !== 'other' || update.name !== 'session_info_update') return;
       const codex = codexMeta(update.data);
