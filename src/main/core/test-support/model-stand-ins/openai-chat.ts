@@ -1,7 +1,7 @@
 // A stand-in of OpenAI Chat Completions on 127.0.0.1, following a test's script: what an agent pointed at an
 // OpenAI-compatible gateway (OPENAI_BASE_URL) talks to in tests, with no model service behind it.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { breakStream, readBody, sendJson, serveStandIn, startEventStream } from './stand-in-http';
+import { breakStream, counted, readJsonBody, sendJson, serveStandIn, startEventStream } from './stand-in-http';
 import { errorBody, offeredChatTools, openingChunks, replyChunks, replyCompletion, streamWanted, usageFor, type ChatReply } from './openai-chat-wire';
 import { pickTool, stepQueue, ToolNotOffered, type ModelRequestRecord, type ModelStep } from './model-script';
 
@@ -39,7 +39,7 @@ export async function startOpenAiChatStandIn(options: OpenAiChatStandInOptions):
   const model = options.model ?? 'stand-in-chat';
   const queue = stepQueue(options.steps, options.fallback);
   const requests: ModelRequestRecord[] = [];
-  let pending = 0;
+  const pending = { count: 0 };
   let answered = 0;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -52,20 +52,12 @@ export async function startOpenAiChatStandIn(options: OpenAiChatStandInOptions):
       sendJson(res, 404, errorBody(404, `The stand-in serves POST ${CHAT_PATH} and GET /v1/models, not ${req.method} ${path}.`));
       return;
     }
-    const text = await readBody(req);
-    let body: unknown;
-    try { body = JSON.parse(text); } catch {
-      sendJson(res, 400, errorBody(400, 'The request body is not JSON.'));
-      return;
-    }
+    const read = await readJsonBody(req, res, (message) => errorBody(400, message));
+    if (!read) return;
+    const { body } = read;
     const offered = offeredChatTools(body);
     requests.push({ path, headers: req.headers, body, offeredTools: offered });
-    pending += 1;
-    try {
-      await answer(queue.next(), body, offered, res);
-    } finally {
-      pending -= 1;
-    }
+    await counted(pending, () => answer(queue.next(), body, offered, res));
   }
 
   async function answer(step: ModelStep, body: unknown, offered: string[], res: ServerResponse): Promise<void> {
@@ -113,7 +105,7 @@ export async function startOpenAiChatStandIn(options: OpenAiChatStandInOptions):
   const { port, origin } = server;
   return {
     origin, baseUrl: `${origin}/v1`, port, model, requests,
-    pending: () => pending,
+    pending: () => pending.count,
     close: server.close,
   };
 }

@@ -1,7 +1,7 @@
 // A stand-in of the OpenAI Responses API on 127.0.0.1, following a test's script: what Codex (or any Responses
 // client) pointed at a gateway talks to in tests, with no model service behind it.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { breakStream, readBody, sendJson, serveStandIn, startEventStream } from './stand-in-http';
+import { breakStream, counted, readJsonBody, sendJson, serveStandIn, startEventStream } from './stand-in-http';
 import { pickTool, stepQueue, ToolNotOffered, type ModelRequestRecord, type ModelStep } from './model-script';
 import { cutEvents, errorBody, offeredResponsesTools, outputItems, replyEvents, responseObject, streamWanted, usageFor, type OfferedTool, type ResponsesEvent, type ResponsesReply } from './openai-responses-wire';
 
@@ -35,7 +35,7 @@ export async function startOpenAiResponsesStandIn(options: OpenAiResponsesStandI
   const queue = stepQueue(options.steps, options.fallback);
   const requests: ModelRequestRecord[] = [];
   const otherRequests: { method: string; path: string }[] = [];
-  let pending = 0;
+  const pending = { count: 0 };
   let answered = 0;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -51,20 +51,12 @@ export async function startOpenAiResponsesStandIn(options: OpenAiResponsesStandI
       sendJson(res, 404, errorBody(404, `The stand-in serves POST /v1/responses and GET /v1/models, not ${req.method} ${path}.`));
       return;
     }
-    const text = await readBody(req);
-    let body: unknown;
-    try { body = JSON.parse(text); } catch {
-      sendJson(res, 400, errorBody(400, `The request body is not JSON (content-encoding ${req.headers['content-encoding'] ?? 'none'}).`));
-      return;
-    }
+    const read = await readJsonBody(req, res, (message) => errorBody(400, message));
+    if (!read) return;
+    const { body } = read;
     const offered = offeredResponsesTools(body);
     requests.push({ path, headers: req.headers, body, offeredTools: offered.map((tool) => tool.name) });
-    pending += 1;
-    try {
-      await answer(queue.next(), body, offered, res);
-    } finally {
-      pending -= 1;
-    }
+    await counted(pending, () => answer(queue.next(), body, offered, res));
   }
 
   async function answer(step: ModelStep, body: unknown, offered: OfferedTool[], res: ServerResponse): Promise<void> {
@@ -112,7 +104,7 @@ export async function startOpenAiResponsesStandIn(options: OpenAiResponsesStandI
   const { port, origin } = server;
   return {
     origin, baseUrl: `${origin}/v1`, port, model, requests, otherRequests,
-    pending: () => pending,
+    pending: () => pending.count,
     close: server.close,
   };
 }

@@ -73,6 +73,30 @@ export function breakStream(res: ServerResponse): void {
   res.socket?.end(() => res.destroy());
 }
 
+/**
+ * The request's body parsed as JSON, or undefined once a 400 in the vendor's shape (`refusal`) has been sent for a
+ * body that is not JSON.
+ */
+export async function readJsonBody(req: IncomingMessage, res: ServerResponse, refusal: (message: string) => unknown): Promise<{ body: unknown } | undefined> {
+  const text = await readBody(req);
+  try {
+    return { body: JSON.parse(text) };
+  } catch {
+    sendJson(res, 400, refusal(`The request body is not JSON (content-encoding ${req.headers['content-encoding'] ?? 'none'}).`));
+    return undefined;
+  }
+}
+
+/** Runs `work` counted in `pending` while it lasts (a slow step's answer still owed). */
+export async function counted<T>(pending: { count: number }, work: () => Promise<T>): Promise<T> {
+  pending.count += 1;
+  try {
+    return await work();
+  } finally {
+    pending.count -= 1;
+  }
+}
+
 export function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolveBody, reject) => {
     const chunks: Buffer[] = [];
