@@ -14,11 +14,12 @@ import { terminalLaunch } from './terminal-command';
 import { readProcessTable } from './process-table';
 import { holdSlaveOpen } from './pty-output-guard';
 import { resolveTerminalCwd } from './terminal-cwd';
+import { terminalReads, type TerminalExitStatus, type TerminalOutput } from './terminal-reads';
 
 // Loaded with the first terminal, not at start (a native module the desk's first answers never need).
 const loadNodePty = (): typeof NodePty => createRequire(import.meta.url)('node-pty') as typeof NodePty;
 
-export interface TerminalExitStatus { exitCode: number | null; signal: string | null }
+export type { TerminalExitStatus, TerminalOutput } from './terminal-reads';
 
 export interface CreateTerminalParams {
   command: string;
@@ -27,8 +28,6 @@ export interface CreateTerminalParams {
   cwd?: string | null;
   outputByteLimit?: number | null;
 }
-
-export interface TerminalOutput { output: string; truncated: boolean; exitStatus: TerminalExitStatus | null }
 
 /** The terminals of one task. Unknown (or released) ids fail with JSON-RPC error -32602. */
 export interface TerminalHost {
@@ -135,18 +134,7 @@ export function createTerminalHost(options: TerminalHostOptions): TerminalHost {
       return { terminalId };
     },
 
-    output(terminalId) {
-      const terminal = find(terminalId);
-      return { output: terminal.buffer.text(), truncated: terminal.buffer.truncated, exitStatus: terminal.exitStatus };
-    },
-
-    waitForExit(terminalId) {
-      try {
-        return find(terminalId).exited;
-      } catch (error) {
-        return Promise.reject(error);
-      }
-    },
+    ...terminalReads(find),
 
     kill(terminalId) {
       stop(find(terminalId));

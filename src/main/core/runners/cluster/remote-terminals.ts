@@ -9,6 +9,7 @@ import { createOutputBatcher, type OutputBatcher } from '../../agents/output-bat
 import { createOutputBuffer, type OutputBuffer } from '../../agents/output-buffer';
 import { checkedLimit, DEFAULT_BATCH_MS, DISPOSE_LIMIT_MS, MAX_OUTPUT_LIMIT, MAX_PENDING_OUTPUT, type TerminalExitStatus, type TerminalHost } from '../../agents/terminal-host';
 import type { LinkControl } from './link-control';
+import { terminalReads } from '../../agents/terminal-reads';
 
 /** What the link tells a terminal: its output as it comes, and its end. */
 export interface TerminalListener {
@@ -118,18 +119,7 @@ export function createRemoteTerminalHost(options: RemoteTerminalOptions): Termin
       return { terminalId };
     },
 
-    output(terminalId) {
-      const terminal = find(terminalId);
-      return { output: terminal.buffer.text(), truncated: terminal.buffer.truncated, exitStatus: terminal.exitStatus };
-    },
-
-    waitForExit(terminalId) {
-      try {
-        return find(terminalId).exited;
-      } catch (error) {
-        return Promise.reject(error);
-      }
-    },
+    ...terminalReads(find),
 
     kill(terminalId) {
       find(terminalId);
