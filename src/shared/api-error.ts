@@ -1,7 +1,8 @@
 // The one error shape every HTTP route answers with: `{error, code, message, details?}`.
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema';
 
-export const ApiErrorCode = z.enum([
+export const ApiErrorCode = lazySchema(() => z.enum([
   'bad_request',
   'validation_error',
   'unauthorized',
@@ -15,15 +16,15 @@ export const ApiErrorCode = z.enum([
   'unavailable',
   'bad_gateway',
   'internal_error',
-]);
+]));
 export type ApiErrorCode = z.infer<typeof ApiErrorCode>;
 
-export const ApiErrorBody = z.object({
+export const ApiErrorBody = lazySchema(() => z.object({
   error: ApiErrorCode,
   /** The stable snake_case code of the cause (`task_not_found`, `dependency_cycle`); see src/shared/desk-error.ts. */
   code: z.string().optional(),
   message: z.string(),
   /** Extra machine-readable facts, e.g. the cycle for a `conflict`. */
   details: z.record(z.string(), z.unknown()).optional(),
-});
+}));
 export type ApiErrorBody = z.infer<typeof ApiErrorBody>;

@@ -1,13 +1,14 @@
 // The one event union that flows from agents to the store, the events socket and the renderer.
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema';
 import { LoginHelp } from './agents';
 import { OpenQuestion, QuestionAnswer } from './questions';
 import { TaskSummary } from './task';
 
-export const ToolCallStatus = z.enum(['pending', 'in_progress', 'completed', 'failed']);
+export const ToolCallStatus = lazySchema(() => z.enum(['pending', 'in_progress', 'completed', 'failed']));
 export type ToolCallStatus = z.infer<typeof ToolCallStatus>;
 
-export const ToolCallLocation = z.object({ path: z.string(), line: z.number().int().optional() });
+export const ToolCallLocation = lazySchema(() => z.object({ path: z.string(), line: z.number().int().optional() }));
 
 /** Fields a tool call and its updates share; updates carry only what changed. */
 const ToolCallFields = {
@@ -23,29 +24,29 @@ const ToolCallFields = {
   rawOutput: z.unknown().optional(),
 };
 
-export const PlanEntry = z.object({
+export const PlanEntry = lazySchema(() => z.object({
   content: z.string(),
   priority: z.string().optional(),
   status: z.string().optional(),
-});
+}));
 
-const TokenCount = z.number().int().nonnegative();
-export const UsageCost = z.object({ amount: z.number(), currency: z.string() });
+const TokenCount = lazySchema(() => z.number().int().nonnegative());
+export const UsageCost = lazySchema(() => z.object({ amount: z.number(), currency: z.string() }));
 export type UsageCost = z.infer<typeof UsageCost>;
 
 /** Tokens of one turn, by kind; the optional ones only where the agent counts them. */
-export const TurnTokens = z.object({
+export const TurnTokens = lazySchema(() => z.object({
   inputTokens: TokenCount,
   outputTokens: TokenCount,
   totalTokens: TokenCount,
   thoughtTokens: TokenCount.optional(),
   cachedReadTokens: TokenCount.optional(),
   cachedWriteTokens: TokenCount.optional(),
-});
+}));
 export type TurnTokens = z.infer<typeof TurnTokens>;
 
 /** What an agent reported, in one shape whatever dialect it speaks. */
-export const AgentUpdate = z.discriminatedUnion('kind', [
+export const AgentUpdate = lazySchema(() => z.discriminatedUnion('kind', [
   /** A chunk of a message; `messageId` is the agent's, where it sends one (chunks of one message share it). */
   z.object({ kind: z.literal('message'), role: z.enum(['agent', 'thought', 'user']), text: z.string(), messageId: z.string().optional() }),
   z.object({ kind: z.literal('tool-call'), ...ToolCallFields }),
@@ -60,10 +61,10 @@ export const AgentUpdate = z.discriminatedUnion('kind', [
    * for kinds the desk does not know at all (newer than its ACP, or a vendor's own), which the board shows as text.
    */
   z.object({ kind: z.literal('other'), name: z.string(), data: z.unknown(), text: z.string().optional() }),
-]);
+]));
 export type AgentUpdate = z.infer<typeof AgentUpdate>;
 
-export const LogLevel = z.enum(['info', 'warn', 'error']);
+export const LogLevel = lazySchema(() => z.enum(['info', 'warn', 'error']));
 
 /**
  * Where a message event's text sits in a run of chunks the store keeps as one event: `from` is the seq of the
@@ -71,11 +72,11 @@ export const LogLevel = z.enum(['info', 'warn', 'error']);
  * stored event that replaces them (offset 0, seq of the run's last chunk), so a client that saw some chunks
  * live shows only the rest of the stored text.
  */
-export const MessageRun = z.object({ from: z.number().int(), offset: z.number().int().nonnegative() });
+export const MessageRun = lazySchema(() => z.object({ from: z.number().int(), offset: z.number().int().nonnegative() }));
 export type MessageRun = z.infer<typeof MessageRun>;
 
 /** Everything that happens to a task. */
-export const TaskEvent = z.discriminatedUnion('type', [
+export const TaskEvent = lazySchema(() => z.discriminatedUnion('type', [
   /** The task was submitted or changed (status, commit, error…); carries the new summary. */
   z.object({ type: z.literal('task'), task: TaskSummary }),
   z.object({ type: z.literal('agent'), update: AgentUpdate, run: MessageRun.optional() }),
@@ -99,29 +100,29 @@ export const TaskEvent = z.discriminatedUnion('type', [
     type: z.literal('governance'), requestId: z.string(), decision: z.enum(['approved', 'rejected', 'escalated']),
     rule: z.string(), reason: z.string(),
   }),
-]);
+]));
 export type TaskEvent = z.infer<typeof TaskEvent>;
 
 /** A stored event: `seq` grows by one for every event the core records, across all tasks. */
-export const EventEnvelope = z.object({
+export const EventEnvelope = lazySchema(() => z.object({
   seq: z.number().int(),
   taskId: z.string(),
   attempt: z.number().int(),
   at: z.string(),
   event: TaskEvent,
-});
+}));
 export type EventEnvelope = z.infer<typeof EventEnvelope>;
 
 /** `GET /api/tasks/<id>/events` answer. */
-export const EventPage = z.object({
+export const EventPage = lazySchema(() => z.object({
   events: z.array(EventEnvelope),
   /** Pass as `after` to read on; absent when there is nothing more right now. */
   nextAfter: z.number().int().optional(),
-});
+}));
 export type EventPage = z.infer<typeof EventPage>;
 
 /** What the `/api/events` WebSocket sends: events in order, batched. */
-export const EventsMessage = z.object({ type: z.literal('events'), events: z.array(EventEnvelope) });
+export const EventsMessage = lazySchema(() => z.object({ type: z.literal('events'), events: z.array(EventEnvelope) }));
 export type EventsMessage = z.infer<typeof EventsMessage>;
 
 /** The WebSocket subprotocol the desk speaks; browsers pass the token as a second one, `bearer.<token>`. */

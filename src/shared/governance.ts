@@ -1,6 +1,7 @@
 // The governance contract: per-agent policies, the audit record of every request, and the /agent/* bodies.
 // Request states follow the governance text (pending → validating → approved / rejected / escalated → completed).
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema';
 import { GrantedPath, HostPattern, SandboxMode } from './sandbox';
 import { ContainerLimits } from './runners';
 
@@ -8,11 +9,11 @@ import { ContainerLimits } from './runners';
  * What an agent may ask to do: the ACP tool kinds, plus `elicitation` (a question with a form), and the desk's MCP
  * tools that change the board: `propose` (a new task) and `link` (a dependency between tasks).
  */
-export const Capability = z.enum(['read', 'edit', 'delete', 'move', 'execute', 'fetch', 'search', 'think', 'other', 'elicitation', 'propose', 'link']);
+export const Capability = lazySchema(() => z.enum(['read', 'edit', 'delete', 'move', 'execute', 'fetch', 'search', 'think', 'other', 'elicitation', 'propose', 'link']));
 export type Capability = z.infer<typeof Capability>;
 
 /** `allow` approves without a person, `ask` escalates to a person, `deny` rejects. */
-export const CapabilityMode = z.enum(['allow', 'ask', 'deny']);
+export const CapabilityMode = lazySchema(() => z.enum(['allow', 'ask', 'deny']));
 export type CapabilityMode = z.infer<typeof CapabilityMode>;
 
 /**
@@ -40,27 +41,27 @@ export const DEFAULT_DENIED_COMMANDS: readonly string[] = [
 
 export const DEFAULT_REQUESTS_PER_MINUTE = 60;
 
-const PathGlob = z.string().min(1, 'must not be empty').max(500)
-  .refine((glob) => !glob.startsWith('/') && !/^[a-zA-Z]:[\\/]/.test(glob), 'must be relative to the worktree');
+const PathGlob = lazySchema(() => z.string().min(1, 'must not be empty').max(500)
+  .refine((glob) => !glob.startsWith('/') && !/^[a-zA-Z]:[\\/]/.test(glob), 'must be relative to the worktree'));
 
-const CommandPattern = z.string().min(1, 'must not be empty').max(500).refine((source) => {
+const CommandPattern = lazySchema(() => z.string().min(1, 'must not be empty').max(500).refine((source) => {
   try {
     new RegExp(source);
     return true;
   } catch {
     return false;
   }
-}, 'must be a valid regular expression');
+}, 'must be a valid regular expression'));
 
-const Positive = z.int('must be a whole number').min(1, 'must be at least 1');
-const Sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, 'must be a sha256 hex digest');
+const Positive = lazySchema(() => z.int('must be a whole number').min(1, 'must be at least 1'));
+const Sha256Hex = lazySchema(() => z.string().regex(/^[0-9a-f]{64}$/, 'must be a sha256 hex digest'));
 
 /** An agent id as policies, tokens and audit rows name it. */
-export const AgentId = z.string().min(1, 'must not be empty').max(100, 'must be at most 100 characters')
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._:@+-]*$/, 'may use letters, digits and . _ : @ + - only');
+export const AgentId = lazySchema(() => z.string().min(1, 'must not be empty').max(100, 'must be at most 100 characters')
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._:@+-]*$/, 'may use letters, digits and . _ : @ + - only'));
 
 /** What a policy file may set for all agents; anything left out falls back to the built-in defaults. */
-export const PolicyDefaults = z.strictObject({
+export const PolicyDefaults = lazySchema(() => z.strictObject({
   capabilities: z.partialRecord(Capability, CapabilityMode).default({}),
   /** Globs relative to the worktree (picomatch, dot files included). */
   allowedPaths: z.array(PathGlob).max(200).default(['**']),
@@ -78,11 +79,11 @@ export const PolicyDefaults = z.strictObject({
   readablePaths: z.array(GrantedPath).max(100).default([]),
   /** CPU, memory and process limits of the agent's container on the docker runner (tighter ones in runners.json win). */
   containerLimits: ContainerLimits.optional(),
-});
+}));
 export type PolicyDefaults = z.infer<typeof PolicyDefaults>;
 
 /** One agent's departures from the defaults: capabilities merge key by key, lists replace. */
-export const AgentOverrides = z.strictObject({
+export const AgentOverrides = lazySchema(() => z.strictObject({
   capabilities: z.partialRecord(Capability, CapabilityMode).optional(),
   allowedPaths: z.array(PathGlob).max(200).optional(),
   deniedCommands: z.array(CommandPattern).max(200).optional(),
@@ -93,35 +94,35 @@ export const AgentOverrides = z.strictObject({
   network: z.array(HostPattern).max(200).optional(),
   readablePaths: z.array(GrantedPath).max(100).optional(),
   containerLimits: ContainerLimits.optional(),
-});
+}));
 export type AgentOverrides = z.infer<typeof AgentOverrides>;
 
 /** An agent's entry as stored: its overrides and, once issued, the sha256 of its token. */
-export const StoredAgentPolicy = AgentOverrides.extend({ tokenSha256: Sha256Hex.optional() });
+export const StoredAgentPolicy = lazySchema(() => AgentOverrides.extend({ tokenSha256: Sha256Hex.optional() }));
 export type StoredAgentPolicy = z.infer<typeof StoredAgentPolicy>;
 
 /** `<dataDir>/policy.json` as stored. */
-export const PolicyFile = z.strictObject({
+export const PolicyFile = lazySchema(() => z.strictObject({
   version: z.literal(1),
   defaults: PolicyDefaults.prefault({}),
   agents: z.record(AgentId, StoredAgentPolicy).default({}),
-});
+}));
 export type PolicyFile = z.infer<typeof PolicyFile>;
 
 /** The policy as clients read and write it: the stored file without token hashes (tokens are issued, not written). */
-export const PolicyInput = z.strictObject({
+export const PolicyInput = lazySchema(() => z.strictObject({
   version: z.literal(1),
   defaults: PolicyDefaults.prefault({}),
   agents: z.record(AgentId, AgentOverrides).default({}),
-});
+}));
 export type PolicyInput = z.infer<typeof PolicyInput>;
 
 /** `GET`/`PUT /api/governance/policy` answer. */
-export const PolicyView = z.object({ policy: PolicyInput, agentsWithTokens: z.array(z.string()) });
+export const PolicyView = lazySchema(() => z.object({ policy: PolicyInput, agentsWithTokens: z.array(z.string()) }));
 export type PolicyView = z.infer<typeof PolicyView>;
 
 /** The policy that applies to one agent: defaults merged with its overrides, every capability spelled out. */
-export const AgentPolicy = z.object({
+export const AgentPolicy = lazySchema(() => z.object({
   capabilities: z.record(Capability, CapabilityMode),
   allowedPaths: z.array(z.string()),
   deniedCommands: z.array(z.string()),
@@ -133,27 +134,27 @@ export const AgentPolicy = z.object({
   readablePaths: z.array(z.string()),
   containerLimits: ContainerLimits.optional(),
   tokenSha256: z.string().optional(),
-});
+}));
 export type AgentPolicy = z.infer<typeof AgentPolicy>;
 
-export const GovernanceState = z.enum(['pending', 'validating', 'approved', 'rejected', 'escalated', 'completed']);
+export const GovernanceState = lazySchema(() => z.enum(['pending', 'validating', 'approved', 'rejected', 'escalated', 'completed']));
 export type GovernanceState = z.infer<typeof GovernanceState>;
 
-export const GovernanceDecision = z.enum(['approved', 'rejected', 'escalated']);
+export const GovernanceDecision = lazySchema(() => z.enum(['approved', 'rejected', 'escalated']));
 export type GovernanceDecision = z.infer<typeof GovernanceDecision>;
 
-export const RequestType = z.enum(['APPROVAL', 'QUERY', 'VALIDATE', 'REPORT']);
+export const RequestType = lazySchema(() => z.enum(['APPROVAL', 'QUERY', 'VALIDATE', 'REPORT']));
 export type RequestType = z.infer<typeof RequestType>;
 
 /**
  * How a request ended: the agent was `allowed` or `rejected`; a question was `answered` or `declined`;
  * `cancelled` when the task stopped first; `validated` for a dry run; `done`/`failed` as the agent reported.
  */
-export const GovernanceOutcome = z.enum(['allowed', 'rejected', 'cancelled', 'answered', 'declined', 'validated', 'done', 'failed']);
+export const GovernanceOutcome = lazySchema(() => z.enum(['allowed', 'rejected', 'cancelled', 'answered', 'declined', 'validated', 'done', 'failed']));
 export type GovernanceOutcome = z.infer<typeof GovernanceOutcome>;
 
 /** One row of the audit log: who asked what, what was decided by which rule, when, and how long the asker waited. */
-export const GovernanceRecord = z.object({
+export const GovernanceRecord = lazySchema(() => z.object({
   id: z.string(),
   agentId: z.string(),
   taskId: z.string().optional(),
@@ -181,25 +182,25 @@ export const GovernanceRecord = z.object({
   waitedMs: z.number().int().optional(),
   answeredBy: z.string().optional(),
   outcome: GovernanceOutcome.optional(),
-});
+}));
 export type GovernanceRecord = z.infer<typeof GovernanceRecord>;
 
 /** `GET /api/governance/requests` answer, newest first. */
-export const GovernanceRequestList = z.object({ requests: z.array(GovernanceRecord) });
+export const GovernanceRequestList = lazySchema(() => z.object({ requests: z.array(GovernanceRecord) }));
 export type GovernanceRequestList = z.infer<typeof GovernanceRequestList>;
 
 /** `POST /api/governance/requests/<id>/answer` body: a person's verdict on an escalated request. */
-export const AnswerGovernanceRequest = z.strictObject({
+export const AnswerGovernanceRequest = lazySchema(() => z.strictObject({
   decision: z.enum(['approved', 'rejected']),
   answeredBy: z.string().min(1).max(200).optional(),
-});
+}));
 export type AnswerGovernanceRequest = z.infer<typeof AnswerGovernanceRequest>;
 
 /** What an agent outside ACP wants to do; `create`/`modify` count as `edit`. */
-export const AgentAction = z.enum(['create', 'modify', 'delete', 'read', 'execute', 'fetch']);
+export const AgentAction = lazySchema(() => z.enum(['create', 'modify', 'delete', 'read', 'execute', 'fetch']));
 export type AgentAction = z.infer<typeof AgentAction>;
 
-const Text = z.string().max(100_000, 'must be at most 100000 characters');
+const Text = lazySchema(() => z.string().max(100_000, 'must be at most 100000 characters'));
 const identity = {
   /** Optional with an agent token (the token names the agent); required with the desk token. */
   agent_id: AgentId.optional(),
@@ -217,7 +218,7 @@ const asking = {
 };
 
 /** `POST /agent/request` body. APPROVAL stays open until decided; QUERY and VALIDATE only answer; REPORT closes an approved request. */
-export const AgentRequestBody = z.discriminatedUnion('request_type', [
+export const AgentRequestBody = lazySchema(() => z.discriminatedUnion('request_type', [
   z.object({ request_type: z.literal('APPROVAL'), ...asking }),
   z.object({ request_type: z.literal('QUERY'), ...asking }),
   z.object({ request_type: z.literal('VALIDATE'), ...asking }),
@@ -231,11 +232,11 @@ export const AgentRequestBody = z.discriminatedUnion('request_type', [
   if (body.request_type !== 'REPORT' && body.action === 'execute' && body.command === undefined) {
     context.addIssue({ code: 'custom', path: ['command'], message: 'is required when action is execute' });
   }
-});
+}));
 export type AgentRequestBody = z.infer<typeof AgentRequestBody>;
 
 /** `POST /agent/request` and `GET /agent/status/<id>` answer. */
-export const AgentRequestStatus = z.object({
+export const AgentRequestStatus = lazySchema(() => z.object({
   request_id: z.string(),
   /** What the asker may do now: `escalated` while a person has not answered. */
   status: z.enum(['pending', 'approved', 'rejected', 'escalated']),
@@ -248,11 +249,11 @@ export const AgentRequestStatus = z.object({
   status_url: z.string(),
   answered_by: z.string().optional(),
   outcome: GovernanceOutcome.optional(),
-});
+}));
 export type AgentRequestStatus = z.infer<typeof AgentRequestStatus>;
 
 /** `GET /agent/capabilities` answer: the calling agent's effective policy, without its token hash. */
-export const AgentCapabilities = z.object({
+export const AgentCapabilities = lazySchema(() => z.object({
   agent_id: z.string(),
   capabilities: z.record(Capability, CapabilityMode),
   allowed_paths: z.array(z.string()),
@@ -260,9 +261,9 @@ export const AgentCapabilities = z.object({
   requests_per_minute: z.int(),
   prompts_per_hour: z.int().optional(),
   concurrent_tasks: z.int().optional(),
-});
+}));
 export type AgentCapabilities = z.infer<typeof AgentCapabilities>;
 
 /** `POST /api/governance/agents/<id>/token` answer; the token is shown this once. */
-export const IssuedAgentToken = z.object({ agentId: z.string(), token: z.string() });
+export const IssuedAgentToken = lazySchema(() => z.object({ agentId: z.string(), token: z.string() }));
 export type IssuedAgentToken = z.infer<typeof IssuedAgentToken>;

@@ -1,11 +1,12 @@
 // Questions an agent waits on until a person answers: permission requests and forms (elicitations).
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema';
 
 /** An option of a permission question (ACP `PermissionOption`). */
-export const QuestionOption = z.object({ optionId: z.string(), name: z.string(), kind: z.string() });
+export const QuestionOption = lazySchema(() => z.object({ optionId: z.string(), name: z.string(), kind: z.string() }));
 
 /** Something an agent waits for a person to answer: a permission request or a form (elicitation). */
-export const OpenQuestion = z.object({
+export const OpenQuestion = lazySchema(() => z.object({
   id: z.string(),
   taskId: z.string(),
   kind: z.enum(['permission', 'elicitation']),
@@ -20,14 +21,14 @@ export const OpenQuestion = z.object({
   /** The governance request that escalated it to a person. */
   governanceRequestId: z.string().optional(),
   askedAt: z.string(),
-});
+}));
 export type OpenQuestion = z.infer<typeof OpenQuestion>;
 
 /** How a question was answered: an option, form content, a decline, or cancelled (task stopped). */
-export const QuestionAnswer = z.union([
+export const QuestionAnswer = lazySchema(() => z.union([
   z.object({ optionId: z.string() }),
   z.object({ content: z.record(z.string(), z.unknown()) }),
   z.object({ declined: z.literal(true) }),
   z.object({ cancelled: z.literal(true) }),
-]);
+]));
 export type QuestionAnswer = z.infer<typeof QuestionAnswer>;

@@ -1,11 +1,12 @@
 // `.desk/config.json` in a repository: how each task's worktree is set up and cleaned up.
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema';
 import { DevServerConfig } from './dev-server';
 import { ForgeKind } from './pull-request';
 
 export const REPO_CONFIG_FILE = '.desk/config.json';
 
-export const RepoConfig = z.strictObject({
+export const RepoConfig = lazySchema(() => z.strictObject({
   /** A shell command run in each new worktree before the agent starts (e.g. `npm ci`), inside the task's sandbox. */
   setup: z.string().min(1).max(4000).optional(),
   /** A shell command run in a worktree before the desk retires it. */
@@ -24,5 +25,5 @@ export const RepoConfig = z.strictObject({
   }).optional(),
   /** The dev server a person can start from a task's panel, in its worktree and sandbox, on a port the desk picks. */
   devServer: DevServerConfig.optional(),
-});
+}));
 export type RepoConfig = z.infer<typeof RepoConfig>;

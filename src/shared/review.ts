@@ -1,12 +1,13 @@
 // The review contract: what a task changed (per-file diffs) and the answers to approve, reject or re-run it.
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema';
 import { SandboxStatus } from './sandbox';
 import { DependencyGate } from './task';
 
-export const FileChangeStatus = z.enum(['added', 'modified', 'deleted', 'renamed', 'copied', 'type-changed']);
+export const FileChangeStatus = lazySchema(() => z.enum(['added', 'modified', 'deleted', 'renamed', 'copied', 'type-changed']));
 
 /** One file the task's branch changed against the commit its worktree started from. */
-export const FileDiff = z.object({
+export const FileDiff = lazySchema(() => z.object({
   path: z.string(),
   oldPath: z.string().optional(),
   status: FileChangeStatus,
@@ -18,11 +19,11 @@ export const FileDiff = z.object({
   newText: z.string().optional(),
   /** True when a text was left out because the file is too large to show. */
   tooLarge: z.boolean(),
-});
+}));
 export type FileDiff = z.infer<typeof FileDiff>;
 
 /** `GET /api/tasks/<id>/diff` answer. */
-export const TaskDiff = z.object({
+export const TaskDiff = lazySchema(() => z.object({
   base: z.string(),
   head: z.string(),
   files: z.array(FileDiff),
@@ -31,25 +32,25 @@ export const TaskDiff = z.object({
    * tree of its files, committed or not, and the diff changes as the agent goes on.
    */
   live: z.literal(true).optional(),
-});
+}));
 export type TaskDiff = z.infer<typeof TaskDiff>;
 
 /** `PUT /tasks/<id>/dependencies` body (the whole set), and `POST` body (one more). */
-export const SetDependencies = z.object({ dependencies: z.array(z.string().min(1).max(200)).max(100) });
-export const AddDependency = z.object({ id: z.string().min(1).max(200) });
+export const SetDependencies = lazySchema(() => z.object({ dependencies: z.array(z.string().min(1).max(200)).max(100) }));
+export const AddDependency = lazySchema(() => z.object({ id: z.string().min(1).max(200) }));
 
 /**
  * `pushAfterApprove`: after a task is approved, push the base branch (`base`) or the task's branch (`task`) to this
  * configured remote. Never forced; the outcome is shown on the task (`push`).
  */
-export const PushAfterApprove = z.object({
+export const PushAfterApprove = lazySchema(() => z.object({
   remote: z.string().min(1).max(100).regex(/^[A-Za-z0-9_][A-Za-z0-9._/-]*$/, 'must be the name of a configured remote, e.g. origin'),
   branch: z.enum(['base', 'task']),
-}).strict();
+}).strict());
 export type PushAfterApprove = z.infer<typeof PushAfterApprove>;
 
 /** `GET /api/settings`: what the board's settings show; `PUT` takes the editable part. */
-export const DeskSettings = z.object({
+export const DeskSettings = lazySchema(() => z.object({
   serverName: z.string(),
   repository: z.string(),
   baseBranch: z.string(),
@@ -64,13 +65,13 @@ export const DeskSettings = z.object({
   sandbox: SandboxStatus,
   /** How long a turn may go without a word from the agent before its task shows "no word from the agent" and its activity a stall notice (default 20). */
   quietAfterSeconds: z.number().int().min(1).max(86_400),
-});
+}));
 export type DeskSettings = z.infer<typeof DeskSettings>;
-export const UpdateSettings = z.object({
+export const UpdateSettings = lazySchema(() => z.object({
   defaultAgent: z.string().min(1).optional(),
   concurrency: z.number().int().min(1).max(64).optional(),
   dependenciesAfter: DependencyGate.optional(),
   pushAfterApprove: PushAfterApprove.nullable().optional(),
   quietAfterSeconds: z.number().int().min(1).max(86_400).optional(),
-}).strict();
+}).strict());
 export type UpdateSettings = z.infer<typeof UpdateSettings>;

@@ -33,6 +33,7 @@
 //   The helper runs on a bare Node without dependencies, so it checks requests by hand; the desk, which trusts
 //   nothing from the container, parses every control line with the schemas below.
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema';
 
 /** The `Upgrade` protocol name both sides use. */
 export const RUNNER_UPGRADE_PROTOCOL = 'desk-runner';
@@ -43,20 +44,20 @@ export const CONTROL_LINE_TAG = 'r';
 /** Longer lines are dropped whole (a file of a few MB still fits as one `files/read` answer). */
 export const MAX_LINK_LINE_BYTES = 16 * 1024 * 1024;
 
-const TerminalId = z.string().min(1).max(200);
+const TerminalId = lazySchema(() => z.string().min(1).max(200));
 
-export const FilesReadParams = z.object({
+export const FilesReadParams = lazySchema(() => z.object({
   path: z.string().min(1),
   line: z.number().int().positive().optional(),
   limit: z.number().int().positive().optional(),
-});
+}));
 export type FilesReadParams = z.infer<typeof FilesReadParams>;
-export const FilesReadResult = z.object({ content: z.string() });
+export const FilesReadResult = lazySchema(() => z.object({ content: z.string() }));
 
-export const FilesWriteParams = z.object({ path: z.string().min(1), content: z.string() });
+export const FilesWriteParams = lazySchema(() => z.object({ path: z.string().min(1), content: z.string() }));
 export type FilesWriteParams = z.infer<typeof FilesWriteParams>;
 
-export const TerminalCreateParams = z.object({
+export const TerminalCreateParams = lazySchema(() => z.object({
   terminalId: TerminalId,
   command: z.string().min(1),
   args: z.array(z.string()),
@@ -64,14 +65,14 @@ export const TerminalCreateParams = z.object({
   /** Absolute, or relative to the clone; null for the clone itself. */
   cwd: z.string().nullable(),
   outputByteLimit: z.number().int().nonnegative().optional(),
-});
+}));
 export type TerminalCreateParams = z.infer<typeof TerminalCreateParams>;
-export const TerminalCreateResult = z.object({ cwd: z.string().optional() });
+export const TerminalCreateResult = lazySchema(() => z.object({ cwd: z.string().optional() }));
 
-export const TerminalRef = z.object({ terminalId: TerminalId });
-export const TerminalWriteParams = z.object({ terminalId: TerminalId, data: z.string() });
+export const TerminalRef = lazySchema(() => z.object({ terminalId: TerminalId }));
+export const TerminalWriteParams = lazySchema(() => z.object({ terminalId: TerminalId, data: z.string() }));
 
-export const PushResult = z.object({ commit: z.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/) });
+export const PushResult = lazySchema(() => z.object({ commit: z.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/) }));
 
 /** The requests the desk makes of the helper, with their params' types. */
 export interface RunnerRequests {
@@ -85,7 +86,7 @@ export interface RunnerRequests {
 }
 export type RunnerMethod = keyof RunnerRequests;
 
-export const RunnerNotification = z.discriminatedUnion('method', [
+export const RunnerNotification = lazySchema(() => z.discriminatedUnion('method', [
   z.object({ method: z.literal('log'), params: z.object({ line: z.string() }) }),
   z.object({ method: z.literal('terminal/output'), params: z.object({ terminalId: TerminalId, data: z.string() }) }),
   z.object({
@@ -93,16 +94,16 @@ export const RunnerNotification = z.discriminatedUnion('method', [
     params: z.object({ terminalId: TerminalId, exitCode: z.number().int().nullable(), signal: z.string().nullable() }),
   }),
   z.object({ method: z.literal('exit'), params: z.object({ code: z.number().int().nullable(), signal: z.string().nullable() }) }),
-]);
+]));
 export type RunnerNotification = z.infer<typeof RunnerNotification>;
 
 // The error shape first: `result: unknown` would also accept (and strip) an error answer.
-export const RunnerAnswer = z.union([
+export const RunnerAnswer = lazySchema(() => z.union([
   z.object({ id: z.number().int(), error: z.object({ message: z.string(), code: z.number().int().optional() }) }),
   z.object({ id: z.number().int(), result: z.unknown() }),
-]);
+]));
 export type RunnerAnswer = z.infer<typeof RunnerAnswer>;
 
 /** One control line from the helper: an answer to a desk request, or a notification. */
-export const HelperControlMessage = z.union([RunnerAnswer, RunnerNotification]);
+export const HelperControlMessage = lazySchema(() => z.union([RunnerAnswer, RunnerNotification]));
 export type HelperControlMessage = z.infer<typeof HelperControlMessage>;

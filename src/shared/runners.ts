@@ -1,30 +1,31 @@
 // The runner contract: where a task's agent runs (this machine's sandbox, a Docker container, a cluster), how
 // the desk is told about each runner, and what Settings shows of them.
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema';
 
 /** `local`: the agent runs on this machine in the OS sandbox (the default); `docker`: in a container; `cluster`: as a swarm service task, with no shared disk. */
-export const RunnerKind = z.enum(['local', 'docker', 'cluster']);
+export const RunnerKind = lazySchema(() => z.enum(['local', 'docker', 'cluster']));
 export type RunnerKind = z.infer<typeof RunnerKind>;
 
-const Capacity = z.int().min(1).max(1000);
+const Capacity = lazySchema(() => z.int().min(1).max(1000));
 
 /** CPU, memory and process limits for a container (the governance policy may set tighter ones per agent). */
-export const ContainerLimits = z.strictObject({
+export const ContainerLimits = lazySchema(() => z.strictObject({
   /** CPUs the container may use, e.g. 1.5. */
   cpus: z.number().positive().max(1024).optional(),
   memoryMb: z.int().min(16).max(1_048_576).optional(),
   pids: z.int().min(8).max(1_000_000).optional(),
-});
+}));
 export type ContainerLimits = z.infer<typeof ContainerLimits>;
 
 /** A path of this machine the container sees read-only at the same place (e.g. where an agent is installed). */
-export const ContainerMount = z.string().min(1).max(1000).refine((path) => path.startsWith('/'), 'must be absolute');
+export const ContainerMount = lazySchema(() => z.string().min(1).max(1000).refine((path) => path.startsWith('/'), 'must be absolute'));
 
 /**
  * `<dataDir>/runners.json`: which runners the desk may use and how. Every part may be left out. The `local`
  * runner is always there; its capacity is the desk's concurrency setting.
  */
-export const RunnersConfig = z.strictObject({
+export const RunnersConfig = lazySchema(() => z.strictObject({
   /** The runner a task gets when its submission names none. */
   default: RunnerKind.default('local'),
   docker: z.strictObject({
@@ -66,14 +67,14 @@ export const RunnersConfig = z.strictObject({
   }).prefault({}),
 }).refine((config) => config.default === 'local' || config[config.default].enabled, {
   path: ['default'], message: 'names a runner that is not enabled here',
-});
+}));
 export type RunnersConfig = z.infer<typeof RunnersConfig>;
 
 /** Below this path the desk answers cluster containers only, each with its run's own token (docs/runners.md). */
 export const RUNNER_PATH_PREFIX = '/runner/';
 
 /** One runner as Settings shows it (`GET /api/runners`). */
-export const RunnerState = z.object({
+export const RunnerState = lazySchema(() => z.object({
   kind: RunnerKind,
   /** Whether tasks can run on it now. */
   available: z.boolean(),
@@ -84,8 +85,8 @@ export const RunnerState = z.object({
   /** Tasks running on it now. */
   running: z.int(),
   isDefault: z.boolean(),
-});
+}));
 export type RunnerState = z.infer<typeof RunnerState>;
 
-export const RunnersView = z.object({ runners: z.array(RunnerState) });
+export const RunnersView = lazySchema(() => z.object({ runners: z.array(RunnerState) }));
 export type RunnersView = z.infer<typeof RunnersView>;

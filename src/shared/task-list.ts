@@ -1,5 +1,6 @@
 // The board's and /api's task list: which tasks (`status`, `review`, changed `since` a cursor) and how many at a time.
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema';
 import { ReviewState, TaskStatus, TaskSummary } from './task';
 
 /** A query parameter given once, repeated (`?status=a&status=b`) or comma-separated (`?status=a,b`). */
@@ -11,12 +12,12 @@ function listOf<T extends z.ZodType>(item: T) {
 }
 
 /** Where a list left off: `<epoch>.<change>`; the epoch changes when the desk restarts (then everything counts as changed). */
-export const ListCursor = z.string().regex(/^[a-z0-9]+\.\d+$/, 'must be a cursor from an earlier answer');
+export const ListCursor = lazySchema(() => z.string().regex(/^[a-z0-9]+\.\d+$/, 'must be a cursor from an earlier answer'));
 
 export const MAX_TASK_PAGE = 5000;
 
 /** `GET /api/tasks` query. Without `limit` every matching task is sent. */
-export const TaskListQuery = z.object({
+export const TaskListQuery = lazySchema(() => z.object({
   /** Only tasks in one of these statuses. */
   status: listOf(TaskStatus),
   /** Only tasks whose review is one of these. */
@@ -32,11 +33,11 @@ export const TaskListQuery = z.object({
   order: z.enum(['asc', 'desc']).default('asc'),
   /** Only tasks of this repository (by name). */
   repo: z.string().min(1).optional(),
-});
+}));
 export type TaskListQuery = z.infer<typeof TaskListQuery>;
 
 /** `GET /api/tasks` answer. */
-export const TaskPage = z.object({
+export const TaskPage = lazySchema(() => z.object({
   tasks: z.array(TaskSummary),
   /** The last event seq: open the events socket with `?after=lastSeq` for everything since. */
   lastSeq: z.number().int(),
@@ -46,5 +47,5 @@ export const TaskPage = z.object({
   total: z.number().int(),
   /** Pass as `after` for the next page; absent on the last one. */
   next: z.number().int().optional(),
-});
+}));
 export type TaskPage = z.infer<typeof TaskPage>;

@@ -1,36 +1,37 @@
 // The task contract shared by the core, its HTTP clients and the renderer: statuses, submissions and task views.
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema';
 import { AgentImplementation } from './agents';
 import { OpenQuestion } from './questions';
 import { PullRequest } from './pull-request';
 import { RunnerKind } from './runners';
 
 /** Where a task is in its life; the AA wire format uses these values as they are. */
-export const TaskStatus = z.enum(['queued', 'in-progress', 'awaiting-input', 'completed', 'error', 'cancelled']);
+export const TaskStatus = lazySchema(() => z.enum(['queued', 'in-progress', 'awaiting-input', 'completed', 'error', 'cancelled']));
 export type TaskStatus = z.infer<typeof TaskStatus>;
 
 export { ACTIVE_STATUSES, FINISHED_STATUSES } from './task-status-labels';
 
 /** Review of a completed task; approval merges its branch into the base branch. */
-export const ReviewState = z.enum(['pending', 'approved', 'rejected']);
+export const ReviewState = lazySchema(() => z.enum(['pending', 'approved', 'rejected']));
 export type ReviewState = z.infer<typeof ReviewState>;
 
-export const TaskId = z
+export const TaskId = lazySchema(() => z
   .string()
   .min(1, 'must not be empty')
   .max(200, 'must be at most 200 characters')
   .refine((id) => id.trim() === id, 'must not start or end with white space')
-  .refine((id) => !/[\u0000-\u001f\u007f]/.test(id), 'must not contain control characters');
+  .refine((id) => !/[\u0000-\u001f\u007f]/.test(id), 'must not contain control characters'));
 
 /**
  * When a dependency counts as done for the tasks that wait for it: once `completed` (committed), or only once a
  * person (or the sending application) `approved` it.
  */
-export const DependencyGate = z.enum(['completed', 'approved']);
+export const DependencyGate = lazySchema(() => z.enum(['completed', 'approved']));
 export type DependencyGate = z.infer<typeof DependencyGate>;
 
 /** `POST /` body of the Agent Assignment protocol (plus the optional `agent` and `after` extensions). */
-export const SubmitTask = z.object({
+export const SubmitTask = lazySchema(() => z.object({
   id: TaskId,
   prompt: z.string().refine((p) => p.trim().length > 0, 'must not be empty'),
   dependencies: z.array(TaskId).max(100, 'must list at most 100 tasks').default([]),
@@ -41,31 +42,31 @@ export const SubmitTask = z.object({
   repo: z.string().min(1).max(64).optional(),
   /** Where the agent runs (see docs/runners.md); default: the desk's default runner. */
   runner: RunnerKind.optional(),
-});
+}));
 export type SubmitTask = z.infer<typeof SubmitTask>;
 
 /** `POST /tasks/<id>/prompt` body: another turn for the task's agent. */
-export const FollowUp = z.object({ prompt: z.string().refine((p) => p.trim().length > 0, 'must not be empty') });
+export const FollowUp = lazySchema(() => z.object({ prompt: z.string().refine((p) => p.trim().length > 0, 'must not be empty') }));
 export type FollowUp = z.infer<typeof FollowUp>;
 
 /** `POST /tasks/<id>/input` body: the answer to an open question (`questionId` may be left out when one is open). */
-export const AnswerInput = z.union([
+export const AnswerInput = lazySchema(() => z.union([
   z.object({ questionId: z.string().optional(), optionId: z.string().min(1) }).strict(),
   z.object({ questionId: z.string().optional(), content: z.record(z.string(), z.unknown()) }).strict(),
   z.object({ questionId: z.string().optional(), declined: z.literal(true) }).strict(),
-]);
+]));
 export type AnswerInput = z.infer<typeof AnswerInput>;
 
 /** `POST /tasks/<id>/mode` and `/config` bodies: change the live session's mode or a configuration option. */
-export const SetMode = z.object({ modeId: z.string().min(1) });
-export const SetConfigOption = z.object({ configId: z.string().min(1), value: z.union([z.string(), z.boolean()]) });
+export const SetMode = lazySchema(() => z.object({ modeId: z.string().min(1) }));
+export const SetConfigOption = lazySchema(() => z.object({ configId: z.string().min(1), value: z.union([z.string(), z.boolean()]) }));
 
 /** `DELETE /` body: the id of the task to cancel. */
-export const CancelTask = z.object({ id: TaskId });
+export const CancelTask = lazySchema(() => z.object({ id: TaskId }));
 export type CancelTask = z.infer<typeof CancelTask>;
 
 /** Why a dependency keeps its dependent waiting. */
-export const UnmetDependency = z.object({
+export const UnmetDependency = lazySchema(() => z.object({
   id: z.string(),
   /** `unknown` when no task with that id was submitted yet. */
   status: z.union([TaskStatus, z.literal('unknown')]),
@@ -73,23 +74,23 @@ export const UnmetDependency = z.object({
   blocking: z.boolean(),
   /** For a task that waits for approval: the completed dependency's review. */
   review: ReviewState.optional(),
-});
+}));
 export type UnmetDependency = z.infer<typeof UnmetDependency>;
 
 /**
  * An update from the base branch that stopped on conflicts: the merge is in progress in the task's worktree and
  * these files hold conflict markers. Approval is refused until it is resolved (by the agent, in an editor) or undone.
  */
-export const TaskConflict = z.object({
+export const TaskConflict = lazySchema(() => z.object({
   baseBranch: z.string(),
   /** The base branch's commit being merged in; the task's diff starts from it once the merge is committed. */
   baseCommit: z.string(),
   files: z.array(z.string()),
-});
+}));
 export type TaskConflict = z.infer<typeof TaskConflict>;
 
 /** The push after this task's approval (see the `pushAfterApprove` setting): what went where, and how it ended. */
-export const PushOutcome = z.object({
+export const PushOutcome = lazySchema(() => z.object({
   remote: z.string(),
   /** The branch pushed, e.g. `main` or the task's branch. */
   branch: z.string(),
@@ -97,42 +98,42 @@ export const PushOutcome = z.object({
   /** What happened, in words; for a refusal, git's reason (e.g. `rejected: fetch first (the remote has commits this branch lacks)`). */
   message: z.string(),
   at: z.string(),
-});
+}));
 export type PushOutcome = z.infer<typeof PushOutcome>;
 
 /** What the agent did last, as a card shows it: a tool call's title, the tail of its message or thought, its plan. */
-export const TaskActivity = z.object({ kind: z.enum(['tool', 'message', 'thought', 'plan']), text: z.string() });
+export const TaskActivity = lazySchema(() => z.object({ kind: z.enum(['tool', 'message', 'thought', 'plan']), text: z.string() }));
 export type TaskActivity = z.infer<typeof TaskActivity>;
 
 /** A tool call or command of the agent's turn that ended in failure, as the activity showed it. */
-export const FailedStep = z.object({
+export const FailedStep = lazySchema(() => z.object({
   /** The tool call's title or the command line. */
   title: z.string(),
   /** How it failed: the exit code, or the first line of what the tool answered. */
   detail: z.string().optional(),
-});
+}));
 export type FailedStep = z.infer<typeof FailedStep>;
 
 /**
  * The agent's latest turn ended well but changed no file, so nothing was committed (an empty commit would read as work
  * done). The AA status stays `completed`; `failed` lists what went wrong on the way, often the reason.
  */
-export const NoChanges = z.object({
+export const NoChanges = lazySchema(() => z.object({
   /** One sentence for a card or a client: what happened and what failed. */
   summary: z.string(),
   failed: z.array(FailedStep),
-});
+}));
 export type NoChanges = z.infer<typeof NoChanges>;
 
 /**
  * A task an agent proposed (through the desk's MCP server): `pending` until a person or the policy accepts it (it
  * does not run before), then `accepted`; `dismissed` when a person turned it down (the task is cancelled).
  */
-export const ProposalState = z.enum(['pending', 'accepted', 'dismissed']);
+export const ProposalState = lazySchema(() => z.enum(['pending', 'accepted', 'dismissed']));
 export type ProposalState = z.infer<typeof ProposalState>;
 
 /** One task as listed by `GET /` (the AA fields, then ours). */
-export const TaskSummary = z.object({
+export const TaskSummary = lazySchema(() => z.object({
   id: z.string(),
   submittedAt: z.string(),
   status: TaskStatus,
@@ -183,11 +184,11 @@ export const TaskSummary = z.object({
   runner: RunnerKind.exclude(['local']).optional(),
   /** Present when the latest turn ended without changing a file ("no changes"): no commit was made for it. */
   noChanges: NoChanges.optional(),
-});
+}));
 export type TaskSummary = z.infer<typeof TaskSummary>;
 
 /** One prompt to the task's agent: the first, then each follow-up; each ends in its own commit. */
-export const Turn = z.object({
+export const Turn = lazySchema(() => z.object({
   turn: z.number().int(),
   prompt: z.string(),
   status: z.enum(['pending', 'running', 'completed', 'error', 'cancelled']),
@@ -195,11 +196,11 @@ export const Turn = z.object({
   requestedAt: z.string(),
   startedAt: z.string().optional(),
   finishedAt: z.string().optional(),
-});
+}));
 export type Turn = z.infer<typeof Turn>;
 
 /** One task in full, as `GET /tasks/<id>` returns it. */
-export const TaskDetail = TaskSummary.extend({
+export const TaskDetail = lazySchema(() => TaskSummary.extend({
   prompt: z.string(),
   unmetDependencies: z.array(UnmetDependency),
   branch: z.string().optional(),
@@ -212,14 +213,14 @@ export const TaskDetail = TaskSummary.extend({
   attempt: z.number().int(),
   agentPid: z.number().int().optional(),
   turns: z.array(Turn),
-});
+}));
 export type TaskDetail = z.infer<typeof TaskDetail>;
 
 /** `GET /` answer. */
-export const ServerInfo = z.object({
+export const ServerInfo = lazySchema(() => z.object({
   serverName: z.string(),
   tasks: z.array(TaskSummary),
-});
+}));
 export type ServerInfo = z.infer<typeof ServerInfo>;
 
 /** The first line of a prompt, used as a card title and a commit subject. */

@@ -1,17 +1,18 @@
 // Viewed marks of a task's diff: which files a person marked as looked at, each with the key of the diff they saw,
 // so a mark lapses by itself once that file's diff changes (a follow-up, a re-run).
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema';
 
 /** `GET /api/tasks/<id>/viewed` answer: file path → the diff key it was marked viewed at. */
-export const ViewedFiles = z.object({ files: z.record(z.string(), z.string()) });
+export const ViewedFiles = lazySchema(() => z.object({ files: z.record(z.string(), z.string()) }));
 export type ViewedFiles = z.infer<typeof ViewedFiles>;
 
 /** `PUT /tasks/<id>/viewed` body: mark one file viewed (at the diff `key` shown) or not. */
-export const SetViewed = z.object({
+export const SetViewed = lazySchema(() => z.object({
   path: z.string().min(1).max(4096),
   key: z.string().min(1).max(100),
   viewed: z.boolean(),
-}).strict();
+}).strict());
 export type SetViewed = z.infer<typeof SetViewed>;
 
 /**

@@ -1,5 +1,6 @@
 // Governance routes: `/agent/*` for agents and hook scripts (desk or agent token), `/api/governance/*` for the board.
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema';
 import { ApiErrorBody } from '../api-error';
 import {
   AgentCapabilities, AgentRequestBody, AgentRequestStatus, AnswerGovernanceRequest, GovernanceRecord, GovernanceRequestList,
@@ -15,7 +16,7 @@ const auth = 'desk-or-agent';
 /** The largest page of `GET /api/governance/requests`. */
 export const MAX_GOVERNANCE_PAGE = 1000;
 
-export const GovernanceListQuery = z.object({
+export const GovernanceListQuery = lazySchema(() => z.object({
   limit: z.string().optional().transform((text, context) => {
     if (text === undefined) return 100;
     const value = Number(text);
@@ -29,7 +30,7 @@ export const GovernanceListQuery = z.object({
   task: z.string().optional(),
   state: z.enum(GovernanceState.options, { error: `must be one of ${GovernanceState.options.join(', ')}` }).optional(),
   before: z.string().optional(),
-});
+}));
 
 export const agentRoutes = {
   request: defineRoute({

@@ -1,6 +1,7 @@
 // How an HTTP route is declared once: method, path, parameters, query, body, answers and error shape, as zod.
 // The server registers its handlers by these declarations, the board's client calls them, docs/openapi.json is made from them.
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -64,4 +65,4 @@ export function pathOf(route: RouteDef, params: Record<string, string> = {}): st
 }
 
 /** A path parameter: any one non-empty segment. */
-export const Segment = z.string().min(1);
+export const Segment = lazySchema(() => z.string().min(1));

@@ -1,14 +1,15 @@
 // How to launch an agent: the registry's entry for one agent id.
 import { z } from 'zod';
+import { lazySchema } from '../../../shared/lazy-schema';
 import { AgentDialect } from '../../../shared/agents';
 import { GrantedPath, HostPattern } from '../../../shared/sandbox';
 
 export { AgentDialect };
 
 /** Which of ACP's `fs/*` methods the desk offers an agent. */
-export const FileMethods = z.object({ readTextFile: z.boolean(), writeTextFile: z.boolean() }).strict();
+export const FileMethods = lazySchema(() => z.object({ readTextFile: z.boolean(), writeTextFile: z.boolean() }).strict());
 
-export const AgentSpec = z.object({
+export const AgentSpec = lazySchema(() => z.object({
   id: z.string().min(1),
   name: z.string().min(1),
   command: z.string().min(1),
@@ -58,5 +59,5 @@ export const AgentSpec = z.object({
   npmPackage: z.string().min(1).optional(),
   /** How long each handshake step (initialize, session/new…) may wait for an answer; default 30 s. */
   handshakeTimeoutMs: z.number().int().positive().max(600_000).optional(),
-});
+}));
 export type AgentSpec = z.infer<typeof AgentSpec>;

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { z } from 'zod';
+import { lazySchema } from '../../../shared/lazy-schema';
 import { GrantedPath, HostPattern } from '../../../shared/sandbox';
 import { AgentDialect, FileMethods, type AgentSpec } from './agent-spec';
 import { DeskError } from '../../../shared/desk-error';
@@ -11,19 +12,19 @@ export const AGENTS_CONFIG_FILE = 'agents.json';
 /** The id `--agent-command` gives its agent; a file entry may not take it. */
 export const AD_HOC_AGENT_ID = 'ad-hoc';
 
-const AgentId = z.string()
+const AgentId = lazySchema(() => z.string()
   .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'must be letters, digits, ".", "_" or "-", starting with a letter or digit')
   .max(100, 'must be at most 100 characters')
-  .refine((id) => id !== AD_HOC_AGENT_ID, `"${AD_HOC_AGENT_ID}" is reserved for --agent-command`);
+  .refine((id) => id !== AD_HOC_AGENT_ID, `"${AD_HOC_AGENT_ID}" is reserved for --agent-command`));
 
-const Command = z.string().min(1, 'must not be empty').refine(
+const Command = lazySchema(() => z.string().min(1, 'must not be empty').refine(
   (command) => isAbsolute(command) || !/[\\/]/.test(command),
   'must be a program name (looked up on PATH) or an absolute path; a relative path would differ per worktree',
-);
+));
 
-const VariableName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name');
+const VariableName = lazySchema(() => z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name'));
 
-const ConfigEntry = z.object({
+const ConfigEntry = lazySchema(() => z.object({
   id: AgentId,
   name: z.string().min(1).optional(),
   command: Command,
@@ -48,9 +49,9 @@ const ConfigEntry = z.object({
   npmPackage: z.string().min(1).optional(),
   /** For an agent slow to start: how long each handshake step may wait (default 30 000 ms). */
   handshakeTimeoutMs: z.number().int().min(1000, 'must be at least 1000 (ms)').max(600_000, 'must be at most 600000 (ms)').optional(),
-}).strict();
+}).strict());
 
-const AgentsConfig = z.object({ agents: z.array(ConfigEntry) }).strict();
+const AgentsConfig = lazySchema(() => z.object({ agents: z.array(ConfigEntry) }).strict());
 
 export const agentsConfigInvalid = (message: string) => new DeskError('invalid', 'agents_config_invalid', message);
 
