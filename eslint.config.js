@@ -43,9 +43,9 @@ const sharedRoutesLane = restrict([{
 // Hosts use the core through src/main/core/index.ts, so its rooms can move without them.
 const frontDoorOnly = (alsoAllowed) => ({
   group: ['**/core/*', '**/core/**', '!**/core/index', ...alsoAllowed.map((door) => `!**/core/${door}`)],
-  message: 'Hosts import the core only through src/main/core/index.ts (tests and bench may also use src/main/core/testing.ts).',
+  message: 'Hosts import the core only through src/main/core/index.ts (the headless entry also src/main/core/early-start.ts; tests and bench also src/main/core/testing.ts).',
 });
-const HOSTS = ['src/main/serve.ts', 'src/main/serve-host.ts', 'src/main/index.ts', 'src/main/shell/**', 'src/main/electron/**', 'bench/**'];
+const HOSTS = ['src/main/serve-host.ts', 'src/main/index.ts', 'src/main/shell/**', 'src/main/electron/**', 'bench/**'];
 const HOST_TESTS = ['src/main/shell/**/*.test.ts', 'src/main/electron/**/*.test.ts', 'src/main/*.test.ts', 'bench/**'];
 
 // The scripted agent is a separate program: it imports src/shared, its own files and npm packages.
@@ -69,6 +69,8 @@ export default tseslint.config(
   { files: ['src/shared/routes/**'], rules: sharedRoutesLane },
   { files: ['src/scripted-agent/**'], rules: scriptedAgentLane },
   { files: HOSTS, rules: { 'no-restricted-imports': ['error', { patterns: [frontDoorOnly([])] }] } },
+  // The headless entry starts work before it loads the core's bundle, through a door that pulls in nothing else.
+  { files: ['src/main/serve.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [frontDoorOnly(['early-start'])] }] } },
   { files: HOST_TESTS, rules: { 'no-restricted-imports': ['error', { patterns: [frontDoorOnly(['testing'])] }] } },
   // The desktop shell's decisions run in plain-Node unit tests, where loading electron would try to download it:
   // Electron's types are fine there, its module is not.

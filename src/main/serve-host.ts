@@ -7,11 +7,12 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseServeOptions, USAGE } from './serve-options';
 import { isDeskError } from '../shared/desk-error';
+import type { SandboxStatus } from '../shared/sandbox';
 
 const APP_VERSION = '0.1.0';
 const EXIT_USAGE = 2;
 
-async function main(argv: string[], entryUrl: string, hooks: ServeHooks): Promise<void> {
+async function main(argv: string[], entryUrl: string, hooks: ServeHooks, early: EarlyStart): Promise<void> {
   const options = parseServeOptions(argv);
   if (options === 'help') {
     process.stdout.write(`${USAGE}\n`);
@@ -45,6 +46,7 @@ async function main(argv: string[], entryUrl: string, hooks: ServeHooks): Promis
       serverName: options.serverName ?? `Assignment Desk on ${hostname()}`,
       appVersion: APP_VERSION,
       uiDir: builtRendererDir(entryUrl),
+      ...(early.sandbox && { sandbox: early.sandbox }),
       // Forge tokens and API addresses (GH_TOKEN, GITLAB_API_URL…) for pull requests.
       env: process.env,
     });
@@ -130,9 +132,15 @@ export interface ServeHooks {
   started?(): void;
 }
 
+/** Work the entry started before the host's code loaded, so that it ran meanwhile. */
+export interface EarlyStart {
+  /** The sandbox probe (core/sandbox/sandbox-probe.ts); the core starts its own when left out. */
+  sandbox?: Promise<SandboxStatus>;
+}
+
 /** Runs the headless host; `entryUrl` is serve.ts's (or the built serve.js's) own URL. A refusal exits with code 2. */
-export function runServe(argv: string[], entryUrl: string, hooks: ServeHooks = {}): void {
-  main(argv, entryUrl, hooks).catch((error: unknown) => {
+export function runServe(argv: string[], entryUrl: string, hooks: ServeHooks = {}, early: EarlyStart = {}): void {
+  main(argv, entryUrl, hooks, early).catch((error: unknown) => {
     const message = isDeskError(error, 'usage') || (error instanceof Error && 'code' in error) ? (error as Error).message : String(error instanceof Error ? error.stack : error);
     process.stderr.write(`assignment-desk: ${message}\n`);
     process.exit(EXIT_USAGE);

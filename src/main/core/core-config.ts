@@ -30,8 +30,11 @@ export interface CoreConfig {
   nativeBinding?: string;
   /** The built renderer (out/renderer), served at /ui/; the board is not served when left out. */
   uiDir?: string;
-  /** What confines agents; default: found out by trying bubblewrap at start. Tests pass a fixed answer. */
-  sandbox?: SandboxStatus;
+  /**
+   * What confines agents; default: found out by trying bubblewrap at start. Tests pass a fixed answer; the headless
+   * host passes the probe it started before loading the core, so bubblewrap runs while the core's code loads.
+   */
+  sandbox?: SandboxStatus | Promise<SandboxStatus>;
   /** Bounds on stored agent output; see ARCHITECTURE §13. */
   output?: {
     /** Output bytes stored per task at most; the start and the newest output are kept. Default 50 MB. */
