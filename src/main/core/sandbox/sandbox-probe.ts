@@ -24,15 +24,13 @@ export async function probeSandbox(options: ProbeOptions = {}): Promise<SandboxS
   if (!bwrap) {
     return unavailable('bubblewrap (bwrap) is not installed.', 'Install it: sudo apt-get install bubblewrap (Debian/Ubuntu), sudo dnf install bubblewrap (Fedora), sudo pacman -S bubblewrap (Arch); then restart the desk.');
   }
-  // Both at once: the desk's start waits for the slower one only.
-  const [trial, version] = await Promise.all([
-    run(bwrap, ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-pid', '--unshare-net', '--die-with-parent', '--cap-drop', 'ALL', 'true']),
-    run(bwrap, ['--version']),
-  ]);
+  // One process: the sandbox runs bwrap itself to say its version (bwrap answers --version before anything that needs
+  // privileges), so a start forks once for both answers.
+  const trial = await run(bwrap, ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-pid', '--unshare-net', '--die-with-parent', '--cap-drop', 'ALL', bwrap, '--version']);
   if (trial.code !== 0) {
     return unavailable(`bubblewrap cannot create a sandbox here: ${trial.stderr.trim() || `exit code ${trial.code}`}.`, namespaceFix(trial.stderr));
   }
-  return { kind: 'bubblewrap', available: true, version: version.stdout.trim() || 'bubblewrap', path: bwrap };
+  return { kind: 'bubblewrap', available: true, version: trial.stdout.trim() || 'bubblewrap', path: bwrap };
 }
 
 function unavailable(reason: string, fix: string): SandboxStatus {
