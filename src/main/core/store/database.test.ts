@@ -21,6 +21,15 @@ describe('openDatabase', () => {
     db.close();
   });
 
+  it('makes a new database ready to give pruned pages back without rewriting it (no VACUUM on a first start)', () => {
+    const db = openDatabase(dbPath());
+    expect(db.pragma('auto_vacuum', { simple: true })).toBe(2);
+    // Written once: a VACUUM would have put every page into the write-ahead log a second time.
+    const [wal] = db.pragma('wal_checkpoint(PASSIVE)') as { log: number }[];
+    expect(wal?.log).toBeLessThanOrEqual(db.pragma('page_count', { simple: true }) as number);
+    db.close();
+  });
+
   it('applies only the migrations a database has not seen, keeping its data', () => {
     const path = dbPath();
     openDatabase(path, ['CREATE TABLE notes (text TEXT)']).exec("INSERT INTO notes VALUES ('kept')");

@@ -23,7 +23,11 @@ export function openDatabase(path: string, migrations: readonly string[] = MIGRA
     // A file made just now holds nothing yet: switching it to WAL need not wait for the disk (four syncs, the
     // larger part of a first start on a busy disk). A power cut in that moment loses an empty database.
     const empty = (db.pragma('page_count', { simple: true }) as number) === 0;
-    if (empty) db.pragma('synchronous = OFF');
+    if (empty) {
+      db.pragma('synchronous = OFF');
+      // Only a file with no page yet takes the mode without a VACUUM, and switching to WAL writes the first page.
+      db.pragma('auto_vacuum = INCREMENTAL');
+    }
     db.pragma('journal_mode = WAL');
     // NORMAL is durable across app crashes in WAL mode; only a power loss can drop the last commits.
     db.pragma('synchronous = NORMAL');
@@ -34,8 +38,6 @@ export function openDatabase(path: string, migrations: readonly string[] = MIGRA
     // WAL reach that same 16 MiB first (4,096 pages, not SQLite's 1,000) copies a page rewritten by many commits (an
     // index's last leaf, during a burst of submissions) once instead of every few commits: about 10% more intake.
     db.pragma('wal_autocheckpoint = 4096');
-    const fresh = (db.pragma('user_version', { simple: true }) as number) === 0;
-    if (fresh) db.pragma('auto_vacuum = INCREMENTAL');
     migrate(db, path, migrations);
     useIncrementalVacuum(db);
     return db;
