@@ -52,7 +52,9 @@ async function main(argv: string[], entryUrl: string, hooks: ServeHooks, early: 
     });
     const address = await core.listen(options.port, options.host);
     const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-    const print = (line: string) => process.stdout.write(`${line}\n`);
+    // The start lines go out in one write: whoever waits for the last one (a script, the bench) is woken once.
+    const lines: string[] = [];
+    const print = (line: string) => lines.push(line);
     print(`Assignment Desk ${APP_VERSION}: ${core.repoRoot} (tasks start from ${core.baseBranch}), agent ${options.agent}, ${options.concurrency} at a time`);
     print(token.path ? `Token kept in ${token.path} (send it as "Authorization: Bearer <token>")` : 'Token given with --token');
     print(`Data in ${dataDir}`);
@@ -69,6 +71,7 @@ async function main(argv: string[], entryUrl: string, hooks: ServeHooks, early: 
     print(`Board: http://${shownHost}:${address.port}/ui/#token=${encodeURIComponent(token.token)}`);
     // Last, because scripts and tests wait for this line to know the desk is ready.
     print(`Listening on http://${shownHost}:${address.port}`);
+    process.stdout.write(`${lines.join('\n')}\n`);
     hooks.started?.();
     // After the start (V8 refuses kept code made under other flags than it checks it with), before any work.
     keepYoungGenerationSmall();
