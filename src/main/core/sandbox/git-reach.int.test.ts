@@ -179,4 +179,34 @@ describe.skipIf(skip)(`an agent's own git in the sandbox${skip ? ` (skipped: ${s
     const logs = (await taskEvents(desk(), 'unrelated')).flatMap((event) => (event.type === 'log' ? [event.text] : []));
     expect(logs.some((text) => /own commits were not taken: .* does not descend from/.test(text))).toBe(true);
   });
+
+  it('refuses an agent\'s commit whose objects it removed again, and still commits its files', async () => {
+    const { commit } = await attack(desk(), 'incomplete', [
+      { write: 'gone.txt', text: 'soon without its objects\n' },
+      { exec: `git add gone.txt && git ${ID} commit -q -m "agent: incomplete" && rm -rf "$(git rev-parse --git-dir)"/objects/??` },
+    ]);
+    expect(git(desk().repo, 'log', '--format=%s', commit).split('\n')).not.toContain('agent: incomplete');
+    expect(git(desk().repo, 'show', `${commit}:gone.txt`)).toBe('soon without its objects');
+    expect(git(desk().repo, 'fsck', '--no-dangling')).toBe('');
+    const logs = (await taskEvents(desk(), 'incomplete')).flatMap((event) => (event.type === 'log' ? [event.text] : []));
+    expect(logs.some((text) => text.startsWith('The agent\'s own commits were not taken: git could not fetch them'))).toBe(true);
+  });
+
+  it('keeps the agent\'s commits of one turn in the next, which commits on top of them', async () => {
+    const d = desk();
+    await attack(d, 'two-turns', [{ write: 'one.txt', text: '1\n' }, { exec: `git add one.txt && git ${ID} commit -q -m "agent: turn one"` }]);
+    expect((await d.api('POST', '/tasks/two-turns/prompt', { prompt: JSON.stringify([
+      { exec: 'git log --format=%s' },
+      { write: 'two.txt', text: '2\n' },
+      { exec: `git add two.txt && git ${ID} commit -q -m "agent: turn two"` },
+    ]) })).status).toBe(202);
+    await d.waitForStatus('two-turns', ['completed', 'error']);
+    const detail = (await d.api('GET', '/tasks/two-turns')).json;
+    expect(detail.errorMessage).toBeUndefined();
+    const report = JSON.parse(git(d.repo, 'show', `${detail.commit}:attack-report.json`)) as AttackResult[];
+    // The agent sees its own commit of the first turn, under the desk's commit of that turn's leftover files.
+    expect(report[0]?.output?.split('\n')).toContain('agent: turn one');
+    const subjects = git(d.repo, 'log', '--format=%s', detail.commit).split('\n');
+    expect(subjects.indexOf('agent: turn two')).toBeLessThan(subjects.indexOf('agent: turn one'));
+  });
 });
