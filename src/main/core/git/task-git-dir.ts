@@ -59,6 +59,13 @@ export async function openTaskGitDir(git: GitRunner, request: TaskGitDirRequest)
   const branch = plan.branchRef.slice('refs/heads/'.length);
   const start = plan.startCommit;
 
+  // git on this machine reads the task's git dir to fetch from it: one made to borrow objects or take its refs and
+  // config from elsewhere (a `commondir` file, an objects dir put in place of the read-only one) is not read at all.
+  const ledAway = async (): Promise<string | undefined> => {
+    if (await lstat(join(dir, 'commondir')).then(() => true, () => false)) return 'its git dir was made to lead to another (a commondir file)';
+    if (await readIfThere(join(dir, 'objects', 'info', 'alternates')) !== plan.files['objects/info/alternates']) return 'its git dir was made to borrow objects from elsewhere';
+    return undefined;
+  };
   const reasonNotTaken = async (tip: string): Promise<string | undefined> => {
     // The agent's objects come over as git sends them; git checks what arrives, and rev-list that nothing is missing.
     const fetched = await git.exec(common, ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--no-recurse-submodules', dir, 'HEAD']);
@@ -86,7 +93,7 @@ export async function openTaskGitDir(git: GitRunner, request: TaskGitDirRequest)
         packedRefs: await readIfThere(join(dir, 'packed-refs')),
       });
       if (tip === undefined || tip === start) return undefined;
-      const reason = await reasonNotTaken(tip);
+      const reason = await ledAway() ?? await reasonNotTaken(tip);
       if (reason !== undefined) {
         log(`The agent's own commits were not taken: ${reason}. ${branch} stays at ${short(start)}; the files the agent left are committed as the turn's work.`);
         return undefined;

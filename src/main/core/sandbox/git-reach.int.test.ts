@@ -209,4 +209,17 @@ describe.skipIf(skip)(`an agent's own git in the sandbox${skip ? ` (skipped: ${s
     const subjects = git(d.repo, 'log', '--format=%s', detail.commit).split('\n');
     expect(subjects.indexOf('agent: turn two')).toBeLessThan(subjects.indexOf('agent: turn one'));
   });
+
+  it('refuses to fetch from its git dir once the agent made it borrow objects from elsewhere', async () => {
+    const { report, commit } = await attack(desk(), 'led-away', [
+      { exec: 'd="$(git rev-parse --git-dir)"; mv "$d/objects" "$d/objects.old" && mkdir -p "$d/objects/info" && echo "$d/objects.old" > "$d/objects/info/alternates"' },
+      { write: 'led.txt', text: 'x\n' },
+      { exec: `git add led.txt && git ${ID} commit -q -m "agent: led away"` },
+    ]);
+    expect(report.map((r) => r.ok)).toEqual([true, true, true]);
+    expect(git(desk().repo, 'log', '--format=%s', commit).split('\n')).not.toContain('agent: led away');
+    expect(git(desk().repo, 'show', `${commit}:led.txt`)).toBe('x');
+    const logs = (await taskEvents(desk(), 'led-away')).flatMap((event) => (event.type === 'log' ? [event.text] : []));
+    expect(logs.some((text) => text.includes('its git dir was made to borrow objects from elsewhere'))).toBe(true);
+  });
 });
