@@ -78,4 +78,22 @@ describe('a task\'s own git dir', () => {
     expect(git(box.repo, 'rev-parse', branch)).toBe(elsewhere);
     expect(lines).toEqual([expect.stringMatching(/^The agent's own commits were not taken: .*moved meanwhile/)]);
   });
+
+  it('shows the agent a merge waiting on conflicts, and once it commits the merge itself the worktree has no merge left', async () => {
+    commitFiles(worktree, { 'README.md': '# ours\n' }, 'ours');
+    commitFiles(box.repo, { 'README.md': '# theirs\n' }, 'theirs');
+    expect(() => git(worktree, 'merge', '--no-edit', 'main')).toThrow();
+    const worktreeGitDir = readFileSync(join(worktree, '.git'), 'utf8').trim().replace(/^gitdir: /, '');
+    const again = await openTaskGitDir(counted, { dir: join(box.root, 'task-git-2'), commonDir: join(box.repo, '.git'), worktree, worktreeGitDir });
+    const inside = (...args: string[]) => git(worktree, `--git-dir=${again.dir}`, `--work-tree=${worktree}`, ...args);
+    expect(inside('status', '--porcelain')).toBe('UU README.md');
+    writeFileSync(join(worktree, 'README.md'), '# both\n');
+    inside('add', 'README.md');
+    inside('commit', '-q', '--no-edit');
+    const tip = inside('rev-parse', 'HEAD');
+    expect(inside('rev-list', '--parents', '-n', '1', 'HEAD').split(' ')).toHaveLength(3);
+    expect(await again.takeCommits((line) => lines.push(line))).toBe(tip);
+    expect(() => git(worktree, 'rev-parse', '-q', '--verify', 'MERGE_HEAD')).toThrow();
+    expect(git(worktree, 'status', '--porcelain')).toBe('');
+  });
 });
