@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { git } from '../git/git-test-fixture';
-import { deskPerFile, scriptedAgent, taskEvents, type Desk } from '../test-support/desk-harness';
+import { deskPerFile, policyAllowing, scriptedAgent, taskEvents, type Desk } from '../test-support/desk-harness';
 import type { Attack, AttackResult } from './test-support/hostile-agent';
 import { hostileAgent, sandboxForTests } from './test-support/sandbox-for-tests';
 
@@ -14,7 +14,8 @@ const { skip } = await sandboxForTests();
 const ID = '-c user.name=Agent -c user.email=agent@example.test';
 
 describe.skipIf(skip)(`an agent's own git in the sandbox${skip ? ` (skipped: ${skip})` : ''}`, () => {
-  const desk = deskPerFile({ agents: [scriptedAgent(), hostileAgent()] });
+  // Commands allowed, as people allow them for real agents: the scripted agent's terminals run them without asking.
+  const desk = deskPerFile({ agents: [scriptedAgent(), hostileAgent()], policy: policyAllowing('execute') });
   let gitDir: string;
   let unrelatedRoot: string;
 
@@ -221,5 +222,17 @@ describe.skipIf(skip)(`an agent's own git in the sandbox${skip ? ` (skipped: ${s
     expect(git(desk().repo, 'show', `${commit}:led.txt`)).toBe('x');
     const logs = (await taskEvents(desk(), 'led-away')).flatMap((event) => (event.type === 'log' ? [event.text] : []));
     expect(logs.some((text) => text.includes('its git dir was made to borrow objects from elsewhere'))).toBe(true);
+  });
+
+  it('gives the terminals an agent opens the same git: the task\'s own, with the person\'s main out of reach', async () => {
+    const before = snapshot();
+    const submitted = await desk().api('POST', '/', { id: 'terminal-git', prompt: 'run git log --format=%s main; git update-ref -d refs/heads/main; echo "deleted: $?"' });
+    expect(submitted.status).toBe(202);
+    await desk().waitForStatus('terminal-git', ['completed', 'error']);
+    const events = JSON.stringify(await taskEvents(desk(), 'terminal-git'));
+    expect(events).toContain('Initial commit');
+    expect(events).toContain('deleted: 0');
+    expectUnchanged(before, git(desk().repo, 'for-each-ref', '--format=%(refname:short)', 'refs/heads/desk/*/terminal-git*'));
+    expect(git(desk().repo, 'rev-parse', '--verify', 'main')).toMatch(/^[0-9a-f]{40}$/);
   });
 });
