@@ -135,9 +135,10 @@ export function createEventsRepo(db: Db, repo: string, options: EventsRepoOption
     timer = undefined;
     // An agent still talking while the desk shuts down: its last events went out live, but the database is closed.
     if (pending.size() === 0 || !db.open) return;
-    const batch = pending.take(() => ++lastSeq);
+    const batch = pending.take();
     try {
-      writeBatch(batch);
+      writeBatch([...batch, ...pending.notes(() => ++lastSeq)]);
+      pending.noted();
     } catch (error) {
       // The rows of the failed batch were rolled back, so what the cap counted for them is reloaded from the table.
       cap.forget();

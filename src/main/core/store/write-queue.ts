@@ -6,8 +6,12 @@ import type { EventEnvelope, TaskEvent } from '../../../shared/events';
 export interface WriteQueue {
   push(envelope: EventEnvelope): void;
   size(): number;
-  /** Everything queued, oldest first, and the queue emptied; notes of lost events are numbered by `nextSeq`. */
-  take(nextSeq: () => number): EventEnvelope[];
+  /** Everything queued, oldest first, and the queue emptied. */
+  take(): EventEnvelope[];
+  /** One activity line per task that lost events, numbered by `nextSeq`; they stay owed until `noted()`. */
+  notes(nextSeq: () => number): EventEnvelope[];
+  /** The notes were written. */
+  noted(): void;
   /** A batch that could not be written goes back in front of what came meanwhile. */
   putBack(batch: readonly EventEnvelope[]): void;
   /** What is queued now, oldest first (for readers while the disk is full). */
@@ -36,16 +40,18 @@ export function createWriteQueue(maxQueued: number): WriteQueue {
       if (queued.length > maxQueued) bound();
     },
     size: () => queued.length,
-    take(nextSeq) {
+    take() {
       const batch = queued;
       queued = [];
-      for (const [taskId, { count, attempt, at }] of lost) {
-        const text = `${count} event${count === 1 ? '' : 's'} of this task (the oldest output first) could not be kept while the disk was full.`;
-        batch.push({ seq: nextSeq(), taskId, attempt, at, event: { type: 'log', level: 'warn', source: 'desk', text } });
-      }
-      lost.clear();
       return batch;
     },
+    notes(nextSeq) {
+      return [...lost].map(([taskId, { count, attempt, at }]) => {
+        const text = `${count} event${count === 1 ? '' : 's'} of this task (the oldest output first) could not be kept while the disk was full.`;
+        return { seq: nextSeq(), taskId, attempt, at, event: { type: 'log', level: 'warn', source: 'desk', text } };
+      });
+    },
+    noted: () => lost.clear(),
     putBack(batch) {
       queued = [...batch, ...queued];
       bound();
