@@ -1,7 +1,6 @@
 // A full disk under the desk's data dir, for real: an 8 MiB tmpfs holds the data dir (database and worktrees), a real
 // agent fills it from inside the sandbox, and the desk must stay up, say "Disk full" and where, lose nothing, keep its
 // database intact and recover by itself once space is freed. Needs root (mount); CI runs it (DESK_REQUIRE_SANDBOX=1).
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,24 +10,11 @@ import type { TaskEvent } from '../../../shared/events';
 import { isolateGitConfig } from '../git/git-test-fixture';
 import { makeRepo, policyAllowing, startDesk, taskEvents, writePolicy, type Desk } from '../test-support/desk-harness';
 import { sandboxForTests } from '../sandbox/test-support/sandbox-for-tests';
+import { mountSmallFileSystem, unmountSmallFileSystem } from '../test-support/small-file-system';
 
 const { status: sandbox, skip: noSandbox } = await sandboxForTests();
 
-/** Mounts an 8 MiB tmpfs at a new dir; says why not where this machine does not allow it (CI must). */
-function smallFileSystem(): { dir?: string; skip: string | false } {
-  const dir = mkdtempSync(join(tmpdir(), 'desk-small-fs-'));
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=8m', 'tmpfs', dir], { stdio: 'pipe' });
-    return { dir, skip: false };
-  } catch (error) {
-    rmSync(dir, { recursive: true, force: true });
-    const why = `cannot mount a small tmpfs here (needs root): ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
-    if (process.env.DESK_REQUIRE_SANDBOX === '1') throw new Error(`The disk-full tests must run here (DESK_REQUIRE_SANDBOX=1), but ${why}`);
-    return { skip: why };
-  }
-}
-
-const small = noSandbox ? { skip: noSandbox } : smallFileSystem();
+const small = noSandbox ? { skip: noSandbox } : mountSmallFileSystem();
 const skip = small.skip;
 
 describe.skipIf(skip)(`a full disk under the data dir${skip ? ` (skipped: ${skip})` : ''}`, () => {
@@ -61,8 +47,7 @@ describe.skipIf(skip)(`a full disk under the data dir${skip ? ` (skipped: ${skip
 
   afterAll(async () => {
     await desk?.close();
-    execFileSync('umount', [dataDir]);
-    rmSync(dataDir, { recursive: true, force: true });
+    unmountSmallFileSystem(dataDir);
     rmSync(root, { recursive: true, force: true });
     restoreGit();
   });

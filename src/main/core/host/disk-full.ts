@@ -4,7 +4,8 @@ import { stat, statfs } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { DeskError } from '../../../shared/desk-error';
 
-const FULL_CODES: ReadonlySet<string> = new Set(['SQLITE_FULL', 'ENOSPC', 'EDQUOT']);
+// `disk_full` is the desk's own (diskFullError below), so one already worded passes through as it is.
+const FULL_CODES: ReadonlySet<string> = new Set(['SQLITE_FULL', 'ENOSPC', 'EDQUOT', 'disk_full']);
 // What git, a shell or SQLite print when the code itself did not reach us (git's stderr inside a message).
 const FULL_WORDS = /no space left on device|disk quota exceeded|database or disk is full|\bENOSPC\b|\bEDQUOT\b/i;
 
@@ -52,11 +53,20 @@ export async function freeBytes(path: string): Promise<number | undefined> {
   }
 }
 
-/** The mount point of the file system holding `path` (the highest ancestor on the same device); undefined when unknown. */
+/**
+ * The mount point of the file system holding `path` (the highest ancestor on the same device; for a path not made yet,
+ * its nearest existing ancestor's); undefined when unknown.
+ */
 export async function mountPointOf(path: string): Promise<string | undefined> {
   try {
     let current = path;
-    const device = (await stat(current)).dev;
+    let found = await stat(current).catch(() => undefined);
+    while (!found && dirname(current) !== current) {
+      current = dirname(current);
+      found = await stat(current).catch(() => undefined);
+    }
+    if (!found) return undefined;
+    const device = found.dev;
     for (;;) {
       const parent = dirname(current);
       if (parent === current || (await stat(parent)).dev !== device) return current;
