@@ -1,7 +1,7 @@
 // A full disk under the desk's data dir, for real: an 8 MiB tmpfs holds the data dir (database and worktrees), a real
 // agent fills it from inside the sandbox, and the desk must stay up, say "Disk full" and where, lose nothing, keep its
 // database intact and recover by itself once space is freed. Needs root (mount); CI runs it (DESK_REQUIRE_SANDBOX=1).
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -10,7 +10,7 @@ import type { TaskEvent } from '../../../shared/events';
 import { isolateGitConfig } from '../git/git-test-fixture';
 import { makeRepo, policyAllowing, startDesk, taskEvents, writePolicy, type Desk } from '../test-support/desk-harness';
 import { sandboxForTests } from '../sandbox/test-support/sandbox-for-tests';
-import { mountSmallFileSystem, unmountSmallFileSystem } from '../test-support/small-file-system';
+import { fillUp, mountSmallFileSystem, unmountSmallFileSystem } from '../test-support/small-file-system';
 
 const { status: sandbox, skip: noSandbox } = await sandboxForTests();
 
@@ -24,9 +24,9 @@ describe.skipIf(skip)(`a full disk under the data dir${skip ? ` (skipped: ${skip
   let restoreGit: () => void = () => {};
   const logged: string[] = [];
   const lineWaiters: { matches(line: string): boolean; resolve(): void }[] = [];
-  /** Resolves at the first line the desk logs (now or already) that `matches`. */
-  const logLine = (matches: (line: string) => boolean) => new Promise<void>((resolve) => {
-    if (logged.some(matches)) resolve();
+  /** Resolves at the first line the desk logs (already, from line `from` on, or later) that `matches`. */
+  const logLine = (matches: (line: string) => boolean, from = 0) => new Promise<void>((resolve) => {
+    if (logged.slice(from).some(matches)) resolve();
     else lineWaiters.push({ matches, resolve });
   });
 
@@ -98,6 +98,33 @@ describe.skipIf(skip)(`a full disk under the data dir${skip ? ` (skipped: ${skip
       expect(stored.n).toBeGreaterThan(0);
       const rows = db.prepare('SELECT id, status FROM tasks').all() as { id: string; status: string }[];
       expect(rows).toEqual(expect.arrayContaining([{ id: 'filler', status: 'error' }, { id: 'after', status: 'completed' }]));
+    } finally {
+      db.close();
+    }
+  }, 180_000);
+
+  it('keeps the output its own writes found no room for and stores all of it once space is freed, without a restart', async () => {
+    const from = logged.length;
+    // Nearly full: about 1 MiB is left, and the agent says 3 MiB.
+    writeFileSync(join(dataDir, 'room.bin'), Buffer.alloc(1024 * 1024));
+    const filler = fillUp(join(dataDir, 'filler.bin'));
+    rmSync(join(dataDir, 'room.bin'));
+    const submitted = await desk.api('POST', '/', { id: 'talker', prompt: 'spew 3m 4k\nsay done talking' });
+    expect(submitted.status).toBe(202);
+    await logLine((line) => line.startsWith('Disk full: task events could not be written'), from);
+    const ended = await desk.waitForStatus('talker', ['completed', 'error'], 60_000);
+    // The disk it ran on is full: either its work was committed before, or it says so.
+    if (ended === 'error') expect(desk.core.tasks.detail('talker').errorMessage).toMatch(/^Disk full: /);
+    expect((await desk.api('GET', '/api/settings')).json.diskFull.queuedEvents).toBeGreaterThan(0);
+
+    rmSync(filler);
+    await logLine((line) => line.startsWith(`Space is back under ${dataDir}`), from);
+    desk.core.events.flush();
+    const db = new Database(join(dataDir, 'desk.sqlite'), { readonly: true });
+    try {
+      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+      const said = db.prepare("SELECT SUM(size) AS bytes FROM events WHERE task_id = 'talker' AND output = 1").get() as { bytes: number };
+      expect(said.bytes).toBe(3 * 1024 * 1024 + 'done talking'.length);
     } finally {
       db.close();
     }
