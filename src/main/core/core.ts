@@ -283,6 +283,8 @@ export async function createCore(config: CoreConfig): Promise<Core> {
       await installs.disposeAll();
       await http.close();
       events.close();
+      // Still no room at shutdown: what waited is lost with this process; say how much rather than nothing.
+      if (events.queued() > 0 || deferred.waiting() > 0) log(`The desk stopped while its disk was full: ${events.queued()} events and ${deferred.waiting()} task record changes were not written.`);
       deferred.stop();
       groupCommit.flush();
       db.close();
