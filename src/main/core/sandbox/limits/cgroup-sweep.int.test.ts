@@ -29,7 +29,7 @@ describe.skipIf(skip)(`task groups a stopped desk left${skip ? ` (skipped: ${ski
 
   /** A process in a group of `enforcement`'s, as a killed desk's agent would be. */
   async function leftover(enforcement: LimitsEnforcement, name: string) {
-    const plan = planGroup(enforcement.layout!, name, resolveLimits({ pids: 16 }, machine)); // eslint-disable-line @typescript-eslint/no-non-null-assertion -- enforced: a layout exists
+    const plan = planGroup(enforcement.layout!, name, resolveLimits({ pids: 16 }, machine)); // enforced: a layout exists
     await createGroup(plan);
     const { command, args } = joinGroupCommand(plan.procsFiles, 'sleep', ['60']);
     const child = spawn(command, args, { stdio: 'ignore', detached: true });
