@@ -64,6 +64,15 @@ describe.skipIf(skip)(`task groups${skip ? ` (skipped: ${skip})` : ''}`, () => {
     expect(folders.some((folder) => existsSync(join(folder, name)))).toBe(false);
   });
 
+  it('runs a task unbounded, and says so in its activity, when its group cannot be made', async () => {
+    const enforcement = await deskLimits(dataDirNamed('desk-limits-'));
+    enforcement.close();
+    const lines: string[] = [];
+    const group = await createTaskLimits({ enforcement, machine }).open({ taskId: 'gone', policy: undefined, log: (line) => lines.push(line) });
+    expect(group.wrap('make', ['test'])).toEqual({ command: 'make', args: ['test'] });
+    expect(lines).toEqual([expect.stringMatching(/^Limits not enforced for this run: its cgroup could not be made \(.*ENOENT.*\)\. Restart the desk/)]);
+  });
+
   it('ends what still runs in a killed desk\'s groups and removes them', async () => {
     const dataDir = dataDirNamed('desk-limits-');
     const before = await deskLimits(dataDir);
