@@ -18,6 +18,8 @@ export interface LimitsEnforcement {
   layout?: CgroupLayout;
   /** Group names in the desk's folders that are not tasks' (the systemd holder). */
   reserved: readonly string[];
+  /** Makes the desk's folders where they are missing; called before each task group is made. */
+  ready(): Promise<void>;
   /** The prlimit program, in the rlimits mode. */
   prlimit?: string;
   /** Lets the delegated scope go (systemd mode); nothing otherwise. */
@@ -40,21 +42,29 @@ export async function probeLimits(options: LimitsProbeOptions): Promise<LimitsEn
   const platform = options.platform ?? process.platform;
   const path = options.path ?? process.env.PATH ?? '';
   const prlimit = findOnPath('prlimit', path);
-  if (platform !== 'linux') return { status: fallbackStatus(platform, undefined, []), reserved: [], close: () => {} };
+  if (platform !== 'linux') return { status: fallbackStatus(platform, undefined, []), reserved: [], ready: async () => {}, close: () => {} };
   const facts = await gatherFacts(path);
   const folder = deskFolderName(options.dataDir);
   const problems: string[] = [];
   for (const candidate of limitCandidates(facts, folder)) {
     try {
-      const ready = await prepare(candidate, folder);
-      await trialJoin(ready.layout);
-      return { status: statusOf(candidate.mode, ready.layout), layout: ready.layout, reserved: ready.reserved, close: ready.close };
+      const prepared = await prepare(candidate, folder);
+      try {
+        await trialJoin(prepared.layout);
+      } catch (error) {
+        prepared.close();
+        throw error;
+      }
+      // The desk's folder is made again for the first task: a desk that stops before any (its configuration
+      // refused) leaves nothing behind. A delegated scope stays: it is where the folder lives.
+      if (candidate.mode !== 'systemd-scope') prepared.close();
+      return { status: statusOf(candidate.mode, prepared.layout), ...prepared };
     } catch (error) {
       problems.push(`${candidate.mode}: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
   const status = fallbackStatus(platform, prlimit, problems);
-  return { status, reserved: [], ...(status.mode === 'rlimits' && prlimit !== undefined && { prlimit }), close: () => {} };
+  return { status, reserved: [], ...(status.mode === 'rlimits' && prlimit !== undefined && { prlimit }), ready: async () => {}, close: () => {} };
 }
 
 async function gatherFacts(path: string): Promise<LimitsFacts> {
@@ -66,23 +76,28 @@ async function gatherFacts(path: string): Promise<LimitsFacts> {
   return { mounts, ownGroups: parseProcCgroup(ownText ?? ''), v2Controllers, uid: process.getuid?.() ?? -1, ...(systemdRun !== undefined && { systemdRun }) };
 }
 
-async function prepare(candidate: Candidate, folder: string): Promise<{ layout: CgroupLayout; reserved: string[]; close(): void }> {
+type Prepared = Pick<LimitsEnforcement, 'reserved' | 'ready' | 'close'> & { layout: CgroupLayout };
+
+async function prepare(candidate: Candidate, folder: string): Promise<Prepared> {
   if (candidate.mode === 'systemd-scope') {
     const scope = await startDelegatedScope(candidate.systemdRun, candidate.v2Mount, folder);
     const layout: CgroupLayout = { version: 2, base: scope.base, cpu: candidate.cpu };
+    const ready = () => prepareDeskFolders(layout);
     try {
-      await prepareDeskFolders(layout);
+      await ready();
     } catch (error) {
       scope.stop();
       throw error;
     }
-    return { layout, reserved: ['holder'], close: scope.stop };
+    // The scope lives as long as the desk; `close` lets it go when the desk stops.
+    return { layout, reserved: ['holder'], ready, close: scope.stop };
   }
   const { layout } = candidate;
-  await prepareDeskFolders(layout, candidate.mode === 'cgroup-v2' ? dirname(candidate.layout.base) : undefined);
+  const ready = () => prepareDeskFolders(layout, candidate.mode === 'cgroup-v2' ? dirname(candidate.layout.base) : undefined);
+  await ready();
   // Empty once every run has ended: a desk leaves no folder behind (the kernel refuses to remove one in use).
-  const close = () => { for (const folder of deskFolders(layout)) { try { rmdirSync(folder); } catch { /* in use, or gone */ } } };
-  return { layout, reserved: [], close };
+  const close = () => { for (const dir of deskFolders(layout)) { try { rmdirSync(dir); } catch { /* in use, or gone */ } } };
+  return { layout, reserved: [], ready, close };
 }
 
 /** Makes a small group and runs `true` in it, as every task process will start: proof that limits will hold. */

@@ -58,9 +58,10 @@ export function createTaskLimits(deps: TaskLimitsDeps): TaskLimits {
       }
       const plan = planGroup(layout, `t-${taskId.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 40)}-${randomBytes(4).toString('hex')}`, limits);
       try {
+        await enforcement.ready();
         await createGroup(plan);
       } catch (error) {
-        // The desk's folder went away under it (removed by hand, or the hierarchy was remounted): the run goes on, said.
+        // The hierarchy changed under the desk (remounted read-only, a controller taken away): the run goes on, said.
         log(`Limits not enforced for this run: its cgroup could not be made (${error instanceof Error ? error.message : String(error)}). Restart the desk to set task limits up again.`);
         return { description: '', wrap: (command, args) => ({ command, args: [...args] }), close: async () => {} };
       }
