@@ -100,8 +100,8 @@ export function limitCandidates(facts: LimitsFacts, deskFolder: string): Candida
   return candidates;
 }
 
-const CGROUP_FIX = 'Run the desk in a systemd user session on cgroup v2 (most desktop Linux distributions since 2021), or as root or in a '
-  + 'container with a writable cgroup tree (docker run --cgroupns=private, or a delegated cgroup); then restart the desk.';
+const CGROUP_FIX = 'Run the desk in a systemd user session on cgroup v2 (most desktop Linux distributions since 2021), or as root '
+  + 'with a writable cgroup tree (on the host, or in a container started with --privileged --cgroupns=host); then restart the desk.';
 
 /**
  * The status when no cgroup could be made: rlimits bound each process (not the task as a whole), or nothing does.
