@@ -70,9 +70,9 @@ export interface TaskServiceDeps {
 }
 
 export function createTaskService(deps: TaskServiceDeps): TaskService {
-  const { agents, gate, sandbox, runners, config } = deps;
+  const { agents, gate, sandbox, runners, config, now } = deps;
   const withTaskLock = createTaskLock();
-  const records = createTaskRecords({ ...deps, unsandboxed: (agent) => !sandbox.confines(agent) });
+  const records = createTaskRecords({ tasks: deps.tasks, turns: deps.turns, record: deps.record, now, quiet: deps.quiet, unsandboxed: (agent) => !sandbox.confines(agent) });
   const { tasks, mustGet, save, log } = records;
   const repos = deps.repos ?? singleRepo({ git: deps.git, workspace: deps.workspace, baseBranch: config.baseBranch });
   const cleanUp = (task: TaskRecord) => cleanUpWorktree(task, {
@@ -80,13 +80,15 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
     record: (event) => records.record(task.id, task.attempt, event), log: (text, level) => log(task, text, level),
   });
 
-  const runs = createTaskRuns({ ...deps, records, repos, cleanUp });
+  const runs = createTaskRuns({
+    records, gate, agents, repos, sandbox, runners, config, cleanUp, now, run: deps.run, limits: deps.limits, commandMode: deps.commandMode,
+  });
   const { schedule } = runs;
   const atomically = deps.transaction ?? (async <T>(work: () => T): Promise<T> => work());
   const submissions = createTaskSubmissions({ records, runs, agents, repos, runners, withTaskLock, atomically, config });
   const { submit, followUp } = submissions;
   const review = createTaskReview({
-    gitOf: (task) => repos.of(task.repo).git, mustGet, save, log, withTaskLock, submit, followUp, cleanUp, now: deps.now,
+    gitOf: (task) => repos.of(task.repo).git, mustGet, save, log, withTaskLock, submit, followUp, cleanUp, now,
     pushAfterApprove: () => config.pushAfterApprove ?? null, forges: deps.forges ?? NO_FORGE_ACCESS,
     repoConfigOf: (task) => repos.of(task.repo).workspace.config(), withOpenPullRequests: () => tasks.list().filter((task) => task.pullRequest?.state === 'open'),
   });
