@@ -1,5 +1,5 @@
-// The task service: its parts (records, runs, submissions, sessions, reads, review, proposals, settings, recovery),
-// each given only what it uses, composed here. What each part does is said in its own file.
+// The task service: its parts (records, runs, submissions, sessions, reads, review, base updates, archive, pull
+// requests, proposals, settings, recovery), each given only what it uses, composed here. What each part does is said in its own file.
 import type { TaskEvent } from '../../../shared/events';
 import type { CapabilityMode } from '../../../shared/governance';
 import type { PushAfterApprove } from '../../../shared/review';
@@ -22,6 +22,9 @@ import { createTaskRecords } from './task-records';
 import { recoverInterruptedTasks } from './task-recovery';
 import { sandboxFor, singleRepo, type TaskRepos } from './task-repos';
 import { createTaskReview, type TaskReview } from './task-review';
+import { createTaskArchive, type TaskArchive } from './task-archive';
+import { createTaskBaseUpdates, type TaskBaseUpdates } from './task-base-updates';
+import { createTaskPullRequests, type TaskPullRequests } from './task-pull-requests';
 import type { RunContext, RunOutcome } from './task-runner';
 import { createTaskRuns, type TaskRuns } from './task-runs';
 import { createTaskSessions, type TaskSessions } from './task-sessions';
@@ -29,7 +32,7 @@ import { createTaskSettings, type TaskSettings } from './task-settings';
 import { createTaskSubmissions, type TaskSubmissions } from './task-submissions';
 import { cleanUpWorktree } from './worktree-cleanup';
 
-export interface TaskService extends TaskReview, TaskSettings, Omit<TaskSubmissions, 'submit'>, TaskSessions, TaskReads, Pick<TaskRuns, 'start' | 'shutdown'> {
+export interface TaskService extends TaskReview, TaskBaseUpdates, TaskArchive, TaskPullRequests, TaskSettings, Omit<TaskSubmissions, 'submit'>, TaskSessions, TaskReads, Pick<TaskRuns, 'start' | 'shutdown'> {
   /** Queues a task; a task with the same id is cancelled and replaced. Throws `dependency_cycle`, `unknown_agent`. */
   submit(input: SubmitTask): Promise<TaskRecord>;
   /** Re-queues tasks that were running when the desk stopped, ending agents they left behind. */
@@ -87,11 +90,8 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
   const atomically = deps.transaction ?? (async <T>(work: () => T): Promise<T> => work());
   const submissions = createTaskSubmissions({ records, runs, agents, repos, runners, withTaskLock, atomically, config });
   const { submit, followUp } = submissions;
-  const review = createTaskReview({
-    gitOf: (task) => repos.of(task.repo).git, mustGet, save, log, withTaskLock, submit, followUp, cleanUp, now,
-    pushAfterApprove: () => config.pushAfterApprove ?? null, forges: deps.forges ?? NO_FORGE_ACCESS,
-    repoConfigOf: (task) => repos.of(task.repo).workspace.config(), withOpenPullRequests: () => tasks.list().filter((task) => task.pullRequest?.state === 'open'),
-  });
+  const gitOf = (task: TaskRecord) => repos.of(task.repo).git;
+  const review = createTaskReview({ gitOf, mustGet, save, log, withTaskLock, submit, cleanUp, now, pushAfterApprove: () => config.pushAfterApprove ?? null });
 
   return {
     ...review,
@@ -101,6 +101,12 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
       schedule();
       return approved;
     },
+    ...createTaskBaseUpdates({ gitOf, mustGet, save, log, withTaskLock, followUp }),
+    ...createTaskArchive({ mustGet, save, log, withTaskLock, now }),
+    ...createTaskPullRequests({
+      gitOf, mustGet, save, log, withTaskLock, now, forges: deps.forges ?? NO_FORGE_ACCESS, repoConfigOf: (task) => repos.of(task.repo).workspace.config(),
+      withOpenPullRequests: () => tasks.list().filter((task) => task.pullRequest?.state === 'open'),
+    }),
     ...submissions,
     submit: (input) => submit(input),
     proposals: createTaskProposals({ find: (id) => tasks.get(id), mustGet, submit, save, log, withTaskLock, schedule, gate, now: records.now }),
