@@ -119,7 +119,8 @@ export async function createCore(config: CoreConfig): Promise<Core> {
 
   // A broken policy file stops the host with one clear line, before anything is opened.
   const policyStore = createPolicyFileStore(config.dataDir);
-  policyStore.load();
+  // Read once, here; with no file the defaults are made when an agent first needs them (schemas not built at start).
+  const storedPolicy = policyStore.loadIfPresent();
   const runnersConfig = config.runners !== undefined ? RunnersConfig.parse(config.runners) : loadRunnersConfig(config.dataDir);
 
   const taskLimits = await limitsProbe;
@@ -148,7 +149,9 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   });
 
   const repos = await createRepoSet({ opener, first, store: createDeskReposRepo(db, repoRoot), log }, moreRepos);
-  const governance = createGovernanceService({ repo: createGovernanceRepo(db, repoRoot), policyStore, now });
+  const governance = createGovernanceService({
+    repo: createGovernanceRepo(db, repoRoot), policyStore, now, initialPolicy: () => storedPolicy ?? policyStore.defaults(),
+  });
   const tasksRepo = deferringTasks(createTasksRepo(db, repoRoot, { defaultRepo: repos.default.name }), deferred);
   const sandbox = createTaskSandbox({
     status: sandboxStatus,

@@ -34,6 +34,8 @@ export interface ReviewInput {
 export interface GovernanceServiceDeps {
   repo: GovernanceRepo;
   policyStore: PolicyStore;
+  /** The policy as the host found it at start, made when first needed; default: read from the store at once. */
+  initialPolicy?: () => PolicyFile;
   now: () => Date;
   /** Follows symlinks; default: the real file system. */
   resolvePath?: (path: string) => string;
@@ -78,7 +80,11 @@ export function createGovernanceService(deps: GovernanceServiceDeps): Governance
   const resolvePath = deps.resolvePath ?? realPathOf;
   const newId = deps.newId ?? randomUUID;
   const notify = deps.onChange ?? (() => {});
-  let policy = policyStore.load();
+  // Without `initialPolicy` the file is read now (a broken one throws here); with it, the policy is made when first
+  // needed: with no policy file, making the defaults builds the policy's schemas, which a start does not need.
+  const { initialPolicy } = deps;
+  let loaded = initialPolicy === undefined ? policyStore.load() : undefined;
+  const policy = (): PolicyFile => (loaded ??= initialPolicy === undefined ? policyStore.load() : initialPolicy());
   const requestTimes = new Map<string, number[]>();
 
   function get(id: string): GovernanceRecord {
@@ -111,13 +117,13 @@ export function createGovernanceService(deps: GovernanceServiceDeps): Governance
       return { decision: 'rejected', rule: 'no-worktree', reason: `The worktree ${input.worktree} cannot be resolved: ${(error as Error).message}` };
     }
     return decide({ kind: input.kind, title: input.title, paths: input.paths, ...(input.command !== undefined && { command: input.command }) },
-      effectivePolicy(policy, input.agentId), { worktree, resolvePath });
+      effectivePolicy(policy(), input.agentId), { worktree, resolvePath });
   }
 
   function savePolicy(next: PolicyFile): PolicyFile {
     const parsed = PolicyFile.parse(next);
     policyStore.save(parsed);
-    policy = parsed;
+    loaded = parsed;
     return parsed;
   }
 
@@ -208,7 +214,7 @@ export function createGovernanceService(deps: GovernanceServiceDeps): Governance
     admitAgentRequest(agentId) {
       const at = now().getTime();
       const recent = (requestTimes.get(agentId) ?? []).filter((t) => t > at - 60_000);
-      const check = checkRequestRate(effectivePolicy(policy, agentId), recent, at);
+      const check = checkRequestRate(effectivePolicy(policy(), agentId), recent, at);
       if (!check.ok) {
         requestTimes.set(agentId, recent);
         throw rateLimited(`${check.reason} Agent ${agentId} may ask again in a moment.`, Math.ceil((check.retryAfterMs ?? 1000) / 1000));
@@ -219,16 +225,18 @@ export function createGovernanceService(deps: GovernanceServiceDeps): Governance
     issueToken(agentId) {
       const id = AgentId.parse(agentId);
       const token = `agt_${randomBytes(32).toString('base64url')}`;
-      const own = Object.hasOwn(policy.agents, id) ? policy.agents[id] : undefined;
-      savePolicy({ ...policy, agents: { ...policy.agents, [id]: { ...own, tokenSha256: sha256(token).toString('hex') } } });
+      const current = policy();
+      const own = Object.hasOwn(current.agents, id) ? current.agents[id] : undefined;
+      savePolicy({ ...current, agents: { ...current.agents, [id]: { ...own, tokenSha256: sha256(token).toString('hex') } } });
       return token;
     },
 
     revokeToken(agentId) {
-      const own = Object.hasOwn(policy.agents, agentId) ? policy.agents[agentId] : undefined;
+      const current = policy();
+      const own = Object.hasOwn(current.agents, agentId) ? current.agents[agentId] : undefined;
       if (own?.tokenSha256 === undefined) return false;
       const { tokenSha256: _revoked, ...rest } = own;
-      savePolicy({ ...policy, agents: { ...policy.agents, [agentId]: rest } });
+      savePolicy({ ...current, agents: { ...current.agents, [agentId]: rest } });
       return true;
     },
 
@@ -236,20 +244,20 @@ export function createGovernanceService(deps: GovernanceServiceDeps): Governance
       const presented = sha256(token);
       let found: string | undefined;
       // Every stored hash is compared, so the time taken does not say which agents have tokens.
-      for (const [agentId, entry] of Object.entries(policy.agents)) {
+      for (const [agentId, entry] of Object.entries(policy().agents)) {
         if (entry.tokenSha256 === undefined) continue;
         if (timingSafeEqual(Buffer.from(entry.tokenSha256, 'hex'), presented) && found === undefined) found = agentId;
       }
       return found;
     },
 
-    policyFor: (agentId) => effectivePolicy(policy, agentId),
-    getPolicy: () => policy,
+    policyFor: (agentId) => effectivePolicy(policy(), agentId),
+    getPolicy: policy,
 
     setPolicy(written) {
       const input = PolicyInput.parse(written);
       const agents: PolicyFile['agents'] = { ...input.agents };
-      for (const [agentId, entry] of Object.entries(policy.agents)) {
+      for (const [agentId, entry] of Object.entries(policy().agents)) {
         if (entry.tokenSha256 !== undefined) agents[agentId] = { ...agents[agentId], tokenSha256: entry.tokenSha256 };
       }
       return savePolicy({ version: 1, defaults: input.defaults, agents });

@@ -18,35 +18,46 @@ export interface PolicyStore {
   readonly path: string;
   /** The stored policy, or the defaults when there is no file yet; throws `policy_file_invalid`. */
   load(): PolicyFile;
+  /**
+   * The stored policy, or undefined when there is no file yet; throws `policy_file_invalid`. The host's start checks
+   * the file with this: the defaults are first needed when an agent asks something, not before the desk answers.
+   */
+  loadIfPresent(): PolicyFile | undefined;
+  /** The policy of a desk with no policy file: every default. */
+  defaults(): PolicyFile;
   save(file: PolicyFile): void;
 }
 
 export function createPolicyFileStore(dataDir: string): PolicyStore {
   const path = join(dataDir, POLICY_FILE);
+  const defaults = (): PolicyFile => PolicyFile.parse({ version: 1 }, ONCE);
+  const loadIfPresent = (): PolicyFile | undefined => {
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw policyFileInvalid(`Cannot read the governance policy ${path}: ${(error as Error).message}`);
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (error) {
+      throw policyFileInvalid(`The governance policy ${path} is not valid JSON: ${(error as Error).message}`);
+    }
+    const parsed = PolicyFile.safeParse(json, ONCE);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
+      throw policyFileInvalid(`The governance policy ${path} is invalid${where}: ${issue?.message ?? 'unknown problem'}`);
+    }
+    return parsed.data;
+  };
   return {
     path,
-    load() {
-      let text: string;
-      try {
-        text = readFileSync(path, 'utf8');
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return PolicyFile.parse({ version: 1 }, ONCE);
-        throw policyFileInvalid(`Cannot read the governance policy ${path}: ${(error as Error).message}`);
-      }
-      let json: unknown;
-      try {
-        json = JSON.parse(text);
-      } catch (error) {
-        throw policyFileInvalid(`The governance policy ${path} is not valid JSON: ${(error as Error).message}`);
-      }
-      const parsed = PolicyFile.safeParse(json, ONCE);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
-        throw policyFileInvalid(`The governance policy ${path} is invalid${where}: ${issue?.message ?? 'unknown problem'}`);
-      }
-      return parsed.data;
-    },
+    load: () => loadIfPresent() ?? defaults(),
+    loadIfPresent,
+    defaults,
     save(file) {
       mkdirSync(dataDir, { recursive: true, mode: 0o700 });
       // Written beside the target and renamed over it, so a crash leaves the old file or the new one, never half.
