@@ -1,6 +1,5 @@
 // Starts an agent as the leader of its own process group, with stdio pipes for the protocol and stderr as its log.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { endProcessTree } from './process-tree';
 import { DeskError } from '../../../shared/desk-error';
@@ -60,7 +59,8 @@ export async function spawnAgent(options: SpawnAgentOptions): Promise<AgentProce
     windowsHide: true,
   });
   const log: string[] = [];
-  createInterface({ input: child.stderr, crlfDelay: Infinity }).on('line', (line) => {
+  // readline is loaded with the first agent, not at the desk's start.
+  process.getBuiltinModule('node:readline').createInterface({ input: child.stderr, crlfDelay: Infinity }).on('line', (line) => {
     log.push(line);
     if (log.length > KEPT_LOG_LINES) log.shift();
     options.onLogLine?.(line);

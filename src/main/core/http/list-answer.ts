@@ -3,13 +3,12 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { promisify } from 'node:util';
-import { brotliCompress, constants, gzip } from 'node:zlib';
 
 /** Below this a compressed body saves less than the work and the header cost. */
 export const MIN_COMPRESSED_BYTES = 1024;
 
-const gzipAsync = promisify(gzip);
-const brotliAsync = promisify(brotliCompress);
+/** zlib, loaded when a list is first compressed: a start answers its first requests without it. */
+const zlib = () => process.getBuiltinModule('node:zlib');
 
 type Encoding = 'br' | 'gzip';
 
@@ -39,9 +38,10 @@ export function encodeList(text: string): EncodedList {
       let pending = made.get(encoding);
       if (!pending) {
         // Compression runs on libuv's pool, not on the thread that answers requests. Brotli's default (11) is far too slow here.
+        const { brotliCompress, constants, gzip } = zlib();
         pending = encoding === 'br'
-          ? brotliAsync(text, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: Buffer.byteLength(text) } })
-          : gzipAsync(text, { level: 6 });
+          ? promisify(brotliCompress)(text, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: Buffer.byteLength(text) } })
+          : promisify(gzip)(text, { level: 6 });
         made.set(encoding, pending);
       }
       return pending;

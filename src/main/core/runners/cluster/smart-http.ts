@@ -3,7 +3,6 @@
 // holding a whole pack in memory.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
-import { createGunzip } from 'node:zlib';
 import { startGit } from './exchange-git';
 
 export type GitService = 'git-upload-pack' | 'git-receive-pack';
@@ -64,7 +63,8 @@ export async function serveSmartHttp(request: IncomingMessage, response: ServerR
       return;
     }
     const encoding = (request.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
-    if (encoding === 'gzip' || encoding === 'x-gzip') body = request.pipe(createGunzip());
+    // zlib is loaded by the first gzipped push, not at the desk's start.
+    if (encoding === 'gzip' || encoding === 'x-gzip') body = request.pipe(process.getBuiltinModule('node:zlib').createGunzip());
     else if (encoding === 'identity') body = request;
     else {
       request.resume();

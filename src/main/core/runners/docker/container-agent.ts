@@ -1,7 +1,6 @@
 // The agent as the main process of its container: its stdin/stdout over one attached connection (the Engine API's
 // multiplexed stream, split into stdout and stderr here), its exit from the daemon, and its end by force removal.
 import { PassThrough, type Duplex } from 'node:stream';
-import { createInterface } from 'node:readline';
 import type Dockerode from 'dockerode';
 import type { AgentExit, RunningAgent } from '../../agents/agent-process';
 
@@ -26,7 +25,8 @@ export async function startContainerAgent(docker: Dockerode, options: Dockerode.
     stream.on('end', () => { stdout.end(); stderr.end(); });
     stream.on('error', () => { stdout.end(); stderr.end(); });
     const log: string[] = [];
-    createInterface({ input: stderr, crlfDelay: Infinity }).on('line', (line) => {
+    // readline is loaded with the first agent, not at the desk's start.
+    process.getBuiltinModule('node:readline').createInterface({ input: stderr, crlfDelay: Infinity }).on('line', (line) => {
       log.push(line);
       if (log.length > KEPT_LOG_LINES) log.shift();
       onLogLine?.(line);
