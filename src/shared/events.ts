@@ -10,8 +10,8 @@ export type ToolCallStatus = z.infer<typeof ToolCallStatus>;
 
 export const ToolCallLocation = lazySchema(() => z.object({ path: z.string(), line: z.number().int().optional() }));
 
-/** Fields a tool call and its updates share; updates carry only what changed. */
-const ToolCallFields = {
+/** Fields a tool call and its updates share; updates carry only what changed. Made inside the schemas that use them. */
+const toolCallFields = () => ({
   toolCallId: z.string(),
   title: z.string().optional(),
   /** ACP tool kind: read, edit, delete, move, search, execute, think, fetch, other. */
@@ -22,7 +22,7 @@ const ToolCallFields = {
   content: z.array(z.unknown()).optional(),
   rawInput: z.unknown().optional(),
   rawOutput: z.unknown().optional(),
-};
+});
 
 export const PlanEntry = lazySchema(() => z.object({
   content: z.string(),
@@ -49,8 +49,8 @@ export type TurnTokens = z.infer<typeof TurnTokens>;
 export const AgentUpdate = lazySchema(() => z.discriminatedUnion('kind', [
   /** A chunk of a message; `messageId` is the agent's, where it sends one (chunks of one message share it). */
   z.object({ kind: z.literal('message'), role: z.enum(['agent', 'thought', 'user']), text: z.string(), messageId: z.string().optional() }),
-  z.object({ kind: z.literal('tool-call'), ...ToolCallFields }),
-  z.object({ kind: z.literal('tool-call-update'), ...ToolCallFields }),
+  z.object({ kind: z.literal('tool-call'), ...toolCallFields() }),
+  z.object({ kind: z.literal('tool-call-update'), ...toolCallFields() }),
   z.object({ kind: z.literal('plan'), entries: z.array(PlanEntry) }),
   /** ACP `usage_update`: tokens now in the agent's context of `size`, and the session's cost so far, where it says. */
   z.object({ kind: z.literal('usage'), used: TokenCount, size: TokenCount, cost: UsageCost.optional() }),

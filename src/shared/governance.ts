@@ -208,29 +208,30 @@ export const AgentAction = lazySchema(() => z.enum(['create', 'modify', 'delete'
 export type AgentAction = z.infer<typeof AgentAction>;
 
 const Text = lazySchema(() => z.string().max(100_000, 'must be at most 100000 characters'));
-const identity = {
+// Shapes made inside the schemas that use them: `AgentId.optional()` at load would build AgentId at every start.
+const identity = () => ({
   /** Optional with an agent token (the token names the agent); required with the desk token. */
   agent_id: AgentId.optional(),
   session_id: z.string().max(200).optional(),
   task_id: z.string().min(1).max(200).optional(),
-};
-const asking = {
-  ...identity,
+});
+const asking = () => ({
+  ...identity(),
   action: AgentAction,
   /** Relative to the worktree (the task's when `task_id` is given, else the repository), or absolute. */
   target_path: z.string().min(1).max(4096).optional(),
   command: z.string().min(1).max(10_000).optional(),
   content: Text.optional(),
   rationale: Text.optional(),
-};
+});
 
 /** `POST /agent/request` body. APPROVAL stays open until decided; QUERY and VALIDATE only answer; REPORT closes an approved request. */
 export const AgentRequestBody = lazySchema(() => z.discriminatedUnion('request_type', [
-  z.object({ request_type: z.literal('APPROVAL'), ...asking }),
-  z.object({ request_type: z.literal('QUERY'), ...asking }),
-  z.object({ request_type: z.literal('VALIDATE'), ...asking }),
+  z.object({ request_type: z.literal('APPROVAL'), ...asking() }),
+  z.object({ request_type: z.literal('QUERY'), ...asking() }),
+  z.object({ request_type: z.literal('VALIDATE'), ...asking() }),
   z.object({
-    request_type: z.literal('REPORT'), ...identity,
+    request_type: z.literal('REPORT'), ...identity(),
     request_id: z.string().min(1).max(200),
     completed: z.boolean().default(true),
     content: Text.optional(),

@@ -2,6 +2,7 @@
 // repository, and the board's routes that list, open and close repositories.
 import { z } from 'zod';
 import { AddRepo, RepoInfo, RepoSetupSettings, ReposResponse } from '../repos';
+import { lazySchema } from '../lazy-schema';
 import { aaRoutes } from './aa';
 import { routesOf, Segment, type RouteDef } from './route';
 
@@ -10,7 +11,7 @@ function underRepo<const R extends RouteDef>(route: R) {
   return {
     ...route,
     path: `/r/:repo${route.path}` as `/r/:repo${R['path']}`,
-    params: (route.params ?? z.object({})).extend({ repo: Segment }),
+    params: lazySchema(() => (route.params ?? z.object({})).extend({ repo: Segment })),
     summary: `${route.summary} In the repository named in the path.`,
     errors: [...new Set([...(route.errors ?? []), 404])],
   };
