@@ -198,7 +198,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
       return { ...(promptsPerHour !== undefined && { promptsPerHour }), ...(concurrentTasks !== undefined && { concurrentTasks }) };
     },
     record,
-    run: mcp.wrapRun(watchedRun(diskFullRun(runTask, { dataDir: config.dataDir }), { quiet, notes: agentNotes })),
+    run: mcp.wrapRun(watchedRun(diskFullRun(runTask, { dataDir: config.dataDir, repoGitDirOf: (task) => (repos.find(task.repo ?? '') ?? repos.default).repository.commonDir }), { quiet, notes: agentNotes })),
     quiet,
     sandbox,
     runners,
