@@ -44,6 +44,7 @@ import { createTasksRepo } from './store/tasks-repo';
 import { createTurnsRepo } from './store/turns-repo';
 import { createDeferredWrites, deferringTasks, deferringTurns } from './store/deferred-writes';
 import { createDiskWatch } from './host/disk-watch';
+import { fullDiskGuard } from './store/refuse-when-full';
 import { diskFullRun } from './tasks/disk-full-run';
 import { unknownAgent } from './tasks/task-errors';
 import { runTask } from './tasks/task-runner';
@@ -137,6 +138,8 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     onWritten: () => disk.written('task records'),
     onDropped: (error) => log(`A task record waiting for room could not be written: ${error instanceof Error ? error.message : String(error)}`),
   });
+  // Every other SQLite writer reached from HTTP refuses a full disk as `disk_full` (503), saying what and where.
+  const guard = fullDiskGuard(disk);
   const bus = createEventBus();
   const record = (taskId: string, attempt: number, event: TaskEvent) => bus.publish(events.append(taskId, attempt, event, now().toISOString()));
   // A task that ended has written all its output: its burst need not stay on disk as write-ahead log.
@@ -144,8 +147,8 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     if (event.type === 'task' && ENDED.has(event.task.status)) events.settle();
   });
 
-  const repos = await createRepoSet({ opener, first, store: createDeskReposRepo(db, repoRoot), log }, moreRepos);
-  const governance = createGovernanceService({ repo: createGovernanceRepo(db, repoRoot), policyStore, now });
+  const repos = await createRepoSet({ opener, first, store: guard(createDeskReposRepo(db, repoRoot), "the desk's list of repositories"), log }, moreRepos);
+  const governance = createGovernanceService({ repo: guard(createGovernanceRepo(db, repoRoot), 'the governance audit log'), policyStore, now });
   const tasksRepo = deferringTasks(createTasksRepo(db, repoRoot, { defaultRepo: repos.default.name }), deferred);
   const sandbox = createTaskSandbox({
     status: sandboxStatus,
@@ -223,11 +226,11 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   addGovernanceRoutes(router, { governance, repoRoot, worktreeOf: (id) => tasksRepo.get(id)?.worktreePath });
   addBoardRoutes(router, { tasks, lastSeq: () => events.lastSeq(), fixedSettings: { serverName: config.serverName, repository: repoRoot, dataDir: config.dataDir, sandbox: sandboxStatus }, quiet, disk });
   addBaseUpdateRoutes(router, { tasks });
-  addReviewRoutes(router, { tasks, viewed: createViewedRepo(db, repoRoot), now });
+  addReviewRoutes(router, { tasks, viewed: guard(createViewedRepo(db, repoRoot), "the diff's viewed marks"), now });
   addPullRequestRoutes(router, { tasks });
   addAgentAssignmentRoutes(router, { tasks, serverName: config.serverName, repos });
   addReposRoutes(router, { repos, tasks });
-  addAgentProtocolRoutes(router, { tasks, bus, db, repoRoot, repoRoots: () => repos.list().map((repo) => repo.root), now });
+  addAgentProtocolRoutes(router, { tasks, bus, db, repoRoot, repoRoots: () => repos.list().map((repo) => repo.root), now, guard });
   addProposalRoutes(router, { tasks });
   // A task's dev server runs confined like its agent; it ends with the task's cancel, rejection or archiving.
   const devServers = createDeskDevServers({ tasks: tasksRepo, repos, agents, sandbox, record, log, nodePath: config.agents.scripted.command });
