@@ -4,9 +4,10 @@ import { AgentImplementation } from './agents';
 import { OpenQuestion } from './questions';
 import { PullRequest } from './pull-request';
 import { RunnerKind } from './runners';
+import { TASK_STATUSES } from './task-status-labels';
 
 /** Where a task is in its life; the AA wire format uses these values as they are. */
-export const TaskStatus = z.enum(['queued', 'in-progress', 'awaiting-input', 'completed', 'error', 'cancelled']);
+export const TaskStatus = z.enum(TASK_STATUSES);
 export type TaskStatus = z.infer<typeof TaskStatus>;
 
 export { ACTIVE_STATUSES, FINISHED_STATUSES } from './task-status-labels';

@@ -52,6 +52,7 @@ import { prepareAllowlistNetwork } from './sandbox/network/sandbox-network';
 import { prepareMcpRelay } from './sandbox/network/mcp-relay';
 import { probeSandbox } from './sandbox/sandbox-probe';
 import { createTaskSandbox } from './sandbox/task-sandbox';
+import { startTaskLimits } from './sandbox/limits/desk-limits';
 import { createDeskReposRepo } from './store/desk-repos-repo';
 import { createRepoSet, openRepo, type RepoSet } from './repos/repo-set';
 import type { SandboxStatus } from '../../shared/sandbox';
@@ -101,6 +102,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   // The sandbox probe starts bubblewrap twice: it runs while git answers the checks below, not after them.
   // It never rejects, so leaving it behind when a check refuses the configuration is harmless.
   const sandboxProbe = config.sandbox ? Promise.resolve(config.sandbox) : probeSandbox();
+  const limitsProbe = startTaskLimits({ dataDir: config.dataDir, log });
 
   // Everything that can refuse the configuration runs before anything is opened or started.
   const repository = await openRepository(config.repoPath);
@@ -121,7 +123,8 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   policyStore.load();
   const runnersConfig = config.runners !== undefined ? RunnersConfig.parse(config.runners) : loadRunnersConfig(config.dataDir);
 
-  const sandboxStatus = await sandboxProbe;
+  const taskLimits = await limitsProbe;
+  const sandboxStatus = { ...await sandboxProbe, limits: taskLimits.status };
   if (!sandboxStatus.available) log(`Agents run unsandboxed: ${sandboxStatus.reason} ${sandboxStatus.fix ?? ''}`.trim());
 
   const db = openDatabase(join(config.dataDir, 'desk.sqlite'), undefined, { nativeBinding: config.nativeBinding });
@@ -160,6 +163,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     // The bridge to the allowlist proxy runs inside the sandbox on the Node that runs the scripted agent.
     allowlistNetwork: (request) => prepareAllowlistNetwork({ ...request, nodePath: config.agents.scripted.command }),
     mcpRelay: (request) => prepareMcpRelay({ ...request, nodePath: config.agents.scripted.command }),
+    limits: taskLimits,
     log,
   });
   // The MCP server agents reach with their task's token; its tools act through the task service and governance.
@@ -291,6 +295,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
       deferred.stop();
       groupCommit.flush();
       db.close();
+      taskLimits.close();
     },
   };
 }

@@ -5,6 +5,8 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const CORE = import.meta.dirname;
+/** The contract: the same rule holds there (it imports nothing but zod and itself). */
+const SHARED = resolve(CORE, '../../shared');
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -14,13 +16,13 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** The core files a file imports: every relative `from '…'`, `import '…'` and `import('…')` that lands in the core. */
-export function coreImportsOf(file: string, source: string): string[] {
+/** The files under `root` a file imports: every relative `from '…'`, `import '…'` and `import('…')` that lands there. */
+export function coreImportsOf(file: string, source: string, root = CORE): string[] {
   const specifiers = [...source.matchAll(/(?:from\s+|import\s*\(?\s*)['"](\.{1,2}\/[^'"]+)['"]/g)].map((match) => match[1]!);
   return specifiers.flatMap((specifier) => {
     const base = resolve(dirname(file), specifier);
     const target = [`${base}.ts`, join(base, 'index.ts'), base].find((candidate) => candidate.endsWith('.ts') && existsSync(candidate));
-    return target && target.startsWith(CORE) ? [target] : [];
+    return target && target.startsWith(root) ? [target] : [];
   });
 }
 
@@ -58,11 +60,19 @@ export function importCircles(graph: Map<string, string[]>): string[][] {
   return circles;
 }
 
+/** Every circle among the files under `root`, each as its files joined by arrows. */
+function circlesUnder(root: string): string[] {
+  const graph = new Map(sourceFiles(root).map((file) => [file, coreImportsOf(file, readFileSync(file, 'utf8'), root)]));
+  return importCircles(graph).map((group) => group.map((file) => relative(root, file)).join(' → '));
+}
+
 describe('imports in src/main/core', () => {
   it('form no circle', () => {
-    const graph = new Map(sourceFiles(CORE).map((file) => [file, coreImportsOf(file, readFileSync(file, 'utf8'))]));
-    const circles = importCircles(graph).map((group) => group.map((file) => relative(CORE, file)).join(' → '));
-    expect(circles).toEqual([]);
+    expect(circlesUnder(CORE)).toEqual([]);
+  });
+
+  it('form no circle in src/shared either', () => {
+    expect(circlesUnder(SHARED)).toEqual([]);
   });
 
   it('finds a circle when there is one, type imports included', () => {

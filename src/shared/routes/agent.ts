@@ -1,16 +1,14 @@
 // Governance routes: `/agent/*` for agents and hook scripts (desk or agent token), `/api/governance/*` for the board.
 import { z } from 'zod';
-import { ApiErrorBody } from '../api-error';
 import {
   AgentCapabilities, AgentRequestBody, AgentRequestStatus, AnswerGovernanceRequest, GovernanceRecord, GovernanceRequestList,
   GovernanceState, IssuedAgentToken, PolicyInput, PolicyView,
 } from '../governance';
-import { defineRoute, Segment } from './route';
+import { ById, routesOf } from './route';
 
-const family = 'Governance';
-const byId = z.object({ id: Segment });
-const error = ApiErrorBody;
-const auth = 'desk-or-agent';
+const governance = routesOf('Governance');
+/** Routes agents and their hook scripts call too, with an agent's token. */
+const forAgents = routesOf('Governance', { auth: 'desk-or-agent' });
 
 /** The largest page of `GET /api/governance/requests`. */
 export const MAX_GOVERNANCE_PAGE = 1000;
@@ -32,44 +30,22 @@ export const GovernanceListQuery = z.object({
 });
 
 export const agentRoutes = {
-  request: defineRoute({
-    method: 'POST', path: '/agent/request', family, auth, summary: 'Ask for approval, query, validate, or report on an earlier request.',
-    body: AgentRequestBody, bodyKind: 'json', responses: { 200: AgentRequestStatus, 202: AgentRequestStatus }, error, errors: [400, 404, 409, 429],
-  }),
-  status: defineRoute({
-    method: 'GET', path: '/agent/status/:id', family, auth, summary: "A governance request's state (poll it after a 202).",
-    params: byId, responses: { 200: AgentRequestStatus }, error, errors: [404],
-  }),
-  capabilities: defineRoute({
-    method: 'GET', path: '/agent/capabilities', family, auth, summary: "What the policy lets an agent do (?agent=<id> with the desk's token).",
-    query: z.object({ agent: z.string().optional() }), responses: { 200: AgentCapabilities }, error, errors: [400],
-  }),
-  listRequests: defineRoute({
-    method: 'GET', path: '/api/governance/requests', family, summary: 'The audit log of governance requests, newest first.',
-    query: GovernanceListQuery, responses: { 200: GovernanceRequestList }, error, errors: [400],
-  }),
-  getRequest: defineRoute({
-    method: 'GET', path: '/api/governance/requests/:id', family, summary: 'One governance request.',
-    params: byId, responses: { 200: GovernanceRecord }, error, errors: [404],
-  }),
-  answerRequest: defineRoute({
-    method: 'POST', path: '/api/governance/requests/:id/answer', family, summary: 'Answer an escalated request.',
-    params: byId, body: AnswerGovernanceRequest, bodyKind: 'json', responses: { 200: GovernanceRecord }, error, errors: [400, 404, 409],
-  }),
-  policy: defineRoute({
-    method: 'GET', path: '/api/governance/policy', family, summary: 'The governance policy.',
-    responses: { 200: PolicyView }, error,
-  }),
-  savePolicy: defineRoute({
-    method: 'PUT', path: '/api/governance/policy', family, summary: 'Replace the governance policy.',
-    body: PolicyInput, bodyKind: 'json', responses: { 200: PolicyView }, error, errors: [400],
-  }),
-  issueToken: defineRoute({
-    method: 'POST', path: '/api/governance/agents/:id/token', family, summary: 'Issue a token for an agent (replacing any earlier one).',
-    params: byId, responses: { 201: IssuedAgentToken }, error, errors: [400],
-  }),
-  revokeToken: defineRoute({
-    method: 'DELETE', path: '/api/governance/agents/:id/token', family, summary: "Revoke an agent's token.",
-    params: byId, responses: { 200: z.object({ agentId: z.string(), revoked: z.boolean() }) }, error, errors: [400],
-  }),
+  request: forAgents.post('/agent/request', 'Ask for approval, query, validate, or report on an earlier request.',
+    { body: AgentRequestBody, bodyKind: 'json', responses: { 200: AgentRequestStatus, 202: AgentRequestStatus }, errors: [400, 404, 409, 429] }),
+  status: forAgents.get('/agent/status/:id', "A governance request's state (poll it after a 202).",
+    { params: ById, responses: { 200: AgentRequestStatus }, errors: [404] }),
+  capabilities: forAgents.get('/agent/capabilities', "What the policy lets an agent do (?agent=<id> with the desk's token).",
+    { query: z.object({ agent: z.string().optional() }), responses: { 200: AgentCapabilities }, errors: [400] }),
+  listRequests: governance.get('/api/governance/requests', 'The audit log of governance requests, newest first.',
+    { query: GovernanceListQuery, responses: { 200: GovernanceRequestList }, errors: [400] }),
+  getRequest: governance.get('/api/governance/requests/:id', 'One governance request.', { params: ById, responses: { 200: GovernanceRecord }, errors: [404] }),
+  answerRequest: governance.post('/api/governance/requests/:id/answer', 'Answer an escalated request.',
+    { params: ById, body: AnswerGovernanceRequest, bodyKind: 'json', responses: { 200: GovernanceRecord }, errors: [400, 404, 409] }),
+  policy: governance.get('/api/governance/policy', 'The governance policy.', { responses: { 200: PolicyView } }),
+  savePolicy: governance.put('/api/governance/policy', 'Replace the governance policy.',
+    { body: PolicyInput, bodyKind: 'json', responses: { 200: PolicyView }, errors: [400] }),
+  issueToken: governance.post('/api/governance/agents/:id/token', 'Issue a token for an agent (replacing any earlier one).',
+    { params: ById, responses: { 201: IssuedAgentToken }, errors: [400] }),
+  revokeToken: governance.delete('/api/governance/agents/:id/token', "Revoke an agent's token.",
+    { params: ById, responses: { 200: z.object({ agentId: z.string(), revoked: z.boolean() }) }, errors: [400] }),
 } as const;

@@ -2,18 +2,14 @@
 // dependencies, settings, agents and their logins, the events socket and this contract as OpenAPI.
 import { z } from 'zod';
 import { AgentInstall, AgentLogin, AgentsResponse, AgentTest, LoginInput, StartInstall, StartLogin } from '../agents';
-import { ApiErrorBody } from '../api-error';
 import { EventPage } from '../events';
 import { AddDependency, DeskSettings, SetDependencies, TaskDiff, UpdateSettings } from '../review';
 import { RunnersView } from '../runners';
 import { TaskDetail, TaskSummary } from '../task';
 import { TaskListQuery, TaskPage } from '../task-list';
-import { defineRoute, Segment } from './route';
+import { ById, routesOf, Segment } from './route';
 
-const family = 'Board API';
-const task = z.object({ id: Segment });
-const agent = z.object({ id: Segment });
-const error = ApiErrorBody;
+const board = routesOf('Board API');
 
 /** The largest page of `GET /api/tasks/<id>/events`. */
 export const MAX_EVENT_PAGE = 5000;
@@ -30,95 +26,38 @@ const countParam = (fallback: number) => z.string().optional().transform((text, 
 });
 
 export const apiRoutes = {
-  listTasks: defineRoute({
-    method: 'GET', path: '/api/tasks', family, summary: 'Tasks filtered and paged, with the last event seq to open the socket after.',
-    query: TaskListQuery, responses: { 200: TaskPage, 304: 'empty' }, error, errors: [400],
-  }),
-  taskEvents: defineRoute({
-    method: 'GET', path: '/api/tasks/:id/events', family, summary: "A task's recorded events, page by page.",
-    params: task, query: z.object({ after: countParam(0), limit: countParam(1000).transform((n) => Math.max(1, Math.min(n, MAX_EVENT_PAGE))) }),
-    responses: { 200: EventPage }, error, errors: [400, 404],
-  }),
-  diff: defineRoute({
-    method: 'GET', path: '/api/tasks/:id/diff', family, summary: "The task's changes against its base.",
-    params: task, responses: { 200: TaskDiff }, error, errors: [404, 409],
-  }),
-  approve: defineRoute({
-    method: 'POST', path: '/tasks/:id/approve', family, summary: "Approve a completed task: merge its branch into the base branch.",
-    params: task, responses: { 200: TaskSummary }, error, errors: [404, 409],
-  }),
-  reject: defineRoute({
-    method: 'POST', path: '/tasks/:id/reject', family, summary: 'Reject a completed task.',
-    params: task, responses: { 200: TaskSummary }, error, errors: [404, 409],
-  }),
-  rerun: defineRoute({
-    method: 'POST', path: '/tasks/:id/rerun', family, summary: 'Run a finished task again.',
-    params: task, responses: { 202: TaskSummary }, error, errors: [404, 409],
-  }),
-  setDependencies: defineRoute({
-    method: 'PUT', path: '/tasks/:id/dependencies', family, summary: "Replace a task's dependencies.",
-    params: task, body: SetDependencies, bodyKind: 'json', responses: { 200: TaskDetail }, error, errors: [400, 404, 409],
-  }),
-  addDependency: defineRoute({
-    method: 'POST', path: '/tasks/:id/dependencies', family, summary: 'Add one dependency to a task.',
-    params: task, body: AddDependency, bodyKind: 'json', responses: { 200: TaskDetail }, error, errors: [400, 404, 409],
-  }),
-  removeDependency: defineRoute({
-    method: 'DELETE', path: '/tasks/:id/dependencies/:dependency', family, summary: 'Remove one dependency from a task.',
-    params: z.object({ id: Segment, dependency: Segment }), responses: { 200: TaskDetail }, error, errors: [404, 409],
-  }),
-  settings: defineRoute({
-    method: 'GET', path: '/api/settings', family, summary: "The desk's settings.",
-    responses: { 200: DeskSettings }, error,
-  }),
-  updateSettings: defineRoute({
-    method: 'PUT', path: '/api/settings', family, summary: "Change the desk's adjustable settings.",
-    body: UpdateSettings, bodyKind: 'json', responses: { 200: DeskSettings }, error, errors: [400],
-  }),
-  runners: defineRoute({
-    method: 'GET', path: '/api/runners', family, summary: 'Where agents may run (local, docker, cluster): each runner\'s state, capacity and load.',
-    responses: { 200: RunnersView }, error,
-  }),
-  agents: defineRoute({
-    method: 'GET', path: '/api/agents', family, summary: 'The agents a task may name, whether each can start here, and the default.',
-    responses: { 200: AgentsResponse }, error,
-  }),
-  startLogin: defineRoute({
-    method: 'POST', path: '/api/agents/:id/login', family, summary: "Start an agent's own terminal login (a body is optional).",
-    params: agent, body: StartLogin, bodyKind: 'optional-json', responses: { 202: AgentLogin }, error, errors: [400, 404, 409],
-  }),
-  login: defineRoute({
-    method: 'GET', path: '/api/agents/:id/login', family, summary: "An agent login's terminal output and state.",
-    params: agent, responses: { 200: AgentLogin }, error, errors: [404],
-  }),
-  loginInput: defineRoute({
-    method: 'POST', path: '/api/agents/:id/login/input', family, summary: "Type into an agent login's terminal.",
-    params: agent, body: LoginInput, bodyKind: 'json', responses: { 200: AgentLogin }, error, errors: [400, 404, 409],
-  }),
-  stopLogin: defineRoute({
-    method: 'DELETE', path: '/api/agents/:id/login', family, summary: 'Stop an agent login.',
-    params: agent, responses: { 200: z.object({ stopped: z.string() }) }, error, errors: [404],
-  }),
-  startInstall: defineRoute({
-    method: 'POST', path: '/api/agents/:id/install', family,
-    summary: "Install an agent with npm into the desk's agent cache (its package, or {\"source\"}: a tarball path or package spec).",
-    params: agent, body: StartInstall, bodyKind: 'optional-json', responses: { 202: AgentInstall }, error, errors: [400, 404, 409],
-  }),
-  install: defineRoute({
-    method: 'GET', path: '/api/agents/:id/install', family, summary: "An agent install's progress and log.",
-    params: agent, responses: { 200: AgentInstall }, error, errors: [404],
-  }),
-  testAgent: defineRoute({
-    method: 'POST', path: '/api/agents/:id/test', family, summary: "Start the agent, initialize and session/new in an empty temp dir: who it is and whether it is ready.",
-    params: agent, responses: { 200: AgentTest }, error, errors: [404],
-  }),
-  events: defineRoute({
-    method: 'GET', path: '/api/events', family,
-    summary: 'WebSocket (subprotocol assignment-desk.v1; browsers offer the token as subprotocol bearer.<token>): every new event after ?after=<seq>.',
-    query: z.object({ after: z.string().optional() }), responses: { 101: 'empty' }, error, errors: [404],
-  }),
-  openapi: defineRoute({
-    method: 'GET', path: '/api/openapi.json', family, summary: 'This contract as an OpenAPI 3.1 document.',
-    responses: { 200: z.record(z.string(), z.unknown()) }, error,
-  }),
+  listTasks: board.get('/api/tasks', 'Tasks filtered and paged, with the last event seq to open the socket after.',
+    { query: TaskListQuery, responses: { 200: TaskPage, 304: 'empty' }, errors: [400] }),
+  taskEvents: board.get('/api/tasks/:id/events', "A task's recorded events, page by page.",
+    { params: ById, query: z.object({ after: countParam(0), limit: countParam(1000).transform((n) => Math.max(1, Math.min(n, MAX_EVENT_PAGE))) }), responses: { 200: EventPage }, errors: [400, 404] }),
+  diff: board.get('/api/tasks/:id/diff', "The task's changes against its base.", { params: ById, responses: { 200: TaskDiff }, errors: [404, 409] }),
+  approve: board.post('/tasks/:id/approve', "Approve a completed task: merge its branch into the base branch.",
+    { params: ById, responses: { 200: TaskSummary }, errors: [404, 409] }),
+  reject: board.post('/tasks/:id/reject', 'Reject a completed task.', { params: ById, responses: { 200: TaskSummary }, errors: [404, 409] }),
+  rerun: board.post('/tasks/:id/rerun', 'Run a finished task again.', { params: ById, responses: { 202: TaskSummary }, errors: [404, 409] }),
+  setDependencies: board.put('/tasks/:id/dependencies', "Replace a task's dependencies.",
+    { params: ById, body: SetDependencies, bodyKind: 'json', responses: { 200: TaskDetail }, errors: [400, 404, 409] }),
+  addDependency: board.post('/tasks/:id/dependencies', 'Add one dependency to a task.',
+    { params: ById, body: AddDependency, bodyKind: 'json', responses: { 200: TaskDetail }, errors: [400, 404, 409] }),
+  removeDependency: board.delete('/tasks/:id/dependencies/:dependency', 'Remove one dependency from a task.',
+    { params: z.object({ id: Segment, dependency: Segment }), responses: { 200: TaskDetail }, errors: [404, 409] }),
+  settings: board.get('/api/settings', "The desk's settings.", { responses: { 200: DeskSettings } }),
+  updateSettings: board.put('/api/settings', "Change the desk's adjustable settings.",
+    { body: UpdateSettings, bodyKind: 'json', responses: { 200: DeskSettings }, errors: [400] }),
+  runners: board.get('/api/runners', 'Where agents may run (local, docker, cluster): each runner\'s state, capacity and load.', { responses: { 200: RunnersView } }),
+  agents: board.get('/api/agents', 'The agents a task may name, whether each can start here, and the default.', { responses: { 200: AgentsResponse } }),
+  startLogin: board.post('/api/agents/:id/login', "Start an agent's own terminal login (a body is optional).",
+    { params: ById, body: StartLogin, bodyKind: 'optional-json', responses: { 202: AgentLogin }, errors: [400, 404, 409] }),
+  login: board.get('/api/agents/:id/login', "An agent login's terminal output and state.", { params: ById, responses: { 200: AgentLogin }, errors: [404] }),
+  loginInput: board.post('/api/agents/:id/login/input', "Type into an agent login's terminal.",
+    { params: ById, body: LoginInput, bodyKind: 'json', responses: { 200: AgentLogin }, errors: [400, 404, 409] }),
+  stopLogin: board.delete('/api/agents/:id/login', 'Stop an agent login.', { params: ById, responses: { 200: z.object({ stopped: z.string() }) }, errors: [404] }),
+  startInstall: board.post('/api/agents/:id/install', "Install an agent with npm into the desk's agent cache (its package, or {\"source\"}: a tarball path or package spec).",
+    { params: ById, body: StartInstall, bodyKind: 'optional-json', responses: { 202: AgentInstall }, errors: [400, 404, 409] }),
+  install: board.get('/api/agents/:id/install', "An agent install's progress and log.", { params: ById, responses: { 200: AgentInstall }, errors: [404] }),
+  testAgent: board.post('/api/agents/:id/test', "Start the agent, initialize and session/new in an empty temp dir: who it is and whether it is ready.",
+    { params: ById, responses: { 200: AgentTest }, errors: [404] }),
+  events: board.get('/api/events', 'WebSocket (subprotocol assignment-desk.v1; browsers offer the token as subprotocol bearer.<token>): every new event after ?after=<seq>.',
+    { query: z.object({ after: z.string().optional() }), responses: { 101: 'empty' }, errors: [404] }),
+  openapi: board.get('/api/openapi.json', 'This contract as an OpenAPI 3.1 document.', { responses: { 200: z.record(z.string(), z.unknown()) } }),
 } as const;

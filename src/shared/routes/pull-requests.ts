@@ -1,25 +1,13 @@
 // A task's pull request (GitHub) or merge request (GitLab) from the board: open it (push the task's branch first) and
 // read it again from its forge.
-import { z } from 'zod';
-import { ApiErrorBody } from '../api-error';
 import { OpenPullRequest, PullRequest } from '../pull-request';
-import { defineRoute, Segment } from './route';
+import { ById, routesOf } from './route';
 
-const family = 'Board API';
-const task = z.object({ id: Segment });
-const error = ApiErrorBody;
+const board = routesOf('Board API');
 
 export const pullRequestRoutes = {
-  open: defineRoute({
-    method: 'POST', path: '/api/tasks/:id/pull-request', family,
-    summary: "Push a completed task's branch to its repository's remote (never forced) and open a pull request (GitHub) or merge request (GitLab) from it. "
-      + 'Title and body default to the task\'s; base defaults to its base branch. Answers 201 when it opened one, 200 when the task already had one '
-      + 'or an open one from its branch was found on the forge. Forge refusals answer in the forge\'s own words (401/403/404 → 403/404, 422 → 409, no answer → 502).',
-    params: task, body: OpenPullRequest, bodyKind: 'optional-json', responses: { 201: PullRequest, 200: PullRequest }, error, errors: [400, 403, 404, 409, 502, 503],
-  }),
-  refresh: defineRoute({
-    method: 'POST', path: '/api/tasks/:id/pull-request/refresh', family,
-    summary: "Read the task's pull or merge request again from its forge: state (open, closed, merged), draft and checks.",
-    params: task, responses: { 200: PullRequest }, error, errors: [403, 404, 409, 502],
-  }),
+  open: board.post('/api/tasks/:id/pull-request', "Push a completed task's branch to its repository's remote (never forced) and open a pull request (GitHub) or merge request (GitLab) from it. " + 'Title and body default to the task\'s; base defaults to its base branch. Answers 201 when it opened one, 200 when the task already had one ' + 'or an open one from its branch was found on the forge. Forge refusals answer in the forge\'s own words (401/403/404 → 403/404, 422 → 409, no answer → 502).',
+    { params: ById, body: OpenPullRequest, bodyKind: 'optional-json', responses: { 201: PullRequest, 200: PullRequest }, errors: [400, 403, 404, 409, 502, 503] }),
+  refresh: board.post('/api/tasks/:id/pull-request/refresh', "Read the task's pull or merge request again from its forge: state (open, closed, merged), draft and checks.",
+    { params: ById, responses: { 200: PullRequest }, errors: [403, 404, 409, 502] }),
 } as const;

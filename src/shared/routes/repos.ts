@@ -1,10 +1,9 @@
 // Several repositories in one desk: the whole Agent Assignment protocol again under `/r/<name>/`, bound to that
 // repository, and the board's routes that list, open and close repositories.
 import { z } from 'zod';
-import { ApiErrorBody } from '../api-error';
 import { AddRepo, RepoInfo, RepoSetupSettings, ReposResponse } from '../repos';
 import { aaRoutes } from './aa';
-import { defineRoute, Segment, type RouteDef } from './route';
+import { routesOf, Segment, type RouteDef } from './route';
 
 /** `route` under `/r/:repo`, with the repository as its first path parameter. */
 function underRepo<const R extends RouteDef>(route: R) {
@@ -31,25 +30,15 @@ export const repoBareRoutes = {
   list: underRepo({ ...aaRoutes.list, path: '' }),
 } as const;
 
-const family = 'Board API';
+const board = routesOf('Board API');
 const repo = z.object({ name: Segment });
-const error = ApiErrorBody;
 
 export const reposRoutes = {
-  list: defineRoute({
-    method: 'GET', path: '/api/repos', family, summary: 'The open repositories, the default first, with each one\'s endpoint and setup.',
-    responses: { 200: ReposResponse }, error,
-  }),
-  add: defineRoute({
-    method: 'POST', path: '/api/repos', family, summary: 'Open another repository (kept open across restarts).',
-    body: AddRepo, bodyKind: 'json', responses: { 201: RepoInfo }, error, errors: [400, 409],
-  }),
-  remove: defineRoute({
-    method: 'DELETE', path: '/api/repos/:name', family, summary: 'Close a repository (nothing on disk changes); 409 while its tasks have not all finished.',
-    params: repo, responses: { 200: ReposResponse }, error, errors: [404, 409],
-  }),
-  setSetup: defineRoute({
-    method: 'PUT', path: '/api/repos/:name/setup', family, summary: "The worktree setup used when the repository has no .desk/config.json ({} clears it).",
-    params: repo, body: RepoSetupSettings, bodyKind: 'json', responses: { 200: RepoInfo }, error, errors: [400, 404],
-  }),
+  list: board.get('/api/repos', 'The open repositories, the default first, with each one\'s endpoint and setup.', { responses: { 200: ReposResponse } }),
+  add: board.post('/api/repos', 'Open another repository (kept open across restarts).',
+    { body: AddRepo, bodyKind: 'json', responses: { 201: RepoInfo }, errors: [400, 409] }),
+  remove: board.delete('/api/repos/:name', 'Close a repository (nothing on disk changes); 409 while its tasks have not all finished.',
+    { params: repo, responses: { 200: ReposResponse }, errors: [404, 409] }),
+  setSetup: board.put('/api/repos/:name/setup', "The worktree setup used when the repository has no .desk/config.json ({} clears it).",
+    { params: repo, body: RepoSetupSettings, bodyKind: 'json', responses: { 200: RepoInfo }, errors: [400, 404] }),
 } as const;

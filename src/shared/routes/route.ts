@@ -1,6 +1,7 @@
 // How an HTTP route is declared once: method, path, parameters, query, body, answers and error shape, as zod.
 // The server registers its handlers by these declarations, the board's client calls them, docs/openapi.json is made from them.
 import { z } from 'zod';
+import { ApiErrorBody } from '../api-error';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -65,3 +66,21 @@ export function pathOf(route: RouteDef, params: Record<string, string> = {}): st
 
 /** A path parameter: any one non-empty segment. */
 export const Segment = z.string().min(1);
+
+/** The path parameter of a route on one thing (a task, an agent, a request): `/…/:id`. */
+export const ById = z.object({ id: Segment });
+
+/** What each route of a family says for itself; the family, its error body and the tokens it takes come from `routesOf`. */
+export type RouteFields = Omit<RouteDef, 'method' | 'path' | 'summary' | 'family' | 'error' | 'auth'>;
+
+/**
+ * The routes of one family, declared `get(path, summary, fields)` (likewise `post`, `put`, `delete`): the family, the
+ * body of its errors (`ApiErrorBody` unless given) and the tokens it takes are said once for all of them.
+ */
+export function routesOf(family: RouteDef['family'], shared: { error?: z.ZodType; auth?: RouteAuth } = {}) {
+  const { error = ApiErrorBody, auth } = shared;
+  const declare = <const M extends HttpMethod>(method: M) =>
+    <const P extends string, const F extends RouteFields>(path: P, summary: string, fields: F) =>
+      defineRoute({ method, path, summary, family, error, ...(auth !== undefined && { auth }), ...fields });
+  return { get: declare('GET'), post: declare('POST'), put: declare('PUT'), delete: declare('DELETE') };
+}

@@ -2,8 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { z } from 'zod';
-import { GrantedPath, HostPattern } from '../../../shared/sandbox';
-import { AgentDialect, FileMethods, type AgentSpec } from './agent-spec';
+import { AgentDialect, AgentSpec } from './agent-spec';
 import { DeskError } from '../../../shared/desk-error';
 
 export const AGENTS_CONFIG_FILE = 'agents.json';
@@ -32,20 +31,12 @@ const ConfigEntry = z.object({
   dialect: AgentDialect.default('auto'),
   envAllowlist: z.array(VariableName).default([]),
   env: z.record(VariableName, z.string()).default({}),
-  authMethod: z.string().min(1).optional(),
-  /** Which ACP file methods the desk offers it; an entry replacing a known agent keeps the known agent's choice. */
-  fileMethods: FileMethods.optional(),
-  stateDirs: z.array(GrantedPath).optional(),
-  stateFiles: z.array(GrantedPath).optional(),
-  networkHosts: z.array(HostPattern).optional(),
-  /** The agent's own mode that leaves confinement to the desk's sandbox (see AgentSpec). */
-  confinedMode: z.string().min(1).optional(),
-  /** The confined mode when the policy asks before commands (see AgentSpec). */
-  confinedAskMode: z.string().min(1).optional(),
-  /** The agent's config files that may name its model endpoint (see AgentSpec). */
-  endpointFiles: z.array(z.string().min(1)).optional(),
-  /** What Settings' Install gives npm (a package, `name@version`, a tarball path); overrides a known agent's package. */
-  npmPackage: z.string().min(1).optional(),
+  // The rest means what it means in AgentSpec, checked alike. An entry replacing a known agent keeps the known agent's
+  // fileMethods unless it names its own; its npmPackage (a package, `name@version`, a tarball path) overrides the known one.
+  ...AgentSpec.pick({
+    authMethod: true, fileMethods: true, stateDirs: true, stateFiles: true, networkHosts: true, confinedMode: true, confinedAskMode: true,
+    endpointFiles: true, npmPackage: true,
+  }).shape,
   /** For an agent slow to start: how long each handshake step may wait (default 30 000 ms). */
   handshakeTimeoutMs: z.number().int().min(1000, 'must be at least 1000 (ms)').max(600_000, 'must be at most 600000 (ms)').optional(),
 }).strict();

@@ -7,14 +7,14 @@ import type { IPty } from 'node-pty';
 import type { TaskEvent } from '../../../shared/events';
 import { INVALID_PARAMS, JsonRpcError } from '../../../shared/json-rpc-peer';
 import { RESOURCE_NOT_FOUND } from './acp-errors';
-import { createOutputBatcher, type OutputBatcher } from './output-batcher';
-import { createOutputBuffer, type OutputBuffer } from './output-buffer';
+import type { OutputBatcher } from './output-batcher';
+import type { OutputBuffer } from './output-buffer';
 import { endProcessTree } from './process-tree';
 import { terminalLaunch } from './terminal-command';
 import { readProcessTable } from './process-table';
 import { holdSlaveOpen } from './pty-output-guard';
 import { resolveTerminalCwd } from './terminal-cwd';
-import { terminalReads, type TerminalExitStatus, type TerminalOutput } from './terminal-reads';
+import { createTerminalSink, terminalReads, type TerminalExitStatus, type TerminalOutput } from './terminal-reads';
 
 // Loaded with the first terminal, not at start (a native module the desk's first answers never need).
 const loadNodePty = (): typeof NodePty => createRequire(import.meta.url)('node-pty') as typeof NodePty;
@@ -68,9 +68,6 @@ interface Terminal {
   stopping?: Promise<unknown>;
 }
 
-// Shared with the cluster's terminals (runners/cluster/remote-terminals.ts), which mirror their output here.
-export const DEFAULT_BATCH_MS = 50;
-export const MAX_PENDING_OUTPUT = 64 * 1024;
 // Whatever the agent asks (no limit, or a huge one), a runaway `yes` must not eat the desk's memory.
 export const MAX_OUTPUT_LIMIT = 32 * 1024 * 1024;
 export const DISPOSE_LIMIT_MS = 3000;
@@ -107,14 +104,7 @@ export function createTerminalHost(options: TerminalHostOptions): TerminalHost {
       const releaseSlave = holdSlaveOpen(pty);
       options.record({ type: 'terminal-started', terminalId, command: params.command, args, cwd });
 
-      const buffer = createOutputBuffer(limit);
-      const batcher = createOutputBatcher({
-        intervalMs: options.outputBatchMs ?? DEFAULT_BATCH_MS,
-        maxPending: MAX_PENDING_OUTPUT,
-        emit: (data) => options.record({ type: 'terminal-output', terminalId, data }),
-      });
-      let resolveExit: (status: TerminalExitStatus) => void = () => {};
-      const exited = new Promise<TerminalExitStatus>((resolve) => { resolveExit = resolve; });
+      const { buffer, batcher, exited, settle: resolveExit } = createTerminalSink(terminalId, limit, options);
       const terminal: Terminal = { pty, buffer, batcher, exitStatus: null, exited };
 
       pty.onData((data) => {

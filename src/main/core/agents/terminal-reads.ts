@@ -1,6 +1,13 @@
 // What every terminal host answers the same way wherever its terminals run (a local pty, a cluster container): a
-// terminal's output so far, and its exit, awaited.
-import type { OutputBuffer } from './output-buffer';
+// terminal's output so far, and its exit, awaited; and how its output is kept (a buffer, batched events) as it comes.
+import type { TaskEvent } from '../../../shared/events';
+import { createOutputBatcher, type OutputBatcher } from './output-batcher';
+import { createOutputBuffer, type OutputBuffer } from './output-buffer';
+
+/** How often a terminal's output is recorded as an event, at most. */
+export const DEFAULT_BATCH_MS = 50;
+/** Output waiting for its batch beyond this is recorded at once. */
+export const MAX_PENDING_OUTPUT = 64 * 1024;
 
 export interface TerminalExitStatus { exitCode: number | null; signal: string | null }
 
@@ -27,4 +34,24 @@ export function terminalReads(find: (terminalId: string) => ReadableTerminal) {
       }
     },
   };
+}
+
+/** Where a terminal's output goes as it comes: the buffer the agent reads (up to `limit`), the batches recorded as events. */
+export interface TerminalSink {
+  readonly buffer: OutputBuffer;
+  readonly batcher: OutputBatcher;
+  /** Settles with the status given to `settle`. */
+  readonly exited: Promise<TerminalExitStatus>;
+  settle(status: TerminalExitStatus): void;
+}
+
+export function createTerminalSink(terminalId: string, limit: number, options: { outputBatchMs?: number | undefined; record(event: TaskEvent): void }): TerminalSink {
+  const batcher = createOutputBatcher({
+    intervalMs: options.outputBatchMs ?? DEFAULT_BATCH_MS,
+    maxPending: MAX_PENDING_OUTPUT,
+    emit: (data) => options.record({ type: 'terminal-output', terminalId, data }),
+  });
+  let settle: (status: TerminalExitStatus) => void = () => {};
+  const exited = new Promise<TerminalExitStatus>((resolve) => { settle = resolve; });
+  return { buffer: createOutputBuffer(limit), batcher, exited, settle };
 }

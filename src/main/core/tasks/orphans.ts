@@ -9,7 +9,7 @@ import type { TaskRecord } from '../store/tasks-repo';
  * of that id exists, so a group whose leader is gone is surely ours; a live leader is checked by its
  * command line (where the platform tells it) because the pid may have been recycled.
  */
-export async function reapOrphan(task: TaskRecord, agents: AgentRegistry): Promise<void> {
+export async function reapOrphan(task: TaskRecord, agents: Pick<AgentRegistry, 'get'>): Promise<void> {
   const pid = task.agentPid as number;
   if (!processGroupAlive(pid)) return;
   if (processExists(pid)) {

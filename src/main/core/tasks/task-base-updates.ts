@@ -23,8 +23,8 @@ export interface TaskBaseUpdates {
 }
 
 export interface TaskBaseUpdatesDeps {
-  /** The git service of the task's repository. */
-  gitOf(task: TaskRecord): GitService;
+  /** The git service of the task's repository, as far as updates from the base use it. */
+  gitOf(task: TaskRecord): Pick<GitService, 'compareWithBase' | 'updateFromBase' | 'commitAll' | 'abortUpdate'>;
   mustGet(id: string): TaskRecord;
   save(id: string, patch: TaskPatch): TaskRecord;
   log(task: TaskRecord, text: string): void;

@@ -10,7 +10,7 @@ import { reapOrphan } from './orphans';
 export interface TaskRecoveryDeps {
   graph: Pick<TaskGraph, 'nodes'>;
   mustGet(id: string): TaskRecord;
-  agents: AgentRegistry;
+  agents: Pick<AgentRegistry, 'get'>;
   gate: Pick<PermissionGate, 'closeOpen'>;
   save(id: string, patch: TaskPatch): TaskRecord;
   log(task: TaskRecord, text: string, level?: 'info' | 'warn' | 'error'): void;

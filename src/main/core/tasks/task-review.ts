@@ -1,33 +1,29 @@
-// Review of a finished task: its diff, approval (merge into the base branch), rejection (the branch is
-// archived, never lost), and a re-run of the same submission.
+// Review of a finished task: its diff, approval (merge into the base branch, then the push the settings ask for),
+// rejection (the branch is archived, never lost), and a re-run of the same submission.
 import type { TaskDiff } from '../../../shared/review';
 import { FINISHED_STATUSES, firstLineOf, type SubmitTask, type TaskStatus } from '../../../shared/task';
 import type { GitService } from '../git/git-service';
 import type { TaskPatch, TaskRecord } from '../store/tasks-repo';
-import { createTaskArchive, type TaskArchive } from './task-archive';
-import { createTaskPullRequests, type TaskPullRequests, type TaskPullRequestsDeps } from './task-pull-requests';
 import { taskBusy } from './task-errors';
 import { pushAfterApprove } from './push-after-approve';
 import type { PushAfterApprove } from '../../../shared/review';
-import { conflictUnresolved, createTaskBaseUpdates, type TaskBaseUpdates } from './task-base-updates';
+import { conflictUnresolved } from './task-base-updates';
 
-/** Review of finished tasks, archiving them and updating them from their base included. */
-export interface TaskReview extends TaskBaseUpdates, TaskArchive, TaskPullRequests {
+export interface TaskReview {
   diff(id: string): Promise<TaskDiff>;
   approve(id: string): Promise<TaskRecord>;
   reject(id: string): Promise<TaskRecord>;
   rerun(id: string): Promise<TaskRecord>;
 }
 
-export interface TaskReviewDeps extends Pick<TaskPullRequestsDeps, 'forges' | 'repoConfigOf' | 'withOpenPullRequests'> {
-  /** The git service of the task's repository. */
-  gitOf(task: TaskRecord): GitService;
+export interface TaskReviewDeps {
+  /** The git service of the task's repository, as far as review and the push after approval use it. */
+  gitOf(task: TaskRecord): Pick<GitService, 'liveDiff' | 'diff' | 'mergeIntoBase' | 'retire' | 'push' | 'branchFor'>;
   mustGet(id: string): TaskRecord;
   save(id: string, patch: TaskPatch): TaskRecord;
   log(task: TaskRecord, text: string, level?: 'info' | 'warn' | 'error'): void;
   withTaskLock<T>(id: string, work: () => Promise<T>): Promise<T>;
   submit(input: SubmitTask): Promise<TaskRecord>;
-  followUp(id: string, prompt: string): Promise<TaskRecord>;
   /** What to push after an approval (the desk's `pushAfterApprove` setting), if anything. */
   pushAfterApprove?(): PushAfterApprove | null;
   now(): Date;
@@ -42,9 +38,6 @@ export function createTaskReview(deps: TaskReviewDeps): TaskReview {
   const { gitOf } = deps;
 
   return {
-    ...createTaskBaseUpdates(deps),
-    ...createTaskArchive(deps),
-    ...createTaskPullRequests(deps),
     async diff(id) {
       const task = deps.mustGet(id);
       if (!task.baseCommit || !task.branch) throw taskBusy(`Task ${id} has not started, so it has no changes yet.`);

@@ -1,7 +1,7 @@
 // A task in review and its base branch: how far behind it is, the update from the base, and the ways out of a
 // conflicted update (ask the agent, mark resolved after editing, undo). Each action is one request.
 import type { BaseStatus, UpdateStrategy } from '../../../shared/base-update';
-import { messageOf } from '../api/api-error';
+import { attempt as attemptShown } from './attempt';
 import type { SliceCreator } from './store-types';
 
 export interface BaseSlice {
@@ -22,19 +22,8 @@ export const createBaseSlice: SliceCreator<BaseSlice> = (set, get) => {
     return api;
   };
   /** One request; its refusal becomes the page's alert, its success a status line, then the counts are read again. */
-  const attempt = async (id: string, work: () => Promise<string | undefined>): Promise<boolean> => {
-    try {
-      const done = await work();
-      get().dismissAlert();
-      if (done) get().showStatus(done);
-      return true;
-    } catch (error) {
-      get().showAlert(messageOf(error));
-      return false;
-    } finally {
-      void get().loadBaseStatus(id);
-    }
-  };
+  const attempt = (id: string, work: () => Promise<string | undefined>): Promise<boolean> =>
+    attemptShown(get, work).finally(() => void get().loadBaseStatus(id));
 
   return {
     baseStatus: {},

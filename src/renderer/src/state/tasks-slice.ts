@@ -6,6 +6,7 @@ import type { AnswerInput, TaskDetail, TaskSummary } from '../../../shared/task'
 import { ACTIVE_STATUSES } from '../../../shared/task-status-labels';
 import { ApiError, messageOf } from '../api/api-error';
 import type { DeskApi, NewTask, TaskListRequest } from '../api/desk-api';
+import { attempt as attemptShown } from './attempt';
 import { EMPTY_BOARD, loadBoard, mergeTasks, type BoardData } from './board-reducer';
 import type { SliceCreator } from './store-types';
 
@@ -70,17 +71,10 @@ export const createTasksSlice: SliceCreator<TasksSlice> = (set, get) => {
     return client;
   };
   /** Runs one request; a refusal becomes the page's alert with the server's message. */
-  const attempt = async (work: () => Promise<unknown>, done?: string): Promise<boolean> => {
-    try {
-      await work();
-      get().dismissAlert();
-      if (done) get().showStatus(done);
-      return true;
-    } catch (error) {
-      get().showAlert(messageOf(error));
-      return false;
-    }
-  };
+  const attempt = (work: () => Promise<unknown>, done?: string): Promise<boolean> => attemptShown(get, async () => {
+    await work();
+    return done;
+  });
   let detailTimer: ReturnType<typeof setTimeout> | undefined;
 
   return {

@@ -5,11 +5,11 @@
 import { randomBytes } from 'node:crypto';
 import type { AgentPolicy } from '../../../../shared/governance';
 import type { RunnersConfig } from '../../../../shared/runners';
-import { isDeskError } from '../../../../shared/desk-error';
 import { agentStartFailed, type RunningAgent } from '../../agents/agent-process';
 import { createGitRunner } from '../../git/git-runner';
 import { linkedGitDir } from '../../sandbox/task-sandbox';
-import { connectDocker, type DockerClient } from '../docker/docker-client';
+import type { DockerClient } from '../docker/docker-client';
+import { dockerDaemon } from '../docker/docker-daemon';
 import { DESK_LABEL, tighterLimits } from '../docker/container-spec';
 import { runnerUnavailable } from '../runner-set';
 import type { Runner, RunnerIsolation } from '../runner';
@@ -26,7 +26,7 @@ export interface ClusterRunnerDeps {
   gate: Pick<RunnerGate, 'open'>;
   /** The desk's own address, once it listens: what containers call when `deskUrl` is not configured. */
   listeningUrl(): string | undefined;
-  policyFor(agentId: string): Pick<AgentPolicy, 'network' | 'containerLimits'>;
+  policyFor(agentId: string): Pick<AgentPolicy, 'network' | 'limits'>;
   /** Tests: a client already connected; default: dockerode on `config.host`, else `DOCKER_HOST`. */
   connect?(): Promise<DockerClient>;
 }
@@ -37,9 +37,8 @@ const WATCH_INTERVAL_MS = 1000;
 
 export function createClusterRunner(deps: ClusterRunnerDeps): Runner {
   const { config } = deps;
-  let client: Promise<DockerClient> | undefined;
-  const docker = () => (client ??= (deps.connect ?? (() => connectDocker(config.host)))());
-  const where = config.host ?? process.env.DOCKER_HOST ?? 'the local Docker socket';
+  const daemon = dockerDaemon(config.host, deps.connect);
+  const { where } = daemon;
   const git = createGitRunner();
 
   async function removeService(dockerClient: DockerClient, name: string): Promise<void> {
@@ -64,7 +63,7 @@ export function createClusterRunner(deps: ClusterRunnerDeps): Runner {
     enabled: config.enabled,
     async state() {
       try {
-        const dockerClient = await docker();
+        const dockerClient = await daemon.client();
         const info = await dockerClient.info() as { Swarm?: { LocalNodeState?: string; ControlAvailable?: boolean; Nodes?: number } };
         const swarm = info.Swarm ?? {};
         if (swarm.LocalNodeState !== 'active' || !swarm.ControlAvailable) {
@@ -73,30 +72,19 @@ export function createClusterRunner(deps: ClusterRunnerDeps): Runner {
         const url = config.deskUrl ?? deps.listeningUrl();
         return { available: true, detail: `Docker Swarm at ${where} (${swarm.Nodes ?? '?'} node${swarm.Nodes === 1 ? '' : 's'}); image ${config.image ?? '(none set)'}; containers call ${url ?? 'the desk once it listens'}` };
       } catch (error) {
-        return { available: false, detail: `Docker at ${where} cannot be reached: ${(error as Error).message}` };
+        return daemon.unreachable(error);
       }
     },
     confines: () => true,
-    async sweep() {
-      try {
-        const dockerClient = await docker();
-        const left = await dockerClient.listServices({ filters: { label: [`${DESK_LABEL}=${deps.deskId}`] } }) as { ID: string }[];
-        await Promise.all(left.map((service) => removeService(dockerClient, service.ID)));
-      } catch {
-        // No manager now: nothing of ours can run there either; Settings says why.
-      }
-    },
+    sweep: () => daemon.sweep(async (dockerClient) => {
+      const left = await dockerClient.listServices({ filters: { label: [`${DESK_LABEL}=${deps.deskId}`] } }) as { ID: string }[];
+      await Promise.all(left.map((service) => removeService(dockerClient, service.ID)));
+    }),
     async isolate({ taskId, worktree, agent, log, ...request }) {
       if (!config.image) throw runnerUnavailable('No image for the cluster runner: set "cluster.image" in runners.json (see docs/runners.md).');
       const deskUrl = config.deskUrl ?? deps.listeningUrl();
       if (!deskUrl) throw runnerUnavailable('The cluster runner needs the desk\'s address: set "cluster.deskUrl" in runners.json.');
-      let dockerClient: DockerClient;
-      try {
-        dockerClient = await docker();
-        await dockerClient.ping();
-      } catch (error) {
-        throw isDeskError(error) ? error : runnerUnavailable(`Docker at ${where} cannot be reached: ${(error as Error).message}`);
-      }
+      const dockerClient = await daemon.reach();
       const gitCommonDir = request.gitCommonDir ?? deps.gitCommonDir;
       const repo = { gitDir: await linkedGitDir(worktree, gitCommonDir), workTree: worktree, commonDir: gitCommonDir };
       const branch = await git.run(repo, ['symbolic-ref', '--short', 'HEAD']);
@@ -107,7 +95,7 @@ export function createClusterRunner(deps: ClusterRunnerDeps): Runner {
       const hosts = policy.network ?? agent.networkHosts ?? [];
       // The container must reach the desk, so it always has the configured network; Swarm cannot narrow it further.
       if (!hosts.includes('*')) log(`The cluster runner cannot keep the container off the network "${config.network}" it needs to reach the desk${hosts.length > 0 ? `, nor limit it to ${hosts.join(', ')}` : ''}.`);
-      const limits = tighterLimits(config.limits, policy.containerLimits);
+      const limits = tighterLimits(config.limits, policy.limits);
       const name = serviceName(deps.deskId, taskId, randomBytes(3).toString('hex'));
       let link: RunnerLink | undefined;
       let run: ReturnType<RunnerGate['open']> | undefined;

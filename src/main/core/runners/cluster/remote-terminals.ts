@@ -5,11 +5,11 @@ import type { TaskEvent } from '../../../../shared/events';
 import { JsonRpcError } from '../../../../shared/json-rpc-peer';
 import { TerminalCreateResult } from '../../../../shared/runner-link';
 import { RESOURCE_NOT_FOUND } from '../../agents/acp-errors';
-import { createOutputBatcher, type OutputBatcher } from '../../agents/output-batcher';
-import { createOutputBuffer, type OutputBuffer } from '../../agents/output-buffer';
-import { checkedLimit, DEFAULT_BATCH_MS, DISPOSE_LIMIT_MS, MAX_OUTPUT_LIMIT, MAX_PENDING_OUTPUT, type TerminalExitStatus, type TerminalHost } from '../../agents/terminal-host';
+import type { OutputBatcher } from '../../agents/output-batcher';
+import type { OutputBuffer } from '../../agents/output-buffer';
+import { checkedLimit, DISPOSE_LIMIT_MS, MAX_OUTPUT_LIMIT, type TerminalExitStatus, type TerminalHost } from '../../agents/terminal-host';
 import type { LinkControl } from './link-control';
-import { terminalReads } from '../../agents/terminal-reads';
+import { createTerminalSink, terminalReads } from '../../agents/terminal-reads';
 
 /** What the link tells a terminal: its output as it comes, and its end. */
 export interface TerminalListener {
@@ -61,14 +61,7 @@ export function createRemoteTerminalHost(options: RemoteTerminalOptions): Termin
       for (const { name, value } of params.env ?? []) env[name] = value;
       const terminalId = options.nextTerminalId();
 
-      const buffer = createOutputBuffer(limit);
-      const batcher = createOutputBatcher({
-        intervalMs: options.outputBatchMs ?? DEFAULT_BATCH_MS,
-        maxPending: MAX_PENDING_OUTPUT,
-        emit: (data) => options.record({ type: 'terminal-output', terminalId, data }),
-      });
-      let resolveExit: (status: TerminalExitStatus) => void = () => {};
-      const exited = new Promise<TerminalExitStatus>((resolve) => { resolveExit = resolve; });
+      const { buffer, batcher, exited, settle: resolveExit } = createTerminalSink(terminalId, limit, options);
       const terminal: Terminal = { buffer, batcher, exitStatus: null, exited };
       // Output (even the exit) may come before the answer to `terminal/create`: it waits, so events keep their order.
       let started = false;

@@ -6,7 +6,8 @@ import { isDeskError } from '../../../../shared/desk-error';
 import { linkedGitDir } from '../../sandbox/task-sandbox';
 import { runnerUnavailable } from '../runner-set';
 import type { Runner } from '../runner';
-import { connectDocker, type DockerClient } from './docker-client';
+import type { DockerClient } from './docker-client';
+import { dockerDaemon } from './docker-daemon';
 import { startContainerAgent } from './container-agent';
 import { createOptions, DESK_LABEL, runArguments, tighterLimits, type ContainerRequest } from './container-spec';
 import { chooseImage } from './image-choice';
@@ -16,16 +17,15 @@ export interface DockerRunnerDeps {
   deskId: string;
   repoRoot: string;
   gitCommonDir: string;
-  policyFor(agentId: string): Pick<AgentPolicy, 'network' | 'containerLimits'>;
+  policyFor(agentId: string): Pick<AgentPolicy, 'network' | 'limits'>;
   /** Tests: a client already connected; default: dockerode on `config.host`, else `DOCKER_HOST`. */
   connect?(): Promise<DockerClient>;
 }
 
 export function createDockerRunner(deps: DockerRunnerDeps): Runner {
   const { config } = deps;
-  let client: Promise<DockerClient> | undefined;
-  const docker = () => (client ??= (deps.connect ?? (() => connectDocker(config.host)))());
-  const where = config.host ?? process.env.DOCKER_HOST ?? 'the local Docker socket';
+  const daemon = dockerDaemon(config.host, deps.connect);
+  const { where } = daemon;
 
   async function ensureImage(dockerClient: DockerClient, image: string): Promise<void> {
     const present = await dockerClient.getImage(image).inspect().then(() => true, () => false);
@@ -44,41 +44,30 @@ export function createDockerRunner(deps: DockerRunnerDeps): Runner {
     enabled: config.enabled,
     async state() {
       try {
-        const version = await (await docker()).version();
+        const version = await (await daemon.client()).version();
         return { available: true, detail: `Docker ${version.Version} at ${where}${config.image ? `; default image ${config.image}` : ''}` };
       } catch (error) {
-        return { available: false, detail: `Docker at ${where} cannot be reached: ${(error as Error).message}` };
+        return daemon.unreachable(error);
       }
     },
     confines: () => true,
-    async sweep() {
-      try {
-        const dockerClient = await docker();
-        const left = await dockerClient.listContainers({ all: true, filters: { label: [`${DESK_LABEL}=${deps.deskId}`] } });
-        await Promise.all(left.map((info) => dockerClient.getContainer(info.Id).remove({ force: true }).catch(() => undefined)));
-      } catch {
-        // No daemon now: nothing of ours can run there either; Settings says why.
-      }
-    },
+    sweep: () => daemon.sweep(async (dockerClient) => {
+      const left = await dockerClient.listContainers({ all: true, filters: { label: [`${DESK_LABEL}=${deps.deskId}`] } });
+      await Promise.all(left.map((info) => dockerClient.getContainer(info.Id).remove({ force: true }).catch(() => undefined)));
+    }),
     async isolate({ taskId, worktree, agent, log, ...request }) {
       const chosen = await chooseImage(deps.repoRoot, config.image).catch((error: unknown) => {
         throw isDeskError(error) ? runnerUnavailable(error.message) : error;
       });
       if (!chosen) throw runnerUnavailable('No image for the docker runner: set "image" in .desk/config.json, .devcontainer/devcontainer.json or runners.json (see docs/runners.md).');
-      let dockerClient: DockerClient;
-      try {
-        dockerClient = await docker();
-        await dockerClient.ping();
-      } catch (error) {
-        throw isDeskError(error) ? error : runnerUnavailable(`Docker at ${where} cannot be reached: ${(error as Error).message}`);
-      }
+      const dockerClient = await daemon.reach();
       await ensureImage(dockerClient, chosen.image);
       // The task's own repository, when the desk has several: its history is what the container may read.
       const gitCommonDir = request.gitCommonDir ?? deps.gitCommonDir;
       const worktreeGitDir = await linkedGitDir(worktree, gitCommonDir);
       const policy = deps.policyFor(agent.id);
       const hosts = policy.network ?? agent.networkHosts ?? [];
-      const limits = tighterLimits(config.limits, policy.containerLimits);
+      const limits = tighterLimits(config.limits, policy.limits);
       // Docker cannot filter by host name: an allowlist opens the configured network, none keeps it shut.
       const network = hosts.length > 0 ? config.network : 'none';
       if (hosts.length > 0 && !hosts.includes('*')) log(`The docker runner cannot limit the network to ${hosts.join(', ')}: the container gets network "${network}".`);

@@ -3,7 +3,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { breakStream, counted, readJsonBody, sendJson, serveStandIn, startEventStream } from './stand-in-http';
 import { errorBody, offeredChatTools, openingChunks, replyChunks, replyCompletion, streamWanted, usageFor, type ChatReply } from './openai-chat-wire';
-import { pickTool, stepQueue, ToolNotOffered, type ModelRequestRecord, type ModelStep } from './model-script';
+import { pickTool, stepQueue, type ModelRequestRecord, type ModelStep } from './model-script';
+import { playWaitsAndFailures, unlessToolNotOffered } from './stand-in-steps';
 
 export interface OpenAiChatStandInOptions {
   /** One step per `POST /v1/chat/completions`, in order. */
@@ -60,18 +61,9 @@ export async function startOpenAiChatStandIn(options: OpenAiChatStandInOptions):
     await counted(pending, () => answer(queue.next(), body, offered, res));
   }
 
-  async function answer(step: ModelStep, body: unknown, offered: string[], res: ServerResponse): Promise<void> {
-    if (step.kind === 'slow') {
-      // A client that gives up (or a desk that cancels) ends the wait early.
-      await server.delay(res, step.delayMs);
-      if (res.destroyed || res.writableEnded) return;
-      await answer(step.then, body, offered, res);
-      return;
-    }
-    if (step.kind === 'fail') {
-      sendJson(res, step.status, errorBody(step.status, step.message));
-      return;
-    }
+  async function answer(scripted: ModelStep, body: unknown, offered: string[], res: ServerResponse): Promise<void> {
+    const step = await playWaitsAndFailures(scripted, res, server, errorBody);
+    if (!step) return;
     const envelope = { id: `chatcmpl-standin-${++answered}`, model, created: Math.floor(Date.now() / 1000) };
     const { stream, includeUsage } = streamWanted(body);
     if (step.kind === 'cut') {
@@ -81,16 +73,10 @@ export async function startOpenAiChatStandIn(options: OpenAiChatStandInOptions):
       breakStream(res);
       return;
     }
-    let reply: ChatReply;
-    try {
-      reply = step.kind === 'text'
-        ? { kind: 'text', text: step.text, ...(step.thinking !== undefined && { thinking: step.thinking }) }
-        : { kind: 'tool', callId: `call_standin_${answered}`, name: pickTool(step.tool, offered), arguments: JSON.stringify(options.bindInput ? options.bindInput(step.input) : step.input), ...(step.text !== undefined && { text: step.text }) };
-    } catch (error) {
-      if (!(error instanceof ToolNotOffered)) throw error;
-      sendJson(res, 400, errorBody(400, `The stand-in's script is wrong: ${error.message}`));
-      return;
-    }
+    const reply = unlessToolNotOffered<ChatReply>(res, errorBody, () => (step.kind === 'text'
+      ? { kind: 'text', text: step.text, ...(step.thinking !== undefined && { thinking: step.thinking }) }
+      : { kind: 'tool', callId: `call_standin_${answered}`, name: pickTool(step.tool, offered), arguments: JSON.stringify(options.bindInput ? options.bindInput(step.input) : step.input), ...(step.text !== undefined && { text: step.text }) }));
+    if (!reply) return;
     const usage = usageFor(body, reply);
     if (!stream) {
       sendJson(res, 200, replyCompletion(envelope, reply, usage));

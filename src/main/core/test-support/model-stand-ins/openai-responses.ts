@@ -2,7 +2,8 @@
 // client) pointed at a gateway talks to in tests, with no model service behind it.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { breakStream, counted, readJsonBody, sendJson, serveStandIn, startEventStream } from './stand-in-http';
-import { pickTool, stepQueue, ToolNotOffered, type ModelRequestRecord, type ModelStep } from './model-script';
+import { pickTool, stepQueue, type ModelRequestRecord, type ModelStep } from './model-script';
+import { playWaitsAndFailures, unlessToolNotOffered } from './stand-in-steps';
 import { cutEvents, errorBody, offeredResponsesTools, outputItems, replyEvents, responseObject, streamWanted, usageFor, type OfferedTool, type ResponsesEvent, type ResponsesReply } from './openai-responses-wire';
 
 export interface OpenAiResponsesStandInOptions {
@@ -59,18 +60,9 @@ export async function startOpenAiResponsesStandIn(options: OpenAiResponsesStandI
     await counted(pending, () => answer(queue.next(), body, offered, res));
   }
 
-  async function answer(step: ModelStep, body: unknown, offered: OfferedTool[], res: ServerResponse): Promise<void> {
-    if (step.kind === 'slow') {
-      // A client that gives up (or a desk that cancels) ends the wait early.
-      await server.delay(res, step.delayMs);
-      if (res.destroyed || res.writableEnded) return;
-      await answer(step.then, body, offered, res);
-      return;
-    }
-    if (step.kind === 'fail') {
-      sendJson(res, step.status, errorBody(step.status, step.message));
-      return;
-    }
+  async function answer(scripted: ModelStep, body: unknown, offered: OfferedTool[], res: ServerResponse): Promise<void> {
+    const step = await playWaitsAndFailures(scripted, res, server, errorBody);
+    if (!step) return;
     answered += 1;
     const envelope = { id: `resp_standin_${answered}`, model, created: Math.floor(Date.now() / 1000) };
     if (step.kind === 'cut') {
@@ -80,16 +72,10 @@ export async function startOpenAiResponsesStandIn(options: OpenAiResponsesStandI
       breakStream(res);
       return;
     }
-    let reply: ResponsesReply;
-    try {
-      reply = step.kind === 'text'
-        ? { kind: 'text', text: step.text, ...(step.thinking !== undefined && { thinking: step.thinking }) }
-        : { kind: 'tool', callId: `call_standin_${answered}`, tool: chosenTool(step.tool, offered), input: step.input, ...(step.text !== undefined && { text: step.text }) };
-    } catch (error) {
-      if (!(error instanceof ToolNotOffered)) throw error;
-      sendJson(res, 400, errorBody(400, `The stand-in's script is wrong: ${error.message}`));
-      return;
-    }
+    const reply = unlessToolNotOffered<ResponsesReply>(res, errorBody, () => (step.kind === 'text'
+      ? { kind: 'text', text: step.text, ...(step.thinking !== undefined && { thinking: step.thinking }) }
+      : { kind: 'tool', callId: `call_standin_${answered}`, tool: chosenTool(step.tool, offered), input: step.input, ...(step.text !== undefined && { text: step.text }) }));
+    if (!reply) return;
     const usage = usageFor(body, reply);
     if (!streamWanted(body)) {
       sendJson(res, 200, responseObject(envelope, 'completed', outputItems(reply, answered), usage));

@@ -1,0 +1,119 @@
+// What clients ask of a task's life: submit (a same id replaces the task), follow up, change what it waits for,
+// cancel. Each takes the task's lock, asks the rules, saves, and lets the scheduler look again.
+import { FINISHED_STATUSES, type DependencyGate, type SubmitTask } from '../../../shared/task';
+import type { AgentRegistry } from '../agents/agent-registry';
+import type { RunnerSet } from '../runners/runner-set';
+import type { TaskRecord } from '../store/tasks-repo';
+import type { TaskLock } from './task-locks';
+import type { ProposalFields } from './task-proposals';
+import type { TaskRecords } from './task-records';
+import { retireInOtherRepo, type TaskRepos } from './task-repos';
+import type { TaskRuns } from './task-runs';
+import { taskBusy, unknownAgent } from './task-errors';
+import { canTransition } from './task-state';
+
+export interface TaskSubmissions {
+  /** Queues a task; a task with the same id is cancelled and replaced. Throws `dependency_cycle`, `unknown_agent`. */
+  submit(input: SubmitTask, proposal?: ProposalFields): Promise<TaskRecord>;
+  /** Queues another turn for a task whose run is over; it ends in one more commit. Throws `task_busy` while it runs. */
+  followUp(id: string, prompt: string): Promise<TaskRecord>;
+  /** Replaces the tasks a queued task waits for; refuses a cycle (`dependency_cycle`) or a task that already started. */
+  setDependencies(id: string, dependencies: string[]): Promise<TaskRecord>;
+  /** Stops the task's agent (within about 3 s), answers its open questions with `cancelled`, marks it cancelled. */
+  cancel(id: string): Promise<TaskRecord>;
+}
+
+export interface TaskSubmissionsDeps {
+  records: Pick<TaskRecords, 'tasks' | 'turns' | 'record' | 'summaryOf' | 'save' | 'log' | 'mustGet' | 'assertNoCycle' | 'now'>;
+  runs: Pick<TaskRuns, 'schedule' | 'stopRun'>;
+  agents: Pick<AgentRegistry, 'has' | 'list'>;
+  repos: TaskRepos;
+  runners?: Pick<RunnerSet, 'choose'> | undefined;
+  withTaskLock: TaskLock;
+  /** Runs `work` as one database transaction; settles once it is durable. */
+  atomically<T>(work: () => T): Promise<T>;
+  /** Read at every submission: Settings may change them while the desk runs. */
+  config: { readonly defaultAgent: string; readonly dependenciesAfter?: DependencyGate | undefined };
+}
+
+export function createTaskSubmissions(deps: TaskSubmissionsDeps): TaskSubmissions {
+  const { tasks, turns, save, log, mustGet, assertNoCycle, now } = deps.records;
+  const { schedule, stopRun } = deps.runs;
+  const { repos, withTaskLock } = deps;
+
+  return {
+    async submit(input, proposal) {
+      const agent = input.agent ?? deps.config.defaultAgent;
+      const repo = repos.of(input.repo);
+      if (!deps.agents.has(agent)) throw unknownAgent(agent, deps.agents.list().map((a) => a.id));
+      const runner = deps.runners?.choose(input.runner) ?? 'local';
+      assertNoCycle(input.id, input.dependencies);
+      return withTaskLock(input.id, async () => {
+        const previous = tasks.get(input.id);
+        if (previous) {
+          await stopRun(input.id);
+          await retireInOtherRepo(previous, repo.name, repos);
+          // The graph may have changed while the old run was stopping.
+          assertNoCycle(input.id, input.dependencies);
+        }
+        const at = now();
+        // The task's one row (its first turn is its prompt until it starts: first-turn.ts), committed with this
+        // event-loop turn's other writes; answered once durable. A replaced submission's turns go with it.
+        const stored = await deps.atomically(() => {
+          if (previous) turns.forget(input.id);
+          return tasks.putSubmission({
+            id: input.id, prompt: input.prompt, dependencies: input.dependencies, agent, status: 'queued', review: 'pending',
+            submittedAt: at, updatedAt: at, baseBranch: repo.baseBranch, attempt: previous?.attempt ?? 0, ...(repo.name !== undefined && { repo: repo.name }),
+            ...((input.after ?? deps.config.dependenciesAfter) === 'approved' && { after: 'approved' as const }), ...proposal,
+            ...(runner !== 'local' && { runner }),
+          });
+        });
+        deps.records.record(stored.id, stored.attempt, { type: 'task', task: deps.records.summaryOf(stored) });
+        if (previous) log(stored, `Replaced the earlier submission (it was ${previous.status}); its branch is archived when this run starts.`);
+        schedule();
+        return tasks.get(input.id) as TaskRecord;
+      });
+    },
+
+    followUp(id, prompt) {
+      return withTaskLock(id, async () => {
+        const task = mustGet(id);
+        if (!FINISHED_STATUSES.includes(task.status)) throw taskBusy(`Task ${id} is ${task.status}; send a follow-up once its agent has finished.`);
+        if (!task.worktreePath) throw taskBusy(`Task ${id} never started, so there is no session to follow up; resubmit it instead.`);
+        repos.of(task.repo); // its repository must still be open
+        turns.add(id, prompt, task.agent, now());
+        const queued = save(id, { status: 'queued', errorMessage: null, finishedAt: null });
+        log(queued, 'Follow-up queued.');
+        schedule();
+        return tasks.get(id) as TaskRecord;
+      });
+    },
+
+    setDependencies(id, dependencies) {
+      return withTaskLock(id, async () => {
+        const task = mustGet(id);
+        if (task.status !== 'queued') throw taskBusy(`Task ${id} is ${task.status}; its dependencies change only while it waits.`);
+        const unique = [...new Set(dependencies)];
+        assertNoCycle(id, unique);
+        const updated = save(id, { dependencies: unique });
+        log(updated, unique.length > 0 ? `Now waits for ${unique.join(', ')}.` : 'Waits for nothing now.');
+        schedule();
+        return updated;
+      });
+    },
+
+    cancel(id) {
+      return withTaskLock(id, async () => {
+        mustGet(id);
+        await stopRun(id);
+        const current = tasks.get(id) as TaskRecord;
+        if (!canTransition(current.status, 'cancelled')) return current;
+        const cancelled = save(id, { status: 'cancelled', finishedAt: now(), agentPid: null });
+        const turn = turns.latest(id);
+        if (turn && (turn.status === 'pending' || turn.status === 'running')) turns.update(id, turn.turn, { status: 'cancelled', finishedAt: now() });
+        schedule();
+        return cancelled;
+      });
+    },
+  };
+}
