@@ -13,6 +13,7 @@ import { loadDeskId } from '../../src/main/core/git/desk-id';
 import { git } from '../../src/main/core/git/git-test-fixture';
 import { DESK_LABEL, TASK_LABEL } from '../../src/main/core/runners/docker/container-spec';
 import { nodePaths } from './test-image';
+import { dockerRunnersFor, type DockerRunnerConfig } from './docker-test-config';
 import { desksPerTest, scriptedAgent, startDesk, destroyDesk, TEST_TOKEN, type Desk } from '../../src/main/core/test-support/desk-harness';
 
 const host = inject('dockerHost');
@@ -20,10 +21,7 @@ const image = inject('dockerImage');
 const skipReason = inject('dockerSkip');
 const PROJECT_ROOT = resolve(import.meta.dirname, '../..');
 
-/** The scripted agent runs from this checkout (through tsx) on this machine's Node, both seen read-only. */
-const dockerRunners = (over: Partial<NonNullable<CoreConfig['runners']>['docker']> = {}): CoreConfig['runners'] => ({
-  docker: { enabled: true, host, image, mounts: [PROJECT_ROOT, ...nodePaths()], limits: { cpus: 1, memoryMb: 1024, pids: 256 }, ...over },
-});
+const dockerRunners = (over: Partial<DockerRunnerConfig> = {}): CoreConfig['runners'] => dockerRunnersFor(host, image, over);
 
 const openDesk = desksPerTest();
 let docker: Docker;
