@@ -106,6 +106,23 @@ else describe("an agent's own git in a docker container", () => {
     expect(JSON.stringify(await taskEvents(desk(), 'own-git'))).toContain("Took the agent's own commits");
   });
 
+  it("keeps the agent's commits of one turn in the next turn's container, which commits on top of them", async () => {
+    const d = desk();
+    await attack(d, 'two-turns', [{ write: 'one.txt', text: '1\n' }, { exec: `git add one.txt && git ${ID} commit -q -m "agent: turn one"` }]);
+    expect((await d.api('POST', '/tasks/two-turns/prompt', { prompt: JSON.stringify([
+      { exec: 'git log --format=%s' },
+      { write: 'two.txt', text: '2\n' },
+      { exec: `git add two.txt && git ${ID} commit -q -m "agent: turn two"` },
+    ]) })).status).toBe(202);
+    await d.waitForStatus('two-turns', ['completed', 'error'], 90_000);
+    const detail = (await d.api('GET', '/tasks/two-turns')).json;
+    expect(detail.errorMessage).toBeUndefined();
+    const report = JSON.parse(git(d.repo, 'show', `${detail.commit}:attack-report.json`)) as AttackResult[];
+    expect(report[0]?.output?.split('\n')).toContain('agent: turn one');
+    const subjects = git(d.repo, 'log', '--format=%s', detail.commit).split('\n');
+    expect(subjects.indexOf('agent: turn two')).toBeLessThan(subjects.indexOf('agent: turn one'));
+  });
+
   it("gives a terminal the agent opens, in a container of its own, the same git: the task's, with the person's main out of reach", async () => {
     const before = snapshotGitDir(gitDir);
     const submitted = await desk().api('POST', '/', { id: 'terminal-git', runner: 'docker', prompt: 'run git log --format=%s main; git update-ref -d refs/heads/main; echo "deleted: $?"' });
