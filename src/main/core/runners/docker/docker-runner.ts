@@ -23,7 +23,7 @@ export interface DockerRunnerDeps {
   dataDir: string;
   repoRoot: string;
   gitCommonDir: string;
-  policyFor(agentId: string): Pick<AgentPolicy, 'network' | 'containerLimits'>;
+  policyFor(agentId: string): Pick<AgentPolicy, 'network' | 'limits'>;
   /** Tests: a client already connected; default: dockerode on `config.host`, else `DOCKER_HOST`. */
   connect?(): Promise<DockerClient>;
   /** The desk's git for the task git dir (default: one with hooks off, like the git service's). */
@@ -93,7 +93,7 @@ export function createDockerRunner(deps: DockerRunnerDeps): Runner {
       let agentCommit: string | undefined;
       const policy = deps.policyFor(agent.id);
       const hosts = policy.network ?? agent.networkHosts ?? [];
-      const limits = tighterLimits(config.limits, policy.containerLimits);
+      const limits = tighterLimits(config.limits, policy.limits);
       // Docker cannot filter by host name: an allowlist opens the configured network, none keeps it shut.
       const network = hosts.length > 0 ? config.network : 'none';
       if (hosts.length > 0 && !hosts.includes('*')) log(`The docker runner cannot limit the network to ${hosts.join(', ')}: the container gets network "${network}".`);
