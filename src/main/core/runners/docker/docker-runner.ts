@@ -120,7 +120,7 @@ export function createDockerRunner(deps: DockerRunnerDeps): Runner {
         },
         async dispose() {
           await Promise.all(agents.map((running) => running.stop()));
-          await endRun(dockerClient, `${DESK_LABEL}=${deps.deskId}`, taskGit, log).then((taken) => { agentCommit = taken; });
+          agentCommit = await endRun(dockerClient, `${DESK_LABEL}=${deps.deskId}`, taskGit, log);
         },
         agentCommit: () => agentCommit,
       };
