@@ -184,7 +184,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   const runnerGate = cluster?.createRunnerGate();
   const runners = createRunnerSet([
     createLocalRunner({ sandbox, capacity: () => taskConfig.concurrency }),
-    createDockerRunner({ config: runnersConfig.docker, deskId, repoRoot, gitCommonDir: repository.commonDir, policyFor: (agentId) => governance.policyFor(agentId) }),
+    createDockerRunner({ config: runnersConfig.docker, deskId, dataDir: config.dataDir, repoRoot, gitCommonDir: repository.commonDir, policyFor: (agentId) => governance.policyFor(agentId) }),
     ...(cluster && runnerGate ? [cluster.createClusterRunner({
       config: runnersConfig.cluster, deskId, dataDir: config.dataDir, gitCommonDir: repository.commonDir, gate: runnerGate,
       listeningUrl: () => listeningUrl, policyFor: (agentId) => governance.policyFor(agentId),
