@@ -76,6 +76,8 @@ export const PolicyDefaults = z.strictObject({
   network: z.array(HostPattern).max(200).optional(),
   /** Paths the sandbox hides by default (credentials, e.g. `~/.ssh`) that the agent may read after all. */
   readablePaths: z.array(GrantedPath).max(100).default([]),
+  /** More paths the sandbox hides (`~/…` or absolute), on top of the home directory and /tmp it hides already. */
+  hiddenPaths: z.array(GrantedPath).max(100).default([]),
   /** CPU, memory and process limits of the agent's container on the docker runner (tighter ones in runners.json win). */
   containerLimits: ContainerLimits.optional(),
 });
@@ -92,6 +94,7 @@ export const AgentOverrides = z.strictObject({
   sandbox: SandboxMode.optional(),
   network: z.array(HostPattern).max(200).optional(),
   readablePaths: z.array(GrantedPath).max(100).optional(),
+  hiddenPaths: z.array(GrantedPath).max(100).optional(),
   containerLimits: ContainerLimits.optional(),
 });
 export type AgentOverrides = z.infer<typeof AgentOverrides>;
@@ -131,6 +134,7 @@ export const AgentPolicy = z.object({
   sandbox: SandboxMode,
   network: z.array(z.string()).optional(),
   readablePaths: z.array(z.string()),
+  hiddenPaths: z.array(z.string()),
   containerLimits: ContainerLimits.optional(),
   tokenSha256: z.string().optional(),
 });

@@ -118,6 +118,7 @@ export function effectivePolicy(file: PolicyFile, agentId: string): AgentPolicy 
     requestsPerMinute: own?.requestsPerMinute ?? defaults.requestsPerMinute,
     sandbox: own?.sandbox ?? defaults.sandbox,
     readablePaths: own?.readablePaths ?? defaults.readablePaths,
+    hiddenPaths: own?.hiddenPaths ?? defaults.hiddenPaths,
     ...(network !== undefined && { network }),
     ...(Object.keys(containerLimits).length > 0 && { containerLimits }),
     ...(promptsPerHour !== undefined && { promptsPerHour }),
