@@ -17,6 +17,8 @@ import { endpointsInEnvironment, endpointsInToml, unreachableEndpointNotices } f
 import { agentEnvironment } from '../agents/agent-environment';
 import { planStateScratch, scratchMounts } from './state-files';
 import { fillStateScratch, hostEntriesOf, returnStateFiles } from './state-scratch';
+import { readViewMounts, visibleIn } from './read-view';
+import { readViewFactsFor } from './view-facts';
 import { DeskError } from '../../../shared/desk-error';
 
 /** How one task's processes are started. */
@@ -49,7 +51,7 @@ export interface TaskSandboxDeps {
   /** The repository's common git dir (absolute, real). */
   gitCommonDir: string;
   home: string;
-  policyFor(agentId: string): Pick<AgentPolicy, 'sandbox' | 'network' | 'readablePaths'>;
+  policyFor(agentId: string): Pick<AgentPolicy, 'sandbox' | 'network' | 'readablePaths' | 'hiddenPaths'>;
   allowlistNetwork?: AllowlistNetwork;
   /** The relay to the desk's MCP server for agents without the host's network (./network/mcp-relay.ts). */
   mcpRelay?: (request: { dir: string; port: number }) => Promise<{
@@ -159,7 +161,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
         relay = await deps.mcpRelay({ dir: netDir, port: Number(new URL(mcpUrl).port) });
       }
 
-      const baseMounts = sandboxMounts({
+      const layoutMounts = sandboxMounts({
           home: deps.home,
           dataDir: deps.dataDir,
           gitCommonDir,
@@ -173,13 +175,17 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
           keepReadable: [agentCacheDir(deps.dataDir), ...(network === 'host' ? resolverDirs() : [])],
           kindOf,
       });
+      // The home hidden but for toolchains, /tmp the task's own (./read-view.ts).
+      const environment = deps.environment ?? process.env;
+      const baseMounts = [...layoutMounts, ...readViewMounts(readViewFactsFor({ home: deps.home, tempDir, agent, policy, environment }))];
       // State files live in a scratch copy of their directory (the home), returned to the person's when the task ends.
       const scratch = planStateScratch({
         stateFiles,
         writable: [worktree, tempDir, ...stateDirs],
         mountedPaths: baseMounts.map((mount) => mount.path),
         scratchRoot: join(root, 'state'),
-        entriesOf: hostEntriesOf,
+        // Only what the view shows of the directory comes back (not the rest of a hidden home).
+        entriesOf: (dir) => hostEntriesOf(dir).filter((entry) => visibleIn(baseMounts, join(dir, entry.name))),
       });
       const stateBefore = await fillStateScratch(scratch);
       const layout: SandboxLayout = {
@@ -192,7 +198,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
       const writablePlaces = [...stateDirs, ...stateFiles];
       return {
         kind: 'bubblewrap',
-        description: `Sandboxed (${status.version ?? 'bubblewrap'}): writes only to the worktree, its temp dir${writablePlaces.length > 0 ? ` and ${writablePlaces.join(', ')}` : ''}; ${networkNote}.`,
+        description: `Sandboxed (${status.version ?? 'bubblewrap'}): sees its own /tmp and of the home only its toolchains; writes only to the worktree, its temp dir${writablePlaces.length > 0 ? ` and ${writablePlaces.join(', ')}` : ''}; ${networkNote}.`,
         env: { TMPDIR: tempDir, TMP: tempDir, TEMP: tempDir },
         wrap(command, args, options = {}) {
           let inner = proxy ? proxy.wrap(command, [...args]) : { command, args: [...args] };
@@ -261,7 +267,8 @@ function realMounts(mounts: Mount[]): Mount[] {
   const seen = new Set<string>();
   const real: Mount[] = [];
   for (const mount of mounts) {
-    const path = tryRealpath(mount.path);
+    // A link put back is the link itself, not where it leads.
+    const path = mount.kind === 'symlink' ? mount.path : tryRealpath(mount.path);
     const key = `${mount.kind}:${path}`;
     if (seen.has(key)) continue;
     seen.add(key);
