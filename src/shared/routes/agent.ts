@@ -5,6 +5,7 @@ import {
   AgentCapabilities, AgentRequestBody, AgentRequestStatus, AnswerGovernanceRequest, GovernanceRecord, GovernanceRequestList,
   GovernanceState, IssuedAgentToken, PolicyInput, PolicyView,
 } from '../governance';
+import { AgentSandboxView } from '../sandbox-view';
 import { defineRoute, Segment } from './route';
 
 const family = 'Governance';
@@ -67,6 +68,11 @@ export const agentRoutes = {
   issueToken: defineRoute({
     method: 'POST', path: '/api/governance/agents/:id/token', family, summary: 'Issue a token for an agent (replacing any earlier one).',
     params: byId, responses: { 201: IssuedAgentToken }, error, errors: [400],
+  }),
+  sandboxView: defineRoute({
+    method: 'GET', path: '/api/governance/agents/:id/sandbox-view', family,
+    summary: "What the agent sees in its sandbox: each place readable, writable or hidden, and why (the policy's hiddenPaths and readablePaths included).",
+    params: byId, responses: { 200: AgentSandboxView }, error, errors: [400, 404],
   }),
   revokeToken: defineRoute({
     method: 'DELETE', path: '/api/governance/agents/:id/token', family, summary: "Revoke an agent's token.",

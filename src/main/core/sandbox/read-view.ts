@@ -2,7 +2,7 @@
 // dir, the home is empty but for the toolchains it runs from and its own install, and the policy hides or opens more. Pure.
 import { join } from 'node:path';
 import { orderedMounts, type Mount } from './bwrap-arguments';
-import { expandHome, isWithin } from './sandbox-layout';
+import { expandHome, isWithin, sandboxMounts, type LayoutFacts } from './sandbox-layout';
 
 /**
  * What of the home directory stays readable (never writable) while the rest is hidden: where toolchains, version
@@ -40,6 +40,11 @@ export interface ReadViewFacts {
   kindOf(path: string): 'dir' | 'file' | undefined;
   /** Where a symbolic link leads (its real path); undefined when `path` is not a link. */
   linkTarget(path: string): string | undefined;
+}
+
+/** Every mount of a task's sandbox: the layout's (./sandbox-layout.ts), then the read view's over it. */
+export function taskViewMounts(layout: LayoutFacts, view: ReadViewFacts): Mount[] {
+  return [...sandboxMounts(layout), ...readViewMounts(view)];
 }
 
 /** The mounts of the read view, to lay over those of ./sandbox-layout.ts; each says why it is there. */

@@ -11,14 +11,16 @@ import type { SandboxKind, SandboxStatus } from '../../../shared/sandbox';
 import type { AgentSpec } from '../agents/agent-spec';
 import { bwrapArguments, type Mount, type SandboxLayout } from './bwrap-arguments';
 import { endLeftoverSandboxes, sandboxRootOf } from './leftover-sandboxes';
-import { expandHome, isWithin, sandboxMounts } from './sandbox-layout';
+import { expandHome, isWithin } from './sandbox-layout';
 import { withoutDeskPort } from './network/loopback-forwards';
 import { endpointsInEnvironment, endpointsInToml, unreachableEndpointNotices } from './network/endpoint-notices';
 import { agentEnvironment } from '../agents/agent-environment';
 import { planStateScratch, scratchMounts } from './state-files';
 import { fillStateScratch, hostEntriesOf, returnStateFiles } from './state-scratch';
-import { readViewMounts, visibleIn } from './read-view';
+import { taskViewMounts, visibleIn } from './read-view';
 import { readViewFactsFor } from './view-facts';
+import { agentSandboxView } from './agent-view';
+import type { AgentSandboxView } from '../../../shared/sandbox-view';
 import { DeskError } from '../../../shared/desk-error';
 
 /** How one task's processes are started. */
@@ -81,6 +83,8 @@ export interface TaskSandbox {
    * this machine lacks, and `worktree_tampered` when the worktree's `.git` no longer leads into the repository.
    */
   isolate(request: IsolationRequest): Promise<TaskIsolation>;
+  /** What the agent's tasks see, for Settings: laid out by the same planner as `isolate`. */
+  viewOf(agent: AgentSpec): AgentSandboxView;
 }
 
 export interface IsolationRequest {
@@ -105,6 +109,10 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
       const ended = await endLeftoverSandboxes(deps.dataDir);
       if (ended > 0) deps.log?.(`Ended ${ended} sandboxed process${ended === 1 ? '' : 'es'} that a stopped desk left running.`);
       rmSync(sandboxRootOf(deps.dataDir), { recursive: true, force: true });
+    },
+    viewOf(agent) {
+      const environment = deps.environment ?? process.env;
+      return agentSandboxView({ status, dataDir: deps.dataDir, gitCommonDir: deps.gitCommonDir, home: deps.home, environment, agent, policy: deps.policyFor(agent.id) });
     },
     async isolate({ worktree, agent, log, mcpUrl, ...request }) {
       // The repository the task works in, when the desk has several; else the one it was made for.
@@ -161,7 +169,9 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
         relay = await deps.mcpRelay({ dir: netDir, port: Number(new URL(mcpUrl).port) });
       }
 
-      const layoutMounts = sandboxMounts({
+      // The home hidden but for toolchains, /tmp the task's own (./read-view.ts).
+      const environment = deps.environment ?? process.env;
+      const baseMounts = taskViewMounts({
           home: deps.home,
           dataDir: deps.dataDir,
           gitCommonDir,
@@ -174,10 +184,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
           // Agents installed from Settings live in the data dir, which is hidden: their cache comes back read-only.
           keepReadable: [agentCacheDir(deps.dataDir), ...(network === 'host' ? resolverDirs() : [])],
           kindOf,
-      });
-      // The home hidden but for toolchains, /tmp the task's own (./read-view.ts).
-      const environment = deps.environment ?? process.env;
-      const baseMounts = [...layoutMounts, ...readViewMounts(readViewFactsFor({ home: deps.home, tempDir, agent, policy, environment }))];
+      }, readViewFactsFor({ home: deps.home, tempDir, agent, policy, environment }));
       // State files live in a scratch copy of their directory (the home), returned to the person's when the task ends.
       const scratch = planStateScratch({
         stateFiles,
