@@ -4,7 +4,7 @@ import { readViewMounts, visibleIn, type ReadViewFacts } from './read-view';
 
 const existing = new Map<string, 'dir' | 'file'>([
   ['/tmp', 'dir'], ['/var/tmp', 'dir'], ['/home/me', 'dir'], ['/home/me/.nvm', 'dir'], ['/home/me/.cargo', 'dir'],
-  ['/home/me/.cargo/credentials.toml', 'file'], ['/home/me/.gitconfig', 'file'], ['/home/me/dotfiles/gitconfig', 'file'],
+  ['/home/me/.cargo/credentials.toml', 'file'], ['/home/me/.config/git', 'dir'], ['/home/me/.config/git/credentials', 'file'], ['/home/me/.gitconfig', 'file'], ['/home/me/dotfiles/gitconfig', 'file'],
   ['/home/me/bin', 'dir'], ['/home/me/notes', 'dir'], ['/home/me/apps/agent', 'dir'], ['/srv/secrets', 'dir'],
 ]);
 const links = new Map([['/home/me/.gitconfig', '/home/me/dotfiles/gitconfig']]);
@@ -32,9 +32,11 @@ describe('the read view of the home and the temp dirs', () => {
     expect(visible('/home/me/.rustup')).toBe(false);
   });
 
-  it('keeps the credentials of a toolchain hidden', () => {
+  it('keeps the credentials of a toolchain hidden, and git\'s credential store beside its settings', () => {
     expect(visible('/home/me/.cargo/bin/cargo')).toBe(true);
     expect(visible('/home/me/.cargo/credentials.toml')).toBe(false);
+    expect(visible('/home/me/.config/git/ignore')).toBe(true);
+    expect(visible('/home/me/.config/git/credentials')).toBe(false);
   });
 
   it('puts back a linked ~/.gitconfig as a link, with what it leads to read-only', () => {

@@ -20,8 +20,8 @@ export const HOME_TOOLCHAINS: readonly string[] = [
   '.local/bin', '.cache/ms-playwright',
 ];
 
-/** Credentials inside those toolchains (crates.io's token): hidden all the same. */
-export const TOOLCHAIN_SECRETS: readonly string[] = ['.cargo/credentials', '.cargo/credentials.toml'];
+/** Credentials inside those places (crates.io's token, git's credential store under ~/.config/git): hidden all the same. */
+export const TOOLCHAIN_SECRETS: readonly string[] = ['.cargo/credentials', '.cargo/credentials.toml', '.config/git/credentials'];
 
 /** Temp dirs every program of the machine shares: the agent gets its task's own instead. */
 export const SHARED_TEMP_DIRS: readonly string[] = ['/tmp', '/var/tmp'];
