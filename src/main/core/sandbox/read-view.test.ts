@@ -5,7 +5,7 @@ import { readViewMounts, visibleIn, type ReadViewFacts } from './read-view';
 const existing = new Map<string, 'dir' | 'file'>([
   ['/tmp', 'dir'], ['/var/tmp', 'dir'], ['/home/me', 'dir'], ['/home/me/.nvm', 'dir'], ['/home/me/.cargo', 'dir'],
   ['/home/me/.cargo/credentials.toml', 'file'], ['/home/me/.config/git', 'dir'], ['/home/me/.config/git/credentials', 'file'], ['/home/me/.gitconfig', 'file'], ['/home/me/dotfiles/gitconfig', 'file'],
-  ['/home/me/bin', 'dir'], ['/home/me/notes', 'dir'], ['/home/me/apps/agent', 'dir'], ['/srv/secrets', 'dir'],
+  ['/home/me/bin', 'dir'], ['/home/me/.local/share/pipx/venvs/black', 'dir'], ['/home/me/.ssh/tools', 'dir'], ['/home/me/notes', 'dir'], ['/home/me/apps/agent', 'dir'], ['/srv/secrets', 'dir'],
 ]);
 const links = new Map([['/home/me/.gitconfig', '/home/me/dotfiles/gitconfig']]);
 
@@ -49,6 +49,13 @@ describe('the read view of the home and the temp dirs', () => {
     expect(visible('/home/me/bin/tool')).toBe(true);
     expect(visible('/home/me/apps/agent/index.js')).toBe(true);
     expect(view().map((m) => m.path)).not.toContain('/usr/lib/node_modules');
+  });
+
+  it('opens where a link on the PATH leads, but never the whole home or a credentials dir', () => {
+    const more = { pathLinkTargets: ['/home/me/.local/share/pipx/venvs/black', '/home/me', '/home/me/.ssh/tools'] };
+    expect(visible('/home/me/.local/share/pipx/venvs/black/lib/site.py', more)).toBe(true);
+    expect(visible('/home/me/notes/secret.txt', more)).toBe(false);
+    expect(visible('/home/me/.ssh/tools/key', more)).toBe(false);
   });
 
   it('hides what hiddenPaths name, toolchains included, and opens what readablePaths name', () => {

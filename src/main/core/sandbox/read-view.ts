@@ -2,7 +2,7 @@
 // dir, the home is empty but for the toolchains it runs from and its own install, and the policy hides or opens more. Pure.
 import { join } from 'node:path';
 import { orderedMounts, type Mount } from './bwrap-arguments';
-import { expandHome, isWithin, sandboxMounts, type LayoutFacts } from './sandbox-layout';
+import { expandHome, HIDDEN_HOME_DIRS, HIDDEN_HOME_FILES, isWithin, sandboxMounts, type LayoutFacts } from './sandbox-layout';
 
 /**
  * What of the home directory stays readable (never writable) while the rest is hidden: where toolchains, version
@@ -16,8 +16,8 @@ export const HOME_TOOLCHAINS: readonly string[] = [
   // Rust, Go, Python, Ruby, the JVM (the package caches only: ~/.m2/settings.xml and ~/.gradle/gradle.properties hold passwords), .NET, Haskell, Nix.
   '.cargo', '.rustup', 'go', '.pyenv', '.rbenv', '.sdkman', '.asdf', '.m2/repository', '.gradle/caches', '.gradle/wrapper',
   '.dotnet', '.ghcup', '.nix-profile',
-  // Programs installed per user (pip --user, pipx, native installers) and the browsers Playwright tests run.
-  '.local/bin', '.cache/ms-playwright',
+  // Programs installed per user (pip --user, pipx, uv tools, native installers) and the browsers Playwright tests run.
+  '.local/bin', '.local/share/pipx', '.local/share/uv', '.cache/ms-playwright',
 ];
 
 /** Credentials inside those places (crates.io's token, git's credential store under ~/.config/git): hidden all the same. */
@@ -34,6 +34,8 @@ export interface ReadViewFacts {
   pathDirs: readonly string[];
   /** Where the agent's program and what it runs are installed (./agent-install-paths.ts), real paths. */
   installPaths: readonly string[];
+  /** Where the links in the home's PATH dirs lead (pipx, uv and native installers link into ~/.local/share), real paths. */
+  pathLinkTargets?: readonly string[];
   /** The policy's `hiddenPaths` and `readablePaths` (`~/…` or absolute). */
   hiddenPaths: readonly string[];
   readablePaths: readonly string[];
@@ -60,9 +62,12 @@ export function readViewMounts(facts: ReadViewFacts): Mount[] {
   if (facts.kindOf(facts.home) === 'dir') mounts.push({ kind: 'hide-dir', path: facts.home, why: 'the home directory, hidden by default' });
   const hiddenRoots = [...SHARED_TEMP_DIRS, facts.home, ...hidden];
 
+  // Nothing the view opens by itself reaches credentials or the home as a whole: only readablePaths does.
+  const credentials = [...HIDDEN_HOME_DIRS, ...HIDDEN_HOME_FILES, ...TOOLCHAIN_SECRETS].map((entry) => join(facts.home, entry));
   const opened = new Set<string>();
   const open = (path: string, why: string) => {
-    if (opened.has(path) || facts.kindOf(path) === undefined) return;
+    if (opened.has(path) || facts.kindOf(path) === undefined || isWithin(facts.home, path)) return;
+    if (credentials.some((place) => isWithin(path, place))) return;
     opened.add(path);
     const target = facts.linkTarget(path);
     // A link in the hidden home is gone with it: it comes back as a link, and where it leads comes back read-only.
@@ -82,6 +87,9 @@ export function readViewMounts(facts: ReadViewFacts): Mount[] {
   }
   // The agent must start even where the policy hides its install.
   for (const path of facts.installPaths) if (hiddenRoots.some((root) => isWithin(path, root))) open(path, "the agent's own program");
+  for (const path of facts.pathLinkTargets ?? []) {
+    if (hiddenRoots.some((root) => isWithin(path, root)) && !inHidden(path)) open(path, "where a program on the agent's PATH leads");
+  }
 
   for (const path of TOOLCHAIN_SECRETS.map(inHome)) hide(mounts, path, facts.kindOf(path), 'credentials inside a toolchain');
   for (const path of hidden) hide(mounts, path, facts.kindOf(path), 'the policy’s hiddenPaths');
