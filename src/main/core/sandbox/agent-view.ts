@@ -31,23 +31,26 @@ export function agentSandboxView(request: AgentViewRequest): AgentSandboxView {
   }
   const task = '<task>';
   const worktree = join(request.dataDir, 'worktrees', task);
-  const worktreeGitDir = join(request.gitCommonDir, 'worktrees', task);
-  const tempDir = join(sandboxRootOf(request.dataDir), task, 'tmp');
+  const taskRoot = join(sandboxRootOf(request.dataDir), task);
+  // The task's own git dir as ../git/task-git-dir.ts makes it for each run.
+  const gitDir = join(taskRoot, 'git');
+  const taskGitDir = { dir: gitDir, link: `${gitDir}.link`, readOnly: [join(gitDir, 'config'), join(gitDir, 'info'), join(gitDir, 'objects', 'info')] };
+  const tempDir = join(taskRoot, 'tmp');
   const agentHome = agent.env.HOME ?? request.home;
   const stateDirs = (agent.stateDirs ?? []).map((dir) => expandHome(dir, agentHome));
   const stateFiles = (agent.stateFiles ?? []).map((file) => expandHome(file, agentHome));
   // What a task creates before its sandbox starts exists in this view too.
   const created = new Map<string, 'dir' | 'file'>([
-    [worktree, 'dir'], [join(worktree, '.git'), 'file'], [worktreeGitDir, 'dir'], [join(worktreeGitDir, 'commondir'), 'file'],
-    [join(worktreeGitDir, 'gitdir'), 'file'], [tempDir, 'dir'], ...stateDirs.map((dir) => [dir, 'dir'] as const),
+    [worktree, 'dir'], [join(worktree, '.git'), 'file'], [gitDir, 'dir'], ...taskGitDir.readOnly.map((path) => [path, 'dir'] as const),
+    [tempDir, 'dir'], ...stateDirs.map((dir) => [dir, 'dir'] as const),
   ]);
   const kindOf = (path: string) => created.get(path) ?? hostKindOf(path);
   const cache = agentCacheDir(request.dataDir);
   const mounts = taskViewMounts({
-    home: request.home, dataDir: request.dataDir, gitCommonDir: request.gitCommonDir, worktreeGitDir, worktree, tempDir,
+    home: request.home, dataDir: request.dataDir, gitCommonDir: request.gitCommonDir, taskGitDir, worktree, tempDir,
     stateDirs, readablePaths: policy.readablePaths, keepReadable: [cache], kindOf,
   }, { ...readViewFactsFor({ home: request.home, tempDir, agent, policy, environment: request.environment }), kindOf });
-  const why = layoutReasons({ ...request, worktree, worktreeGitDir, tempDir, stateDirs, cache });
+  const why = layoutReasons({ ...request, worktree, gitDir, tempDir, stateDirs, cache });
   const entries = [
     ...describeView(mounts, why),
     ...stateFiles.map((path) => ({ path, access: 'writable' as const, why: "the agent's state file: a copy it may replace, copied back when the task ends" })),
@@ -57,7 +60,7 @@ export function agentSandboxView(request: AgentViewRequest): AgentSandboxView {
 
 /** Why the layout's own mounts (./sandbox-layout.ts) are there, which they do not say themselves. */
 function layoutReasons(facts: {
-  dataDir: string; gitCommonDir: string; home: string; worktree: string; worktreeGitDir: string; tempDir: string;
+  dataDir: string; gitCommonDir: string; home: string; worktree: string; gitDir: string; tempDir: string;
   stateDirs: readonly string[]; cache: string; policy: Pick<AgentPolicy, 'readablePaths'>;
 }): (mount: Mount) => string {
   const inHome = (names: readonly string[]) => names.map((name) => join(facts.home, name));
@@ -66,14 +69,14 @@ function layoutReasons(facts: {
     if (path === facts.dataDir) return "the desk's data dir: its token, database and other tasks";
     if ([...inHome(HIDDEN_HOME_DIRS), ...inHome(HIDDEN_HOME_FILES)].includes(path)) return 'credentials';
     if (SOCKET_DIRS.includes(path)) return 'where other programs listen on sockets';
-    if (path === join(facts.gitCommonDir, 'worktrees')) return "other worktrees' git dirs";
     if (path === facts.worktree) return "the task's worktree";
-    if (path === facts.worktreeGitDir) return "the task's own git dir (HEAD, index)";
+    if (path === facts.gitDir) return "the task's own git dir: its HEAD, index and refs";
     if (path === facts.tempDir) return "the task's temp dir";
     if (facts.stateDirs.includes(path)) return "the agent's state";
     if (path === facts.cache) return 'agents installed from Settings';
-    if (path === facts.gitCommonDir) return "the repository's git dir";
-    if (isWithin(path, facts.gitCommonDir) || isWithin(path, facts.worktree)) return kind === 'read-only' ? 'what steers git or ties the worktree to the repository' : 'git';
+    if (path === facts.gitCommonDir) return "the repository's git dir: the person's refs, index, HEAD, stash and reflogs";
+    if (path === join(facts.gitCommonDir, 'objects')) return "the repository's objects, which the task's git borrows";
+    if ([facts.gitCommonDir, facts.gitDir, facts.worktree].some((place) => isWithin(path, place))) return kind === 'read-only' ? 'what steers git or ties the worktree to the task’s git dir' : 'git';
     if (grants.includes(path)) return 'the policy’s readablePaths';
     return 'kept by the sandbox';
   };

@@ -10,7 +10,10 @@ export interface Mount {
   kind: 'hide-dir' | 'scratch-dir' | 'hide-file' | 'symlink' | 'writable' | 'read-only';
   /** Absolute; must exist on the host (the layout only lists what exists). */
   path: string;
-  /** `scratch-dir`: the task's directory that takes the place of `path`; `symlink`: where the link leads. */
+  /**
+   * `scratch-dir`: the task's directory that takes the place of `path`; `read-only`: a file shown at `path` instead of its
+   * own; `symlink`: where the link leads.
+   */
   source?: string;
   /** Why the place is hidden or open, in words Settings shows. */
   why?: string;
@@ -57,7 +60,7 @@ export function bwrapArguments(layout: SandboxLayout, command: string, args: rea
       case 'hide-file': options.push('--ro-bind', '/dev/null', mount.path); break;
       case 'symlink': if (mount.source !== undefined) options.push('--symlink', mount.source, mount.path); break;
       case 'writable': options.push('--bind', mount.path, mount.path); break;
-      case 'read-only': options.push('--ro-bind', mount.path, mount.path); break;
+      case 'read-only': options.push('--ro-bind', mount.source ?? mount.path, mount.path); break;
     }
   }
   options.push('--chdir', layout.cwd, '--');

@@ -22,6 +22,9 @@ import { readViewFactsFor } from './view-facts';
 import { agentSandboxView } from './agent-view';
 import type { AgentSandboxView } from '../../../shared/sandbox-view';
 import { DeskError } from '../../../shared/desk-error';
+import { createGitRunner, type GitRunner } from '../git/git-runner';
+import { openTaskGitDir } from '../git/task-git-dir';
+import { TaskGitDirRefused } from '../git/task-git-dir-plan';
 
 /** How one task's processes are started. */
 export interface TaskIsolation {
@@ -36,8 +39,13 @@ export interface TaskIsolation {
    * process under a pseudo-terminal.
    */
   wrap(command: string, args: readonly string[], options?: { terminal?: boolean; cwd?: string }): { command: string; args: string[] };
-  /** Ends what the isolation holds (the network proxy) and removes the task's temp dir. */
+  /**
+   * Ends what the isolation holds (the network proxy), takes the agent's own commits onto the task's branch when
+   * they check out (see ../git/task-git-dir.ts), and removes the task's temp dir.
+   */
   dispose(): Promise<void>;
+  /** After dispose: the commit the agent made itself that the desk took onto the task's branch, if any. */
+  agentCommit?(): string | undefined;
 }
 
 /** The network allowlist as the sandbox uses it (./network/sandbox-network.ts, with the desk's Node filled in). */
@@ -65,6 +73,8 @@ export interface TaskSandboxDeps {
   log?(line: string): void;
   /** The desk's environment, which agents take their variables from (default: this process's). */
   environment?: NodeJS.ProcessEnv;
+  /** The desk's git for the task's own git dir (default: one with hooks off, like the git service's). */
+  git?: GitRunner;
 }
 
 const sandboxUnavailable = (message: string) => new DeskError('unavailable', 'sandbox_unavailable', message);
@@ -100,6 +110,7 @@ export interface IsolationRequest {
 
 export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
   const { status } = deps;
+  const git = deps.git ?? createGitRunner({ hooksDir: join(deps.dataDir, 'no-hooks') });
   const confines = (agentId: string) => status.available && deps.policyFor(agentId).sandbox !== 'off';
 
   return {
@@ -131,6 +142,12 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
       const root = join(sandboxRootOf(deps.dataDir), randomBytes(6).toString('hex'));
       const tempDir = join(root, 'tmp');
       await mkdir(tempDir, { recursive: true, mode: 0o700 });
+      const taskGit = await openTaskGitDir(git, { dir: join(root, 'git'), commonDir: gitCommonDir, worktree, worktreeGitDir }).catch(async (error: unknown) => {
+        await rm(root, { recursive: true, force: true }).catch(() => undefined);
+        if (error instanceof TaskGitDirRefused) throw worktreeLinkChanged(`The task's worktree ${worktree} cannot run: ${error.message}. Resubmit the task to start again.`);
+        throw error;
+      });
+      let agentCommit: string | undefined;
       // An agent given a HOME of its own (agents.json `env`) keeps its state there.
       const agentHome = agent.env.HOME ?? deps.home;
       const stateDirs = (agent.stateDirs ?? []).map((dir) => expandHome(dir, agentHome));
@@ -175,7 +192,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
           home: deps.home,
           dataDir: deps.dataDir,
           gitCommonDir,
-          worktreeGitDir,
+          taskGitDir: taskGit,
           worktree,
           tempDir,
           stateDirs,
@@ -205,7 +222,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
       const writablePlaces = [...stateDirs, ...stateFiles];
       return {
         kind: 'bubblewrap',
-        description: `Sandboxed (${status.version ?? 'bubblewrap'}): sees its own /tmp and of the home only its toolchains; writes only to the worktree, its temp dir${writablePlaces.length > 0 ? ` and ${writablePlaces.join(', ')}` : ''}; ${networkNote}.`,
+        description: `Sandboxed (${status.version ?? 'bubblewrap'}): sees its own /tmp and of the home only its toolchains; writes only to the worktree, its own git dir (the repository's objects read-only, its refs out of reach), its temp dir${writablePlaces.length > 0 ? ` and ${writablePlaces.join(', ')}` : ''}; ${networkNote}.`,
         env: { TMPDIR: tempDir, TMP: tempDir, TEMP: tempDir },
         wrap(command, args, options = {}) {
           let inner = proxy ? proxy.wrap(command, [...args]) : { command, args: [...args] };
@@ -216,9 +233,15 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
         async dispose() {
           await proxy?.close().catch(() => undefined);
           await relay?.close().catch(() => undefined);
+          // Every process of the sandbox has ended: what the agent's git left can no longer change.
+          agentCommit = await taskGit.takeCommits(log).catch((error: unknown) => {
+            log(`The agent's own commits were not taken: ${error instanceof Error ? error.message : String(error)}. The files it left are committed as the turn's work.`);
+            return undefined;
+          });
           for (const problem of await returnStateFiles(scratch, stateBefore)) log(problem);
           await rm(root, { recursive: true, force: true }).catch(() => undefined);
         },
+        agentCommit: () => agentCommit,
       };
     },
   };

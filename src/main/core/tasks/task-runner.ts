@@ -171,7 +171,8 @@ export async function runTask(given: RunContext): Promise<RunOutcome> {
   try {
     const message = commitMessageFor(task.id, turn.prompt, extra);
     // A merge from the base waiting on conflicts is committed even when the agent's resolution changed nothing.
-    commit = task.conflict ? await git.commitAll(worktree, message) : await git.commitChanges(worktree, message);
+    // Commits the agent made itself, taken onto the branch when the sandbox ended, are the turn's work when no file is left over.
+    commit = (task.conflict ? await git.commitAll(worktree, message) : await git.commitChanges(worktree, message)) ?? isolation.agentCommit?.();
   } catch (error) {
     // The agent changed how its worktree links to the repository: a task error, never a commit elsewhere.
     if (isDeskError(error, 'worktree_tampered')) return { status: 'error', message: error.message, output: said.text() };
