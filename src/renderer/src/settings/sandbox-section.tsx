@@ -11,7 +11,7 @@ export function SandboxSection() {
         <p className="hint">
           Agents run in {sandbox.version ?? 'bubblewrap'}: they write only to their task’s worktree, its temp dir (their own
           <code>/tmp</code>) and their own state dirs, see of your home only the toolchains they run from, cannot read this
-          desk’s data or your credentials, and reach only the hosts their policy allows. The policy’s <code>sandbox</code>,
+          desk’s data or your credentials, and reach only the hosts their policy allows. The policy’s <code>sandbox</code>,{' '}
           <code>network</code>, <code>hiddenPaths</code> and <code>readablePaths</code> settings change that per agent.
         </p>
       ) : (
