@@ -227,7 +227,10 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   const agentTests = createAgentTests({ agents, dataDir: config.dataDir, clientVersion: config.appVersion, now });
   addAgentRoutes(router, { agents, defaultAgent: config.defaultAgent, logins, notes: agentNotes, installs, tests: agentTests });
   addRunnerRoutes(router, { runners });
-  addGovernanceRoutes(router, { governance, repoRoot, worktreeOf: (id) => tasksRepo.get(id)?.worktreePath });
+  addGovernanceRoutes(router, {
+    governance, repoRoot, worktreeOf: (id) => tasksRepo.get(id)?.worktreePath,
+    sandboxViewOf: (id) => { const spec = agents.get(id); return spec && sandbox.viewOf(spec); },
+  });
   addBoardRoutes(router, { tasks, lastSeq: () => events.lastSeq(), fixedSettings: { serverName: config.serverName, repository: repoRoot, dataDir: config.dataDir, sandbox: sandboxStatus }, quiet, disk });
   addBaseUpdateRoutes(router, { tasks });
   addReviewRoutes(router, { tasks, viewed: guard(createViewedRepo(db, repoRoot), "the diff's viewed marks"), now });
