@@ -36,11 +36,16 @@ export function baselineRepo(bwrap: string): { doTask(index: number): Promise<vo
   const repo = makeRepo(root);
   mkdirSync(join(root, 'worktrees'));
   const identity = ['-c', 'user.name=Bench', '-c', 'user.email=bench@example.test'];
+  // Two `git worktree add` at once in one repository can fail ("failed to read .git/worktrees/…/commondir"): one at a
+  // time, as the desk adds them too.
+  let adding: Promise<unknown> = Promise.resolve();
   return {
     async doTask(index) {
       const worktree = join(root, 'worktrees', `task-${index}`);
       const file = taskFile(index);
-      await run('git', ['worktree', 'add', '--quiet', '-b', `raw/task-${index}`, worktree, 'main'], repo);
+      const added = adding.then(() => run('git', ['worktree', 'add', '--quiet', '-b', `raw/task-${index}`, worktree, 'main'], repo));
+      adding = added.catch(() => undefined);
+      await added;
       const write = `require('node:fs').writeFileSync(${JSON.stringify(file.path)}, ${JSON.stringify(`${file.text}\n`)})`;
       await run(bwrap, bwrapArguments({ bwrap, cwd: worktree, network: 'none', newSession: true, mounts: [{ kind: 'writable', path: worktree }] }, process.execPath, ['-e', write]), worktree);
       await run('git', ['add', '--all'], worktree);
