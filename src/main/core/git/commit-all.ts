@@ -2,6 +2,7 @@
 // that keeps unfinished work before a worktree is retired.
 import { identityConfig, type Identity } from './commit-identity';
 import { gitFailed } from './git-errors';
+import { headCommitFromFiles } from './head-file';
 import type { GitRepo, GitRunner } from './git-runner';
 
 /** Stages new, changed and deleted files and commits (even with nothing staged); returns the full sha. */
@@ -16,7 +17,8 @@ export async function stageAndCommit(git: GitRunner, worktree: GitRepo, message:
 
 /**
  * Like stageAndCommit, but commits nothing and returns undefined when nothing changed: a turn that did nothing.
- * Three git processes for a turn that changed files (stage, commit, read the sha): every task's turn ends here.
+ * Two git processes for a turn that changed files (stage, commit; the sha is read from git's files): every task's
+ * turn ends here.
  */
 export async function commitIfChanged(git: GitRunner, worktree: GitRepo, message: string, identity: Identity): Promise<string | undefined> {
   await git.run(worktree, ['add', '--all']);
@@ -24,7 +26,7 @@ export async function commitIfChanged(git: GitRunner, worktree: GitRepo, message
   // Without --allow-empty, git itself says whether anything is staged: exit 1 and no commit when nothing is.
   const commit = ['commit', '--no-verify', '--cleanup=verbatim', '--file=-'];
   const committed = await git.exec(worktree, commit, { input: message, config });
-  if (committed.exitCode === 0) return git.run(worktree, ['rev-parse', 'HEAD']);
+  if (committed.exitCode === 0) return (await headCommitFromFiles(worktree)) ?? git.run(worktree, ['rev-parse', 'HEAD']);
   // Exit 1 is also how other refusals end: only an index that matches HEAD means "nothing to commit".
   if (committed.exitCode === 1 && (await git.exec(worktree, ['diff', '--cached', '--quiet', '--no-ext-diff', '--no-textconv'])).exitCode === 0) return undefined;
   throw gitFailed(commit, committed.exitCode, committed.stderr || committed.stdout);
