@@ -4,11 +4,7 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { bwrapArguments, makeRepo } from '../src/main/core/testing';
-import { withCleanup } from './bench-support';
-
-export interface BaselineRun { count: number; elapsedMs: number }
 
 /** What each task writes, on both sides: one small file named after the task. */
 export const taskFile = (index: number) => ({ path: `out-${index}.txt`, text: `task ${index}` });
@@ -53,14 +49,4 @@ export function baselineRepo(bwrap: string): { doTask(index: number): Promise<vo
     },
     close: () => rmSync(root, { recursive: true, force: true }),
   };
-}
-
-/** Times `count` tasks done by hand, `concurrency` at a time, after `warmUp` untimed ones, in a fresh repository. */
-export function benchBaseline(bwrap: string, count: number, concurrency: number, warmUp: number): Promise<BaselineRun> {
-  return withCleanup(() => baselineRepo(bwrap), (repo) => repo.close(), async (repo) => {
-    await inParallel(warmUp, concurrency, (index) => repo.doTask(count + index));
-    const started = performance.now();
-    await inParallel(count, concurrency, (index) => repo.doTask(index));
-    return { count, elapsedMs: performance.now() - started };
-  });
 }

@@ -2,15 +2,16 @@
 // sandbox, then committed, against the same work done by hand (pipeline-baseline.ts) at the same concurrency.
 // Prints ms/task both sides and their ratio, POST → first agent event on an idle desk, the desk's CPU per task and
 // where a run's time goes, stage by stage (the desk's own run timings, src/main/core/tasks/run-timings.ts).
-// Options: --count N (120), --concurrency C (8), --first-event-runs N (7), --smoke (small counts, no targets), --timeout S.
+// Options: --count N (120), --concurrency C (8), --first-event-runs N (7), --rounds R (4 per side, alternating),
+// --smoke (small counts; it fails only when the pipeline does not run), --timeout S.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { scriptedAgentSpec } from '../src/main/core/index';
 import { destroyDesk, RUN_STAGES, startDesk, type Desk, type RunStage } from '../src/main/core/testing';
 import type { EventEnvelope } from '../src/shared/events';
-import { isMain, readCount, runMain, withCleanup } from './bench-support';
-import { benchBaseline, inParallel, taskFile } from './pipeline-baseline';
+import { isMain, readCount, runMain, usageError, withCleanup } from './bench-support';
+import { baselineRepo, inParallel, taskFile } from './pipeline-baseline';
 
 export interface PipelineResult {
   count: number;
@@ -39,44 +40,60 @@ const median = (values: readonly number[]): number => {
   return sorted.length === 0 ? Number.NaN : sorted.length % 2 === 1 ? sorted[middle] as number : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 };
 
-export async function benchPipeline(count: number, concurrency: number, firstEventRuns: number): Promise<PipelineResult> {
+/**
+ * `count` tasks on each side, `concurrency` at a time, in `rounds` rounds per side taken in the order desk, baseline,
+ * baseline, desk, …: a machine that slows down (others share it) slows both sides, and neither is always first.
+ */
+export async function benchPipeline(count: number, concurrency: number, firstEventRuns: number, rounds = 4): Promise<PipelineResult> {
   // The agent as the app ships it (one bundled file run by node), like the baseline's node: not through tsx.
   if (!existsSync(BUILT_AGENT)) throw new Error(`${BUILT_AGENT} is missing: build the app first (npm run build).`);
-  const deskSide = await withCleanup(
+  if (count % rounds !== 0) throw usageError(`--count (${count}) must split into ${rounds} equal rounds.`);
+  const perRound = count / rounds;
+  return withCleanup(
     () => startDesk({ concurrency, checkAnswers: false, agents: [scriptedAgentSpec(BUILT_AGENT)] }),
     destroyDesk,
-    async (desk) => {
+    (desk) => {
       if (!desk.core.sandbox.available) throw new Error(`The bench measures the sandboxed pipeline, and bubblewrap is not usable here: ${desk.core.sandbox.reason ?? 'no reason given'}.`);
-      const finished = watchFinished(desk);
-      try {
-        // Warm both the desk's code and the machine's caches; these tasks are not counted.
-        await postAll(desk, 'warm', concurrency, finished);
-        const firstEvents: number[] = [];
-        for (let run = 0; run < firstEventRuns; run++) firstEvents.push(await firstEventLatency(desk, `idle-${run}`, finished));
-        const cpuBefore = process.cpuUsage();
-        const started = performance.now();
-        const answeredAt = await postAll(desk, 'task', count, finished);
-        const elapsedMs = performance.now() - started;
-        const cpu = process.cpuUsage(cpuBefore);
-        await assertCommitted(desk, 'task', count);
-        return { elapsedMs, firstEvents, cpuMs: (cpu.user + cpu.system) / 1000, bwrap: desk.core.sandbox.path ?? 'bwrap', ...breakdown(desk, 'task', count, answeredAt) };
-      } finally {
-        finished.stop();
-      }
+      return withCleanup(() => baselineRepo(desk.core.sandbox.path ?? 'bwrap'), (raw) => raw.close(), async (raw) => {
+        const finished = watchFinished(desk);
+        try {
+          // Warm the desk's code, the agent's files and git's on both sides; these tasks are not counted.
+          await postAll(desk, 'warm', 0, concurrency, finished);
+          await inParallel(concurrency, concurrency, (index) => raw.doTask(count + index));
+          const firstEvents: number[] = [];
+          for (let run = 0; run < firstEventRuns; run++) firstEvents.push(await firstEventLatency(desk, `idle-${run}`, finished));
+          let deskMs = 0;
+          let rawMs = 0;
+          let cpuMs = 0;
+          const answeredAt = new Map<string, number>();
+          const done = { desk: 0, raw: 0 };
+          for (let turn = 0; turn < 2 * rounds; turn++) {
+            const deskTurn = turn % 4 === 0 || turn % 4 === 3;
+            const first = (deskTurn ? done.desk++ : done.raw++) * perRound;
+            const started = performance.now();
+            if (deskTurn) {
+              const cpuBefore = process.cpuUsage();
+              for (const [id, at] of await postAll(desk, 'task', first, perRound, finished)) answeredAt.set(id, at);
+              const cpu = process.cpuUsage(cpuBefore);
+              cpuMs += (cpu.user + cpu.system) / 1000;
+              deskMs += performance.now() - started;
+            } else {
+              await inParallel(perRound, concurrency, (index) => raw.doTask(first + index));
+              rawMs += performance.now() - started;
+            }
+          }
+          await assertCommitted(desk, 'task', count);
+          return {
+            count, concurrency, deskMsPerTask: deskMs / count, baselineMsPerTask: rawMs / count,
+            firstEventMs: median(firstEvents), firstEventRuns: firstEvents, cpuMsPerTask: cpuMs / count,
+            ...breakdown(desk, 'task', count, answeredAt),
+          };
+        } finally {
+          finished.stop();
+        }
+      });
     },
   );
-  const baseline = await benchBaseline(deskSide.bwrap, count, concurrency, concurrency);
-  return {
-    count,
-    concurrency,
-    deskMsPerTask: deskSide.elapsedMs / count,
-    baselineMsPerTask: baseline.elapsedMs / count,
-    firstEventMs: median(deskSide.firstEvents),
-    firstEventRuns: deskSide.firstEvents,
-    cpuMsPerTask: deskSide.cpuMs / count,
-    stages: deskSide.stages,
-    queuedMs: deskSide.queuedMs,
-  };
 }
 
 const promptOf = (index: number) => {
@@ -101,16 +118,16 @@ function watchFinished(desk: Desk): Finished {
   };
 }
 
-/** POSTs `count` tasks (16 requests in flight) and waits until all have finished; returns when each POST was answered. */
-async function postAll(desk: Desk, prefix: string, count: number, finished: Finished): Promise<Map<string, number>> {
+/** POSTs tasks `first`…`first + count - 1` (16 requests in flight) and waits until all have finished; returns when each POST was answered. */
+async function postAll(desk: Desk, prefix: string, first: number, count: number, finished: Finished): Promise<Map<string, number>> {
   const answeredAt = new Map<string, number>();
-  await inParallel(count, 16, async (index) => {
-    const id = `${prefix}-${index}`;
-    const answer = await desk.api('POST', '/', { id, prompt: promptOf(index) });
+  await inParallel(count, 16, async (offset) => {
+    const id = `${prefix}-${first + offset}`;
+    const answer = await desk.api('POST', '/', { id, prompt: promptOf(first + offset) });
     if (answer.status !== 202) throw new Error(`The desk refused task ${id}: ${answer.status} ${answer.text}`);
     answeredAt.set(id, epochNow());
   });
-  for (let index = 0; index < count; index++) await finished.wait(`${prefix}-${index}`);
+  for (let offset = 0; offset < count; offset++) await finished.wait(`${prefix}-${first + offset}`);
   return answeredAt;
 }
 
@@ -188,9 +205,10 @@ if (isMain(import.meta.url)) {
   runMain(async (argv) => {
     const smoke = argv.includes('--smoke');
     const result = await benchPipeline(
-      readCount(argv, '--count', smoke ? 6 : 120),
+      readCount(argv, '--count', smoke ? 8 : 120),
       readCount(argv, '--concurrency', smoke ? 2 : 8),
       readCount(argv, '--first-event-runs', smoke ? 5 : 7),
+      readCount(argv, '--rounds', smoke ? 2 : 4),
     );
     process.stdout.write(`${formatPipeline(result)}\n`);
     if (smoke) process.stdout.write('smoke run (--smoke): small counts, the figures say only that the pipeline runs end to end\n');
