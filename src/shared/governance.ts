@@ -2,7 +2,7 @@
 // Request states follow the governance text (pending → validating → approved / rejected / escalated → completed).
 import { z } from 'zod';
 import { GrantedPath, HostPattern, SandboxMode } from './sandbox';
-import { ContainerLimits } from './runners';
+import { ResourceLimits } from './limits';
 
 /**
  * What an agent may ask to do: the ACP tool kinds, plus `elicitation` (a question with a form), and the desk's MCP
@@ -76,8 +76,13 @@ export const PolicyDefaults = z.strictObject({
   network: z.array(HostPattern).max(200).optional(),
   /** Paths the sandbox hides by default (credentials, e.g. `~/.ssh`) that the agent may read after all. */
   readablePaths: z.array(GrantedPath).max(100).default([]),
-  /** CPU, memory and process limits of the agent's container on the docker runner (tighter ones in runners.json win). */
-  containerLimits: ContainerLimits.optional(),
+  /**
+   * Memory (MB), processes and CPUs each task may use, on every runner: enforced with cgroups on this machine, as
+   * container limits on the docker and cluster runners (where tighter ones in runners.json win).
+   */
+  limits: ResourceLimits.optional(),
+  /** The earlier name of `limits`, still read; `limits` wins field by field where both are set. */
+  containerLimits: ResourceLimits.optional(),
 });
 export type PolicyDefaults = z.infer<typeof PolicyDefaults>;
 
@@ -92,7 +97,8 @@ export const AgentOverrides = z.strictObject({
   sandbox: SandboxMode.optional(),
   network: z.array(HostPattern).max(200).optional(),
   readablePaths: z.array(GrantedPath).max(100).optional(),
-  containerLimits: ContainerLimits.optional(),
+  limits: ResourceLimits.optional(),
+  containerLimits: ResourceLimits.optional(),
 });
 export type AgentOverrides = z.infer<typeof AgentOverrides>;
 
@@ -131,7 +137,8 @@ export const AgentPolicy = z.object({
   sandbox: SandboxMode,
   network: z.array(z.string()).optional(),
   readablePaths: z.array(z.string()),
-  containerLimits: ContainerLimits.optional(),
+  /** `limits` and its alias `containerLimits`, merged field by field (see effectivePolicy); built-in defaults fill the rest per runner. */
+  limits: ResourceLimits.optional(),
   tokenSha256: z.string().optional(),
 });
 export type AgentPolicy = z.infer<typeof AgentPolicy>;

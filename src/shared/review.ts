@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { SandboxStatus } from './sandbox';
 import { DependencyGate } from './task';
+import { DiskNotice } from './disk';
 
 export const FileChangeStatus = z.enum(['added', 'modified', 'deleted', 'renamed', 'copied', 'type-changed']);
 
@@ -64,6 +65,8 @@ export const DeskSettings = z.object({
   sandbox: SandboxStatus,
   /** How long a turn may go without a word from the agent before its task shows "no word from the agent" and its activity a stall notice (default 20). */
   quietAfterSeconds: z.number().int().min(1).max(86_400),
+  /** Present while the data dir's file system is full: new work fails until space is freed, then resumes by itself. */
+  diskFull: DiskNotice.optional(),
 });
 export type DeskSettings = z.infer<typeof DeskSettings>;
 export const UpdateSettings = z.object({

@@ -1,6 +1,7 @@
 // The runner contract: where a task's agent runs (this machine's sandbox, a Docker container, a cluster), how
 // the desk is told about each runner, and what Settings shows of them.
 import { z } from 'zod';
+import { ResourceLimits } from './limits';
 
 /** `local`: the agent runs on this machine in the OS sandbox (the default); `docker`: in a container; `cluster`: as a swarm service task, with no shared disk. */
 export const RunnerKind = z.enum(['local', 'docker', 'cluster']);
@@ -8,14 +9,9 @@ export type RunnerKind = z.infer<typeof RunnerKind>;
 
 const Capacity = z.int().min(1).max(1000);
 
-/** CPU, memory and process limits for a container (the governance policy may set tighter ones per agent). */
-export const ContainerLimits = z.strictObject({
-  /** CPUs the container may use, e.g. 1.5. */
-  cpus: z.number().positive().max(1024).optional(),
-  memoryMb: z.int().min(16).max(1_048_576).optional(),
-  pids: z.int().min(8).max(1_000_000).optional(),
-});
-export type ContainerLimits = z.infer<typeof ContainerLimits>;
+/** CPU, memory and process limits for a container: the same contract as the policy's `limits` (./limits.ts). */
+export const ContainerLimits = ResourceLimits;
+export type ContainerLimits = ResourceLimits;
 
 /** A path of this machine the container sees read-only at the same place (e.g. where an agent is installed). */
 export const ContainerMount = z.string().min(1).max(1000).refine((path) => path.startsWith('/'), 'must be absolute');

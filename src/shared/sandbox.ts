@@ -1,5 +1,6 @@
 // The sandbox contract: whether agents run confined on this machine, and how a policy asks for it.
 import { z } from 'zod';
+import { LimitsStatus } from './limits';
 
 /**
  * `auto`: confine agents whenever this machine can (the default); `required`: refuse to start an agent
@@ -24,6 +25,8 @@ export const SandboxStatus = z.object({
   reason: z.string().optional(),
   /** What a person can do about it. */
   fix: z.string().optional(),
+  /** How each task's memory, processes and CPUs are bounded on this machine. */
+  limits: LimitsStatus.optional(),
 });
 export type SandboxStatus = z.infer<typeof SandboxStatus>;
 

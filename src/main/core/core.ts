@@ -42,6 +42,9 @@ import { createGroupCommit } from './store/group-commit';
 import { createEventsRepo, type EventsRepo } from './store/events-repo';
 import { createTasksRepo } from './store/tasks-repo';
 import { createTurnsRepo } from './store/turns-repo';
+import { createDeferredWrites, deferringTasks, deferringTurns } from './store/deferred-writes';
+import { createDiskWatch } from './host/disk-watch';
+import { diskFullRun } from './tasks/disk-full-run';
 import { unknownAgent } from './tasks/task-errors';
 import { runTask } from './tasks/task-runner';
 import { createRunTimings, timedRun, type RunTimings } from './tasks/run-timings';
@@ -49,6 +52,7 @@ import { prepareAllowlistNetwork } from './sandbox/network/sandbox-network';
 import { prepareMcpRelay } from './sandbox/network/mcp-relay';
 import { probeSandbox } from './sandbox/sandbox-probe';
 import { createTaskSandbox } from './sandbox/task-sandbox';
+import { startTaskLimits } from './sandbox/limits/desk-limits';
 import { createDeskReposRepo } from './store/desk-repos-repo';
 import { createRepoSet, openRepo, type RepoSet } from './repos/repo-set';
 import type { SandboxStatus } from '../../shared/sandbox';
@@ -100,6 +104,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   // The sandbox probe starts bubblewrap twice: it runs while git answers the checks below, not after them.
   // It never rejects, so leaving it behind when a check refuses the configuration is harmless.
   const sandboxProbe = config.sandbox ? Promise.resolve(config.sandbox) : probeSandbox();
+  const limitsProbe = startTaskLimits({ dataDir: config.dataDir, log });
 
   // Everything that can refuse the configuration runs before anything is opened or started.
   const repository = await openRepository(config.repoPath);
@@ -120,12 +125,24 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   policyStore.load();
   const runnersConfig = config.runners !== undefined ? RunnersConfig.parse(config.runners) : loadRunnersConfig(config.dataDir);
 
-  const sandboxStatus = await sandboxProbe;
+  const taskLimits = await limitsProbe;
+  const sandboxStatus = { ...await sandboxProbe, limits: taskLimits.status };
   if (!sandboxStatus.available) log(`Agents run unsandboxed: ${sandboxStatus.reason} ${sandboxStatus.fix ?? ''}`.trim());
 
   const db = openDatabase(join(config.dataDir, 'desk.sqlite'), undefined, { nativeBinding: config.nativeBinding });
   const groupCommit = createGroupCommit(db, { onFailedCommit: (error) => log(`A database commit failed; the submissions in it were refused: ${error instanceof Error ? error.message : String(error)}`) });
-  const events = createEventsRepo(db, repoRoot, { ...(config.output?.capBytes !== undefined && { outputCapBytes: config.output.capBytes }) });
+  // A full disk under the data dir: writes wait in memory (bounded) and land once there is room; the desk stays up.
+  const disk = createDiskWatch({ dataDir: config.dataDir, now, log, queuedEvents: () => events.queued() });
+  const events = createEventsRepo(db, repoRoot, {
+    ...(config.output?.capBytes !== undefined && { outputCapBytes: config.output.capBytes }),
+    onWriteFailed: (error, kept) => (kept ? disk.full('task events') : log(`Task events could not be stored and were dropped: ${error instanceof Error ? error.message : String(error)}`)),
+    onWritten: () => disk.written('task events'),
+  });
+  const deferred = createDeferredWrites(db, {
+    onFull: () => disk.full('task records'),
+    onWritten: () => disk.written('task records'),
+    onDropped: (error) => log(`A task record waiting for room could not be written: ${error instanceof Error ? error.message : String(error)}`),
+  });
   const bus = createEventBus();
   const record = (taskId: string, attempt: number, event: TaskEvent) => bus.publish(events.append(taskId, attempt, event, now().toISOString()));
   // A task that ended has written all its output: its burst need not stay on disk as write-ahead log.
@@ -135,7 +152,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
 
   const repos = await createRepoSet({ opener, first, store: createDeskReposRepo(db, repoRoot), log }, moreRepos);
   const governance = createGovernanceService({ repo: createGovernanceRepo(db, repoRoot), policyStore, now });
-  const tasksRepo = createTasksRepo(db, repoRoot, { defaultRepo: repos.default.name });
+  const tasksRepo = deferringTasks(createTasksRepo(db, repoRoot, { defaultRepo: repos.default.name }), deferred);
   const sandbox = createTaskSandbox({
     status: sandboxStatus,
     dataDir: config.dataDir,
@@ -146,6 +163,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     // The bridge to the allowlist proxy runs inside the sandbox on the Node that runs the scripted agent.
     allowlistNetwork: (request) => prepareAllowlistNetwork({ ...request, nodePath: config.agents.scripted.command }),
     mcpRelay: (request) => prepareMcpRelay({ ...request, nodePath: config.agents.scripted.command }),
+    limits: taskLimits,
     log,
   });
   // The MCP server agents reach with their task's token; its tools act through the task service and governance.
@@ -175,10 +193,10 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   const runTimings = createRunTimings(bus.subscribe);
   const tasks = createTaskService({
     tasks: tasksRepo,
-    transaction: (work) => groupCommit.write(work),
+    transaction: (work) => groupCommit.write(work).catch((error: unknown) => disk.refuse('the submission', error)),
     workspace: first.workspace,
     repos: { of: (name) => taskRepoOf(name === undefined ? repos.default : repos.get(name)) },
-    turns: createTurnsRepo(db, repoRoot),
+    turns: deferringTurns(createTurnsRepo(db, repoRoot), deferred),
     git,
     agents,
     gate: createGovernanceGate(governance, log),
@@ -188,7 +206,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
       return { ...(promptsPerHour !== undefined && { promptsPerHour }), ...(concurrentTasks !== undefined && { concurrentTasks }) };
     },
     record,
-    run: timedRun(mcp.wrapRun(watchedRun(runTask, { quiet, notes: agentNotes })), runTimings),
+    run: timedRun(mcp.wrapRun(watchedRun(diskFullRun(runTask, { dataDir: config.dataDir }), { quiet, notes: agentNotes })), runTimings),
     quiet,
     sandbox,
     runners,
@@ -211,7 +229,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   addAgentRoutes(router, { agents, defaultAgent: config.defaultAgent, logins, notes: agentNotes, installs, tests: agentTests });
   addRunnerRoutes(router, { runners });
   addGovernanceRoutes(router, { governance, repoRoot, worktreeOf: (id) => tasksRepo.get(id)?.worktreePath });
-  addBoardRoutes(router, { tasks, lastSeq: () => events.lastSeq(), fixedSettings: { serverName: config.serverName, repository: repoRoot, dataDir: config.dataDir, sandbox: sandboxStatus }, quiet });
+  addBoardRoutes(router, { tasks, lastSeq: () => events.lastSeq(), fixedSettings: { serverName: config.serverName, repository: repoRoot, dataDir: config.dataDir, sandbox: sandboxStatus }, quiet, disk });
   addBaseUpdateRoutes(router, { tasks });
   addReviewRoutes(router, { tasks, viewed: createViewedRepo(db, repoRoot), now });
   addPullRequestRoutes(router, { tasks });
@@ -273,8 +291,12 @@ export async function createCore(config: CoreConfig): Promise<Core> {
       await installs.disposeAll();
       await http.close();
       events.close();
+      // Still no room at shutdown: what waited is lost with this process; say how much rather than nothing.
+      if (events.queued() > 0 || deferred.waiting() > 0) log(`The desk stopped while its disk was full: ${events.queued()} events and ${deferred.waiting()} task record changes were not written.`);
+      deferred.stop();
       groupCommit.flush();
       db.close();
+      taskLimits.close();
     },
   };
 }

@@ -1,11 +1,12 @@
 // Files clients upload into a task's worktree: where one may go (never outside the worktree, also not through a
 // symlink, and never into its .git), writing it, and reading it back.
 import { constants, existsSync, lstatSync } from 'node:fs';
-import { mkdir, open } from 'node:fs/promises';
+import { mkdir, open, rm } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { realPathOf } from '../governance/real-path';
 import { invalidArtifactPath, noWorktree } from './ap-errors';
 import { isDeskError } from '../../../shared/desk-error';
+import { diskFullError, isDiskFull, mountPointOf } from '../host/disk-full';
 
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
@@ -64,6 +65,11 @@ export async function writeUpload(worktree: string, path: string, data: Buffer):
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EISDIR' || code === 'ENOTDIR' || code === 'EEXIST' || code === 'ELOOP') {
       throw invalidArtifactPath(`relative_path: "${path}" cannot be written: a folder, file or link is in the way (${code}).`);
+    }
+    if (isDiskFull(error)) {
+      // What got written is a truncated file: left there, it would pass for the upload.
+      await rm(target, { force: true });
+      throw diskFullError({ what: `the upload ${path}`, path: worktree }, await mountPointOf(worktree), error);
     }
     throw error;
   }

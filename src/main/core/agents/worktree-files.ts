@@ -1,5 +1,7 @@
-// The agent's file access (ACP fs/*), confined to the task's worktree after resolving symlinks.
-import { mkdir, readFile, realpath, writeFile } from 'node:fs/promises';
+// The agent's file access (ACP fs/*), confined to the task's worktree after resolving symlinks, and again where the
+// open lands: the agent runs beside the desk and may swap a link in between the check and the open.
+import { constants } from 'node:fs';
+import { mkdir, open, readlink, realpath, type FileHandle } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { INVALID_PARAMS, JsonRpcError } from '../../../shared/json-rpc-peer';
 
@@ -32,7 +34,12 @@ async function realTarget(path: string): Promise<string> {
   }
 }
 
-export function createWorktreeFiles(worktree: string) {
+export interface WorktreeFilesOptions {
+  /** Runs between a path's check and its opening, where an agent racing the desk would swap a link in (for tests). */
+  betweenCheckAndOpen?: (target: string) => Promise<void>;
+}
+
+export function createWorktreeFiles(worktree: string, options: WorktreeFilesOptions = {}) {
   // Resolved at the first access, not at creation: a promise nobody awaits would reject unhandled (and end the desk)
   // when the worktree is gone before the agent ever touched a file.
   let rootPromise: Promise<string> | undefined;
@@ -44,18 +51,45 @@ export function createWorktreeFiles(worktree: string) {
     return target;
   }
 
+  /** Opens `path` never through a link at its end, and refuses it when the open landed outside (a folder swapped meanwhile). */
+  async function openConfined(path: string, flags: number): Promise<FileHandle> {
+    const target = await confine(path);
+    await options.betweenCheckAndOpen?.(target);
+    let handle: FileHandle;
+    try {
+      handle = await open(target, flags | constants.O_NOFOLLOW, 0o644);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw new OutsideWorktreeError(path);
+      throw error;
+    }
+    // Where the open really landed, as the kernel says (Linux; elsewhere the check above and O_NOFOLLOW stand).
+    const landed = await readlink(`/proc/self/fd/${handle.fd}`).catch(() => undefined);
+    if (landed !== undefined && !within(await (rootPromise ??= realpath(worktree)), landed)) {
+      await handle.close();
+      throw new OutsideWorktreeError(path);
+    }
+    return handle;
+  }
+
   return {
     async readTextFile({ path, line, limit }: { path: string; line?: number; limit?: number }): Promise<string> {
-      const text = await readFile(await confine(path), 'utf8');
+      const handle = await openConfined(path, constants.O_RDONLY);
+      const text = await handle.readFile('utf8').finally(() => handle.close());
       if (line === undefined && limit === undefined) return text;
       const lines = text.split('\n');
       const start = (line ?? 1) - 1;
       return lines.slice(start, limit === undefined ? undefined : start + limit).join('\n');
     },
     async writeTextFile({ path, content }: { path: string; content: string }): Promise<void> {
-      const target = await confine(path);
-      await mkdir(dirname(target), { recursive: true });
-      await writeFile(target, content, 'utf8');
+      await mkdir(dirname(await confine(path)), { recursive: true });
+      // Truncated only once the open is known to be inside: a file outside is never cut, even for a moment.
+      const handle = await openConfined(path, constants.O_WRONLY | constants.O_CREAT);
+      try {
+        await handle.truncate(0);
+        await handle.writeFile(content, 'utf8');
+      } finally {
+        await handle.close();
+      }
     },
   };
 }

@@ -198,19 +198,16 @@ export function createGitService(options: GitServiceOptions): GitService {
         // refuses and the full retirement below clears it.
         const fresh = !(await records.get(taskId)) && !existsSync(path) && !existsSync(join(context.realWorktreesDir, worktreeDirNameFor(taskId)));
         if (!fresh) await retireTask(context, taskId);
+        // A branch of this name that the desk has no record of is someone else's: never replaced. Asked before the
+        // add, not after a failed one: an add that failed part way (a full disk) leaves the branch it just made.
+        if (await resolveCommit(git, repo, `refs/heads/${branch}`)) throw branchTaken(branch);
         // Recorded before it exists, so a crash right after `worktree add` still leaves it ours.
         await records.put({ taskId, branch, path });
         // Start from the commit resolved above, so every dependency merges onto the same base.
-        // Without --force, git refuses a branch that already exists instead of moving it.
+        // Without --force, git refuses a branch that appeared meanwhile instead of moving it.
         const add = () => git.exec(repo, ['worktree', 'add', '-b', branch, '--end-of-options', path, baseCommit]);
         let added = await add();
-        // A branch of this name that the desk has no record of is someone else's: never replaced. Asked only when
-        // the add failed, so a task's start costs no git process for it.
-        if (added.exitCode !== 0 && await resolveCommit(git, repo, `refs/heads/${branch}`)) {
-          await records.remove(taskId);
-          throw branchTaken(branch);
-        }
-        if (added.exitCode !== 0 && fresh) {
+        if (added.exitCode !== 0 && fresh && !(await resolveCommit(git, repo, `refs/heads/${branch}`))) {
           await records.remove(taskId);
           await retireTask(context, taskId);
           await records.put({ taskId, branch, path });

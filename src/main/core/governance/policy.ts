@@ -109,8 +109,9 @@ export function effectivePolicy(file: PolicyFile, agentId: string): AgentPolicy 
   const promptsPerHour = own?.promptsPerHour ?? defaults.promptsPerHour;
   const concurrentTasks = own?.concurrentTasks ?? defaults.concurrentTasks;
   const network = own?.network ?? defaults.network;
-  // Limits merge field by field: an agent may tighten (or loosen) one without restating the others.
-  const containerLimits = { ...defaults.containerLimits, ...own?.containerLimits };
+  // Limits merge field by field: an agent may tighten (or loosen) one without restating the others; `limits`
+  // wins over its older name `containerLimits` at the same level, and the agent's level over the defaults.
+  const limits = { ...defaults.containerLimits, ...defaults.limits, ...own?.containerLimits, ...own?.limits };
   return {
     capabilities: { ...DEFAULT_CAPABILITIES, ...defaults.capabilities, ...own?.capabilities },
     allowedPaths: own?.allowedPaths ?? defaults.allowedPaths,
@@ -119,7 +120,7 @@ export function effectivePolicy(file: PolicyFile, agentId: string): AgentPolicy 
     sandbox: own?.sandbox ?? defaults.sandbox,
     readablePaths: own?.readablePaths ?? defaults.readablePaths,
     ...(network !== undefined && { network }),
-    ...(Object.keys(containerLimits).length > 0 && { containerLimits }),
+    ...(Object.keys(limits).length > 0 && { limits }),
     ...(promptsPerHour !== undefined && { promptsPerHour }),
     ...(concurrentTasks !== undefined && { concurrentTasks }),
     ...(own?.tokenSha256 !== undefined && { tokenSha256: own.tokenSha256 }),

@@ -1,5 +1,6 @@
 // What the board needs beyond the AA protocol: review (diff, approve, reject, re-run), dependency links and settings.
 import type { DeskSettings } from '../../../shared/review';
+import type { DiskNotice } from '../../../shared/disk';
 import { apiRoutes } from '../../../shared/routes';
 import { DEFAULT_QUIET_AFTER_SECONDS, type QuietTasks } from '../tasks/quiet-tasks';
 import type { TaskService } from '../tasks/task-service';
@@ -12,11 +13,16 @@ export interface BoardRouteDeps {
   fixedSettings: Pick<DeskSettings, 'serverName' | 'repository' | 'dataDir' | 'sandbox'>;
   /** Holds `quietAfterSeconds`; without it the setting reads as the default and is not changed. */
   quiet?: Pick<QuietTasks, 'limitSeconds' | 'setLimitSeconds'>;
+  /** The desk's notice while the data dir's disk is full. */
+  disk?: { current(): DiskNotice | undefined };
 }
 
 export function addBoardRoutes(router: Router, deps: BoardRouteDeps): void {
   const { tasks } = deps;
-  const settings = (): DeskSettings => ({ ...deps.fixedSettings, ...tasks.settings(), quietAfterSeconds: deps.quiet?.limitSeconds() ?? DEFAULT_QUIET_AFTER_SECONDS });
+  const settings = (): DeskSettings => {
+    const diskFull = deps.disk?.current();
+    return { ...deps.fixedSettings, ...tasks.settings(), quietAfterSeconds: deps.quiet?.limitSeconds() ?? DEFAULT_QUIET_AFTER_SECONDS, ...(diskFull && { diskFull }) };
+  };
 
   router
     // The board loads this, then opens the events socket with ?after=lastSeq: no gap, no duplicate.

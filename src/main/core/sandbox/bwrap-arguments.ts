@@ -10,7 +10,7 @@ export interface Mount {
   kind: 'hide-dir' | 'scratch-dir' | 'hide-file' | 'writable' | 'read-only';
   /** Absolute; must exist on the host (the layout only lists what exists). */
   path: string;
-  /** `scratch-dir` only: the task's directory that takes the place of `path`. */
+  /** `scratch-dir`: the task's directory that takes the place of `path`; `read-only`: a file shown at `path` instead of its own. */
   source?: string;
 }
 
@@ -54,7 +54,7 @@ export function bwrapArguments(layout: SandboxLayout, command: string, args: rea
       case 'scratch-dir': options.push(...(mount.source === undefined ? ['--tmpfs', mount.path] : ['--bind', mount.source, mount.path])); break;
       case 'hide-file': options.push('--ro-bind', '/dev/null', mount.path); break;
       case 'writable': options.push('--bind', mount.path, mount.path); break;
-      case 'read-only': options.push('--ro-bind', mount.path, mount.path); break;
+      case 'read-only': options.push('--ro-bind', mount.source ?? mount.path, mount.path); break;
     }
   }
   options.push('--chdir', layout.cwd, '--');

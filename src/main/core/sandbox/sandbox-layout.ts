@@ -22,8 +22,8 @@ export interface LayoutFacts {
   dataDir: string;
   /** The repository's git dir shared by all its worktrees (objects, refs, config). */
   gitCommonDir: string;
-  /** The worktree's own git dir, `<gitCommonDir>/worktrees/<name>` (HEAD, index). */
-  worktreeGitDir: string;
+  /** The task's own git dir for this run (../git/task-git-dir.ts), which the worktree's `.git` names inside. */
+  taskGitDir: { dir: string; link: string; readOnly: readonly string[] };
   worktree: string;
   tempDir: string;
   /** The agent's state dirs (`~/…` or absolute). */
@@ -53,28 +53,31 @@ export function sandboxMounts(facts: LayoutFacts): Mount[] {
     facts.dataDir,
     ...HIDDEN_HOME_DIRS.map((dir) => join(facts.home, dir)),
     ...SOCKET_DIRS,
-    // Other worktrees' git dirs (the person's own and other tasks'): this task has no business there.
-    join(facts.gitCommonDir, 'worktrees'),
+    // The person's refs, index, HEAD, stash, reflogs and other worktrees' git dirs: the agent's git works in the
+    // task's own git dir, which borrows the objects (read-only, below).
+    facts.gitCommonDir,
   ];
   for (const dir of hiddenDirs) if (facts.kindOf(dir) === 'dir' && !granted(dir)) mounts.push({ kind: 'hide-dir', path: dir });
   for (const file of HIDDEN_HOME_FILES.map((name) => join(facts.home, name))) {
     if (facts.kindOf(file) === 'file' && !granted(file)) mounts.push({ kind: 'hide-file', path: file });
   }
 
-  // Objects and refs stay writable so the agent can run git; the task's own admin dir holds its HEAD and index.
-  const writable = [facts.gitCommonDir, facts.worktreeGitDir, facts.worktree, facts.tempDir, ...facts.stateDirs.map(home), ...(facts.extraWritable ?? [])];
+  const writable = [facts.taskGitDir.dir, facts.worktree, facts.tempDir, ...facts.stateDirs.map(home), ...(facts.extraWritable ?? [])];
   for (const path of writable) if (exists(path)) mounts.push({ kind: 'writable', path });
 
   const readOnly = [
-    // What makes git run programs or changes how it reads the repository, for the person and the desk alike.
-    join(facts.gitCommonDir, 'config'), join(facts.gitCommonDir, 'hooks'), join(facts.gitCommonDir, 'info'),
-    // What ties the worktree to this repository: rewritten, the desk's git would commit elsewhere.
-    join(facts.worktree, '.git'), join(facts.worktreeGitDir, 'commondir'), join(facts.worktreeGitDir, 'gitdir'),
+    // The objects every commit is made of, and what makes git run programs or changes how it reads the
+    // repository (the task's git dir includes the config and runs the hooks): seen, never changed.
+    join(facts.gitCommonDir, 'objects'), join(facts.gitCommonDir, 'config'), join(facts.gitCommonDir, 'hooks'), join(facts.gitCommonDir, 'info'),
+    ...facts.taskGitDir.readOnly,
     // Granted places inside hidden ones come back read-only.
     ...grants.filter((grant) => hiddenDirs.some((dir) => isWithin(grant, dir) && grant !== dir)),
     ...(facts.keepReadable ?? []),
   ];
   for (const path of readOnly) if (exists(path)) mounts.push({ kind: 'read-only', path });
+  // The worktree's `.git` names the task's git dir in here, and cannot be rewritten to name another.
+  const dotGit = join(facts.worktree, '.git');
+  if (exists(dotGit)) mounts.push({ kind: 'read-only', path: dotGit, source: facts.taskGitDir.link });
   return mounts;
 }
 

@@ -2,10 +2,11 @@
 // for the person's entries, their symbolic links, the agent's state files) and, when the task ends, copies the
 // state files the agent changed back where the person keeps them.
 import { createHash, randomBytes } from 'node:crypto';
-import { copyFile, lstat, mkdir, readFile, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { copyFile, lstat, mkdir, readFile, readlink, realpath, rename, rm, stat as statOf, symlink, writeFile } from 'node:fs/promises';
 import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { scratchCopyOf, type DirEntry, type ScratchPlan } from './state-files';
+import { isDiskFull } from '../host/disk-full';
 
 /** A state file larger than this is not copied back: no agent's settings file is, and the home is the person's. */
 const MAX_STATE_FILE_BYTES = 16 * 1024 * 1024;
@@ -66,19 +67,20 @@ export async function returnStateFiles(plans: readonly ScratchPlan[], before: St
       if ((await digestOf(copy)) === before.get(file)) continue;
       try {
         const content = await readFile(copy);
-        const current = await lstat(file).catch(() => undefined);
-        if (current?.isSymbolicLink()) {
-          await writeFile(file, content);
-        } else {
-          const temp = join(dirname(file), `.${randomBytes(6).toString('hex')}.desk-state`);
-          await writeFile(temp, content, { mode: current ? current.mode & 0o777 : 0o600 });
-          await rename(temp, file).catch(async (error: unknown) => {
+        // Where the person's file is a link into their dotfiles, its target is replaced and the link kept. Always
+        // through a temp file: a write cut short (a full disk) then leaves the person's file as it was, and no temp.
+        const target = (await lstat(file).catch(() => undefined))?.isSymbolicLink() ? await realpath(file) : file;
+        const current = await statOf(target).catch(() => undefined);
+        const temp = join(dirname(target), `.${randomBytes(6).toString('hex')}.desk-state`);
+        await writeFile(temp, content, { mode: current ? current.mode & 0o777 : 0o600 })
+          .then(() => rename(temp, target))
+          .catch(async (error: unknown) => {
             await rm(temp, { force: true });
             throw error;
           });
-        }
       } catch (error) {
-        problems.push(`Sandbox: could not copy the agent's ${file} back (${error instanceof Error ? error.message : String(error)}); its changes of this task are lost.`);
+        const full = isDiskFull(error) ? `Disk full: the file system holding ${dirname(file)} has no space left; free space there. ` : '';
+        problems.push(`${full}Sandbox: could not copy the agent's ${file} back (${error instanceof Error ? error.message : String(error)}); its changes of this task are lost.`);
       }
     }
   }

@@ -18,6 +18,10 @@ import { agentEnvironment } from '../agents/agent-environment';
 import { planStateScratch, scratchMounts } from './state-files';
 import { fillStateScratch, hostEntriesOf, returnStateFiles } from './state-scratch';
 import { DeskError } from '../../../shared/desk-error';
+import { createGitRunner, type GitRunner } from '../git/git-runner';
+import { openTaskGitDir } from '../git/task-git-dir';
+import { TaskGitDirRefused } from '../git/task-git-dir-plan';
+import type { TaskLimitGroup, TaskLimits } from './limits/task-limits';
 
 /** How one task's processes are started. */
 export interface TaskIsolation {
@@ -32,8 +36,13 @@ export interface TaskIsolation {
    * process under a pseudo-terminal.
    */
   wrap(command: string, args: readonly string[], options?: { terminal?: boolean; cwd?: string }): { command: string; args: string[] };
-  /** Ends what the isolation holds (the network proxy) and removes the task's temp dir. */
+  /**
+   * Ends what the isolation holds (the network proxy), takes the agent's own commits onto the task's branch when
+   * they check out (see ../git/task-git-dir.ts), and removes the task's temp dir.
+   */
   dispose(): Promise<void>;
+  /** After dispose: the commit the agent made itself that the desk took onto the task's branch, if any. */
+  agentCommit?(): string | undefined;
 }
 
 /** The network allowlist as the sandbox uses it (./network/sandbox-network.ts, with the desk's Node filled in). */
@@ -49,7 +58,9 @@ export interface TaskSandboxDeps {
   /** The repository's common git dir (absolute, real). */
   gitCommonDir: string;
   home: string;
-  policyFor(agentId: string): Pick<AgentPolicy, 'sandbox' | 'network' | 'readablePaths'>;
+  policyFor(agentId: string): Pick<AgentPolicy, 'sandbox' | 'network' | 'readablePaths' | 'limits'>;
+  /** Memory, process and CPU limits per task (./limits); without, tasks run unbounded. */
+  limits?: TaskLimits;
   allowlistNetwork?: AllowlistNetwork;
   /** The relay to the desk's MCP server for agents without the host's network (./network/mcp-relay.ts). */
   mcpRelay?: (request: { dir: string; port: number }) => Promise<{
@@ -61,6 +72,8 @@ export interface TaskSandboxDeps {
   log?(line: string): void;
   /** The desk's environment, which agents take their variables from (default: this process's). */
   environment?: NodeJS.ProcessEnv;
+  /** The desk's git for the task's own git dir (default: one with hooks off, like the git service's). */
+  git?: GitRunner;
 }
 
 const sandboxUnavailable = (message: string) => new DeskError('unavailable', 'sandbox_unavailable', message);
@@ -94,6 +107,7 @@ export interface IsolationRequest {
 
 export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
   const { status } = deps;
+  const git = deps.git ?? createGitRunner({ hooksDir: join(deps.dataDir, 'no-hooks') });
   const confines = (agentId: string) => status.available && deps.policyFor(agentId).sandbox !== 'off';
 
   return {
@@ -103,17 +117,20 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
       const ended = await endLeftoverSandboxes(deps.dataDir);
       if (ended > 0) deps.log?.(`Ended ${ended} sandboxed process${ended === 1 ? '' : 'es'} that a stopped desk left running.`);
       rmSync(sandboxRootOf(deps.dataDir), { recursive: true, force: true });
+      await deps.limits?.sweep();
     },
     async isolate({ worktree, agent, log, mcpUrl, ...request }) {
       // The repository the task works in, when the desk has several; else the one it was made for.
       const gitCommonDir = request.gitCommonDir ?? deps.gitCommonDir;
       const policy = deps.policyFor(agent.id);
-      if (policy.sandbox === 'off') return unconfined('Unsandboxed: the policy turns the sandbox off for this agent.');
+      // Opened last, so that a refusal on the way leaves no group behind.
+      const openLimits = () => deps.limits?.open({ taskId: request.taskId, policy: policy.limits, log });
+      if (policy.sandbox === 'off') return unconfined('Unsandboxed: the policy turns the sandbox off for this agent.', await openLimits());
       if (!status.available) {
         if (policy.sandbox === 'required') {
           throw sandboxUnavailable(`The policy requires a sandbox and this machine has none: ${status.reason ?? ''} ${status.fix ?? ''}`.trim());
         }
-        return unconfined(`Unsandboxed: ${status.reason ?? 'no sandbox on this machine'} ${status.fix ?? ''}`.trim());
+        return unconfined(`Unsandboxed: ${status.reason ?? 'no sandbox on this machine'} ${status.fix ?? ''}`.trim(), await openLimits());
       }
 
       const worktreeGitDir = await linkedGitDir(worktree, gitCommonDir);
@@ -121,6 +138,12 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
       const root = join(sandboxRootOf(deps.dataDir), randomBytes(6).toString('hex'));
       const tempDir = join(root, 'tmp');
       await mkdir(tempDir, { recursive: true, mode: 0o700 });
+      const taskGit = await openTaskGitDir(git, { dir: join(root, 'git'), commonDir: gitCommonDir, worktree, worktreeGitDir }).catch(async (error: unknown) => {
+        await rm(root, { recursive: true, force: true }).catch(() => undefined);
+        if (error instanceof TaskGitDirRefused) throw worktreeLinkChanged(`The task's worktree ${worktree} cannot run: ${error.message}. Resubmit the task to start again.`);
+        throw error;
+      });
+      let agentCommit: string | undefined;
       // An agent given a HOME of its own (agents.json `env`) keeps its state there.
       const agentHome = agent.env.HOME ?? deps.home;
       const stateDirs = (agent.stateDirs ?? []).map((dir) => expandHome(dir, agentHome));
@@ -163,7 +186,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
           home: deps.home,
           dataDir: deps.dataDir,
           gitCommonDir,
-          worktreeGitDir,
+          taskGitDir: taskGit,
           worktree,
           tempDir,
           stateDirs,
@@ -190,22 +213,32 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
         mounts: realMounts([...baseMounts, ...scratchMounts(scratch)]),
       };
       const writablePlaces = [...stateDirs, ...stateFiles];
+      const limits = await openLimits();
       return {
         kind: 'bubblewrap',
-        description: `Sandboxed (${status.version ?? 'bubblewrap'}): writes only to the worktree, its temp dir${writablePlaces.length > 0 ? ` and ${writablePlaces.join(', ')}` : ''}; ${networkNote}.`,
+        description: `Sandboxed (${status.version ?? 'bubblewrap'}): writes only to the worktree, its own git dir (the repository's objects read-only, its refs out of reach), its temp dir${writablePlaces.length > 0 ? ` and ${writablePlaces.join(', ')}` : ''}; ${networkNote}.${limits?.description ? ` ${limits.description}` : ''}`,
         env: { TMPDIR: tempDir, TMP: tempDir, TEMP: tempDir },
         wrap(command, args, options = {}) {
           let inner = proxy ? proxy.wrap(command, [...args]) : { command, args: [...args] };
           // The agent and the workspace's setup commands get the relay; terminals a person or agent opens do not.
           if (relay && !options.terminal) inner = relay.wrap(inner.command, inner.args);
-          return { command: layout.bwrap, args: bwrapArguments({ ...layout, newSession: !options.terminal, cwd: options.cwd ?? worktree }, inner.command, inner.args) };
+          const confined = bwrapArguments({ ...layout, newSession: !options.terminal, cwd: options.cwd ?? worktree }, inner.command, inner.args);
+          // Outside bubblewrap: the cgroup tree is read-only inside, and the join happens before the sandbox exists.
+          return limits ? limits.wrap(layout.bwrap, confined) : { command: layout.bwrap, args: confined };
         },
         async dispose() {
           await proxy?.close().catch(() => undefined);
           await relay?.close().catch(() => undefined);
+          // Every process of the sandbox has ended: what the agent's git left can no longer change.
+          agentCommit = await taskGit.takeCommits(log).catch((error: unknown) => {
+            log(`The agent's own commits were not taken: ${error instanceof Error ? error.message : String(error)}. The files it left are committed as the turn's work.`);
+            return undefined;
+          });
           for (const problem of await returnStateFiles(scratch, stateBefore)) log(problem);
           await rm(root, { recursive: true, force: true }).catch(() => undefined);
+          await limits?.close();
         },
+        agentCommit: () => agentCommit,
       };
     },
   };
@@ -227,13 +260,13 @@ async function endpointNotices(env: Readonly<Record<string, string>>, agentHome:
   return unreachableEndpointNotices(sources, network);
 }
 
-function unconfined(description: string): TaskIsolation {
+function unconfined(description: string, limits: TaskLimitGroup | undefined): TaskIsolation {
   return {
     kind: 'none',
-    description,
+    description: limits?.description ? `${description} ${limits.description}` : description,
     env: {},
-    wrap: (command, args) => ({ command, args: [...args] }),
-    dispose: async () => {},
+    wrap: (command, args) => (limits ? limits.wrap(command, args) : { command, args: [...args] }),
+    dispose: async () => { await limits?.close(); },
   };
 }
 

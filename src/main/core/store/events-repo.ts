@@ -1,9 +1,12 @@
 // The events table: agent updates and status changes, appended in batches and read back in order. Message
 // chunks are stored coalesced, one row per run; output is capped per task; retired tasks' events are pruned.
+// A batch the disk has no room for stays queued (bounded) and is written once there is room: never thrown.
 import type { EventEnvelope, MessageRun, TaskEvent } from '../../../shared/events';
 import { statSync } from 'node:fs';
 import type { Db } from './database';
 import { createOutputCap, OutputRow } from './output-cap';
+import { isDiskFull } from '../host/disk-full';
+import { createWriteQueue } from './write-queue';
 
 export interface EventsRepo {
   /**
@@ -12,8 +15,10 @@ export interface EventsRepo {
    * (what goes out live) says where in that run the chunk sits.
    */
   append(taskId: string, attempt: number, event: TaskEvent, at: string): EventEnvelope;
-  /** Writes every queued event and open run now. */
+  /** Writes every queued event and open run now; when the disk is full they stay queued and are retried. */
   flush(): void;
+  /** Events recorded but not yet written (waiting for their batch, or for room on the disk). */
+  queued(): number;
   /** A task's events after `after` (exclusive), oldest first. Queued events are flushed first. */
   listForTask(taskId: string, options: { after?: number; limit: number }): EventEnvelope[];
   /** Every task's events after `after`, oldest first (for catching up a socket). */
@@ -45,6 +50,14 @@ export interface EventsRepoOptions {
   runChars?: number;
   /** …or once it is this old, so a reload soon shows what is being written; default 1 s. */
   runMaxAgeMs?: number;
+  /** Told when a batch could not be written: kept and retried when the disk is full, else dropped. */
+  onWriteFailed?(error: unknown, kept: boolean): void;
+  /** Told when a batch was written after a failed one (there is room again). */
+  onWritten?(): void;
+  /** How often a batch the disk had no room for is tried again; default 1 s. */
+  retryMs?: number;
+  /** Events kept unwritten at most while the disk is full (then the oldest output goes first); default 100,000. */
+  maxQueued?: number;
 }
 
 export const DEFAULT_OUTPUT_CAP_BYTES = 50 * 1024 * 1024;
@@ -81,8 +94,11 @@ export function createEventsRepo(db: Db, repo: string, options: EventsRepoOption
         AND events.at >= t.submitted_at AND (t.review <> 'rejected' OR t.updated_at >= @cutoff))`);
   // Sequence numbers are global so that several repositories can share one database file.
   let lastSeq = (db.prepare('SELECT COALESCE(MAX(seq), 0) AS last FROM events').get() as { last: number }).last;
-  let pending: EventEnvelope[] = [];
+  const pending = createWriteQueue(options.maxQueued ?? 100_000);
   let timer: NodeJS.Timeout | undefined;
+  // Set while the last write failed for want of space: batches then wait for the retry timer, not for maxBatch.
+  let stalled = false;
+  const retryMs = options.retryMs ?? 1000;
   const runs = new Map<string, OpenRun>();
 
   const writeBatch = db.transaction((batch: EventEnvelope[]) => {
@@ -95,8 +111,15 @@ export function createEventsRepo(db: Db, repo: string, options: EventsRepoOption
 
   function queue(envelope: EventEnvelope): void {
     pending.push(envelope);
-    if (pending.length >= maxBatch) flush();
-    else if (!timer) timer = setTimeout(flush, flushDelayMs);
+    if (pending.size() >= maxBatch && !stalled) flush();
+    else armTimer();
+  }
+
+  function armTimer(): void {
+    if (timer) return;
+    timer = setTimeout(flush, stalled ? retryMs : flushDelayMs);
+    // A retry waiting for room must not keep a process alive that has nothing else to do.
+    if (stalled) timer.unref();
   }
 
   /** Ends a task's open run: its text becomes one event, numbered by its last chunk. */
@@ -118,10 +141,36 @@ export function createEventsRepo(db: Db, repo: string, options: EventsRepoOption
     if (timer) clearTimeout(timer);
     timer = undefined;
     // An agent still talking while the desk shuts down: its last events went out live, but the database is closed.
-    if (pending.length === 0 || !db.open) return;
-    const batch = pending;
-    pending = [];
-    writeBatch(batch);
+    if (pending.size() === 0 || !db.open) return;
+    const batch = pending.take();
+    try {
+      writeBatch([...batch, ...pending.notes(() => ++lastSeq)]);
+      pending.noted();
+    } catch (error) {
+      // The rows of the failed batch were rolled back, so what the cap counted for them is reloaded from the table.
+      cap.forget();
+      const kept = isDiskFull(error);
+      if (kept) {
+        pending.putBack(batch);
+        stalled = true;
+        armTimer();
+      }
+      options.onWriteFailed?.(error, kept);
+      return;
+    }
+    if (stalled) {
+      stalled = false;
+      options.onWritten?.();
+      // What came in while waiting may be more than one batch: the rest follows at once.
+      if (pending.size() > 0) armTimer();
+    }
+  }
+
+  /** `rows` read from the table plus the task's events still queued, in order, at most `limit`. */
+  function withQueued(rows: EventEnvelope[], matches: (e: EventEnvelope) => boolean, limit: number): EventEnvelope[] {
+    const queued = pending.list().filter(matches);
+    if (queued.length === 0) return rows;
+    return [...rows, ...queued].sort((a, b) => a.seq - b.seq).slice(0, limit);
   }
 
   function appendChunk(taskId: string, attempt: number, update: Extract<TaskEvent, { type: 'agent' }>['update'] & { kind: 'message' }, at: string): EventEnvelope {
@@ -156,20 +205,28 @@ export function createEventsRepo(db: Db, repo: string, options: EventsRepoOption
     flush,
     listForTask(taskId, { after = 0, limit }) {
       flush();
-      return selectForTask.all(repo, taskId, after, limit).map(fromRow);
+      // While the disk is full the newest events wait in memory; readers see them all the same.
+      return withQueued(selectForTask.all(repo, taskId, after, limit).map(fromRow), (e) => e.taskId === taskId && e.seq > after, limit);
     },
     listAfter(after, limit) {
       flush();
-      return selectAfter.all(repo, after, limit).map(fromRow);
+      return withQueued(selectAfter.all(repo, after, limit).map(fromRow), (e) => e.seq > after, limit);
     },
     lastSeq: () => lastSeq,
+    queued: () => pending.size() + [...runs.values()].reduce((sum, run) => sum + run.parts.length, 0),
     settle() {
       flush();
       // A checkpoint syncs the database file, on the desk's one thread: every task ending paid it, though after most
       // tasks the log holds a few pages that the automatic checkpoint takes in time (journal_size_limit bounds it).
       if (walBytes() < SETTLE_ABOVE_BYTES) return;
-      // Inside a group commit the checkpoint cannot finish; the next task to end does it.
-      if (!db.inTransaction) db.pragma('wal_checkpoint(TRUNCATE)');
+      // Inside a group commit the checkpoint cannot finish; the next task to end does it. A checkpoint may need room
+      // the disk does not have: the log then keeps its size until a later one.
+      if (db.inTransaction || stalled) return;
+      try {
+        db.pragma('wal_checkpoint(TRUNCATE)');
+      } catch (error) {
+        options.onWriteFailed?.(error, isDiskFull(error));
+      }
     },
     prune(cutoff) {
       flush();

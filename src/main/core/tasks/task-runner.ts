@@ -96,7 +96,6 @@ export async function runTask(given: RunContext): Promise<RunOutcome> {
   const failures = createTurnFailures();
   const context: RunContext = { ...given, record: (event) => { failures.see(event); given.record(event); } };
   const { task, signal, git, turn } = context;
-  const mark = (stage: RunStage) => context.mark?.(stage);
   const log = (text: string, level: 'info' | 'warn' | 'error' = 'info') => context.record({ type: 'log', level, source: 'desk', text });
 
   const spec = context.agents.get(task.agent);
@@ -123,7 +122,7 @@ export async function runTask(given: RunContext): Promise<RunOutcome> {
     if (!exists) return { status: 'error', message: `The task's worktree ${worktree} is gone; resubmit the task to start again.` };
     log(`Turn ${turn.number}: continuing in ${worktree}`);
   }
-  mark('worktree');
+  context.mark?.('worktree');
   if (signal.aborted) return { status: 'cancelled' };
 
   let isolation: Awaited<ReturnType<RunContext['isolate']>>;
@@ -133,7 +132,7 @@ export async function runTask(given: RunContext): Promise<RunOutcome> {
     if (isDeskError(error, 'sandbox_unavailable') || isDeskError(error, 'worktree_tampered') || isDeskError(error, 'runner_unavailable')) return { status: 'error', message: error.message };
     throw error;
   }
-  mark('sandbox');
+  context.mark?.('sandbox');
   log(isolation.description, isolation.kind === 'none' ? 'warn' : 'info');
   const env = { ...agentEnvironment(process.env, spec), ...isolation.env };
   const said = createTextTail(KEPT_OUTPUT_CHARS);
@@ -149,7 +148,7 @@ export async function runTask(given: RunContext): Promise<RunOutcome> {
     const agent = isolation.startAgent
       ? await isolation.startAgent({ command: spec.command, args: spec.args, cwd: worktree, env, onLogLine })
       : await spawnAgent({ ...isolation.wrap(spec.command, spec.args), program: spec.command, cwd: worktree, env, onLogLine });
-    mark('spawned');
+    context.mark?.('spawned');
     if (agent.pid !== undefined) context.update({ agentPid: agent.pid });
     log(`Started ${spec.name} (${agent.where}) in ${worktree}`);
     const terminals = isolation.terminals?.({ record: context.record, baseEnv: env })
@@ -173,19 +172,20 @@ export async function runTask(given: RunContext): Promise<RunOutcome> {
     await isolation.dispose();
   }
 
-  mark('stopped');
+  context.mark?.('stopped');
   const extra: Record<string, string> = turn.number > 1 ? { Turn: String(turn.number) } : {};
   let commit: string | undefined;
   try {
     const message = commitMessageFor(task.id, turn.prompt, extra);
     // A merge from the base waiting on conflicts is committed even when the agent's resolution changed nothing.
-    commit = task.conflict ? await git.commitAll(worktree, message) : await git.commitChanges(worktree, message);
+    // Commits the agent made itself, taken onto the branch when the sandbox ended, are the turn's work when no file is left over.
+    commit = (task.conflict ? await git.commitAll(worktree, message) : await git.commitChanges(worktree, message)) ?? isolation.agentCommit?.();
   } catch (error) {
     // The agent changed how its worktree links to the repository: a task error, never a commit elsewhere.
     if (isDeskError(error, 'worktree_tampered')) return { status: 'error', message: error.message, output: said.text() };
     throw error;
   }
-  mark('committed');
+  context.mark?.('committed');
   if (commit === undefined) {
     const noChanges = noChangesOf(spec.name, failures.list());
     log(noChanges.summary, noChanges.failed.length > 0 ? 'warn' : 'info');

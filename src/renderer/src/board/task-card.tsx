@@ -3,6 +3,7 @@
 import { memo, useMemo, useState, type DragEvent, type KeyboardEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { cardViewModel } from '../state/selectors';
+import { UnboundedBadge } from './unbounded-badge';
 import { desk, useDesk } from '../state/store';
 import { DependencyBadge } from './dependency-badge';
 import { carriesTask, draggedTask, startTaskDrag } from './drag';
@@ -89,6 +90,7 @@ export const TaskCard = memo(function TaskCard({ id }: { id: string }) {
             unsandboxed
           </span>
         )}
+        <UnboundedBadge runner={card.runner} />
         {card.runner && (
           <span className="card-runner" title={`This task's agent runs on the ${card.runner} runner (see Settings → Runners).`}>
             {card.runner}

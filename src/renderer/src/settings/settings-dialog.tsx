@@ -9,6 +9,7 @@ import { PolicyEditor } from './policy-editor';
 import { PushSection } from './push-section';
 import { ReposSection } from './repos-section';
 import { SandboxSection } from './sandbox-section';
+import { LimitsSection } from './limits-section';
 import { RunnersSection } from './runners-section';
 import '../styles/settings.css';
 
@@ -80,6 +81,7 @@ export function SettingsDialog() {
         <ReposSection />
         <AgentsSection />
         <SandboxSection />
+        <LimitsSection />
         <RunnersSection />
         <PolicyEditor />
         <p className="hint">Light and dark follow your system’s appearance.</p>

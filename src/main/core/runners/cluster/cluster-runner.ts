@@ -26,7 +26,7 @@ export interface ClusterRunnerDeps {
   gate: Pick<RunnerGate, 'open'>;
   /** The desk's own address, once it listens: what containers call when `deskUrl` is not configured. */
   listeningUrl(): string | undefined;
-  policyFor(agentId: string): Pick<AgentPolicy, 'network' | 'containerLimits'>;
+  policyFor(agentId: string): Pick<AgentPolicy, 'network' | 'limits'>;
   /** Tests: a client already connected; default: dockerode on `config.host`, else `DOCKER_HOST`. */
   connect?(): Promise<DockerClient>;
 }
@@ -107,7 +107,7 @@ export function createClusterRunner(deps: ClusterRunnerDeps): Runner {
       const hosts = policy.network ?? agent.networkHosts ?? [];
       // The container must reach the desk, so it always has the configured network; Swarm cannot narrow it further.
       if (!hosts.includes('*')) log(`The cluster runner cannot keep the container off the network "${config.network}" it needs to reach the desk${hosts.length > 0 ? `, nor limit it to ${hosts.join(', ')}` : ''}.`);
-      const limits = tighterLimits(config.limits, policy.containerLimits);
+      const limits = tighterLimits(config.limits, policy.limits);
       const name = serviceName(deps.deskId, taskId, randomBytes(3).toString('hex'));
       let link: RunnerLink | undefined;
       let run: ReturnType<RunnerGate['open']> | undefined;

@@ -16,7 +16,7 @@ export interface DockerRunnerDeps {
   deskId: string;
   repoRoot: string;
   gitCommonDir: string;
-  policyFor(agentId: string): Pick<AgentPolicy, 'network' | 'containerLimits'>;
+  policyFor(agentId: string): Pick<AgentPolicy, 'network' | 'limits'>;
   /** Tests: a client already connected; default: dockerode on `config.host`, else `DOCKER_HOST`. */
   connect?(): Promise<DockerClient>;
 }
@@ -78,7 +78,7 @@ export function createDockerRunner(deps: DockerRunnerDeps): Runner {
       const worktreeGitDir = await linkedGitDir(worktree, gitCommonDir);
       const policy = deps.policyFor(agent.id);
       const hosts = policy.network ?? agent.networkHosts ?? [];
-      const limits = tighterLimits(config.limits, policy.containerLimits);
+      const limits = tighterLimits(config.limits, policy.limits);
       // Docker cannot filter by host name: an allowlist opens the configured network, none keeps it shut.
       const network = hosts.length > 0 ? config.network : 'none';
       if (hosts.length > 0 && !hosts.includes('*')) log(`The docker runner cannot limit the network to ${hosts.join(', ')}: the container gets network "${network}".`);

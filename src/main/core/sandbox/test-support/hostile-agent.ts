@@ -113,7 +113,9 @@ const app = agent({ name: 'hostile-agent' })
     const cwd = sessions.get(params.sessionId) ?? process.cwd();
     const text = params.prompt.map((block) => (block.type === 'text' ? block.text : '')).join('');
     const results: AttackResult[] = [];
-    for (const attack of JSON.parse(text) as Attack[]) {
+    // A follow-up turn arrives inside the desk's continuation text: its list is what follows the last "Now:" line.
+    const followUp = text.lastIndexOf('\nNow:\n');
+    for (const attack of JSON.parse(followUp === -1 ? text : text.slice(followUp + '\nNow:\n'.length)) as Attack[]) {
       results.push(await attempt(attack, cwd));
       // Written after each step, so a run that is cancelled mid-way still tells what it did.
       writeFileSync(`${cwd}/attack-report.json`, JSON.stringify(results, null, 2));

@@ -1,0 +1,131 @@
+// A task's own git dir for one sandboxed run: the agent's git commits, branches and stashes there, borrowing the
+// person's objects read-only, so the person's refs, index, HEAD, stash and reflogs stay out of its reach. After
+// the run the desk, not the agent, takes the agent's commits onto the task's branch once they check out.
+import { copyFile, lstat, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { GitRepo, GitRunner } from './git-runner';
+import { isAncestorCommit } from './refs';
+import { planTaskGitDir, refNamedBy, REF_SNAPSHOT_FORMAT, REF_SNAPSHOT_PATTERNS, tipOf } from './task-git-dir-plan';
+
+export interface TaskGitDirRequest {
+  /** Where to make it (a fresh path in the desk's data dir). */
+  dir: string;
+  /** The repository's shared git dir (absolute, real). */
+  commonDir: string;
+  worktree: string;
+  /** The worktree's own git dir in the repository, `<commonDir>/worktrees/<name>` (checked by the caller). */
+  worktreeGitDir: string;
+}
+
+export interface TaskGitDir {
+  readonly dir: string;
+  /** A `.git` file naming `dir`, mounted over the worktree's own inside the sandbox. */
+  readonly link: string;
+  /** Places in `dir` the agent must not change: what steers git (config, info) and where objects are borrowed from. */
+  readonly readOnly: readonly string[];
+  /** The commit the task's branch was on when the run started. */
+  readonly startCommit: string;
+  /**
+   * After the run (nothing of the sandbox left running): when the agent's HEAD moved, fetches its commits into the
+   * repository, checks they are complete and descend from the start, then moves the task's branch (only if it is
+   * still at the start) and makes the worktree's index that commit. Returns the commit taken; says on `log` why not.
+   */
+  takeCommits(log: (line: string) => void): Promise<string | undefined>;
+}
+
+/** Files of the worktree's git dir the agent's git reads as its own: the index, and a merge waiting on conflicts. */
+const COPIED_STATE = ['index', 'MERGE_HEAD', 'MERGE_MSG', 'MERGE_MODE'];
+const MERGE_STATE = ['MERGE_HEAD', 'MERGE_MSG', 'MERGE_MODE', 'AUTO_MERGE'];
+/** The person's ignore and attribute files, read as they were. */
+const COPIED_INFO = ['exclude', 'attributes'];
+
+/** `git`: a runner with hooks off (the desk's own). One for-each-ref per run; more git only when the agent committed. */
+export async function openTaskGitDir(git: GitRunner, request: TaskGitDirRequest): Promise<TaskGitDir> {
+  const { dir, commonDir, worktree, worktreeGitDir } = request;
+  const common: GitRepo = { gitDir: commonDir };
+  const [worktreeHead, refs] = await Promise.all([
+    readFile(join(worktreeGitDir, 'HEAD'), 'utf8'),
+    git.run(common, ['for-each-ref', `--format=${REF_SNAPSHOT_FORMAT}`, ...REF_SNAPSHOT_PATTERNS]),
+  ]);
+  const plan = planTaskGitDir({ commonDir, worktreeHead, refs });
+  const link = `${dir}.link`;
+  await Promise.all(['objects/info', 'objects/pack', dirname(plan.branchRef), 'refs/tags', 'info'].map((sub) => mkdir(join(dir, sub), { recursive: true })));
+  await Promise.all([
+    ...Object.entries(plan.files).map(([name, text]) => writeFile(join(dir, name), text)),
+    ...COPIED_STATE.map((name) => copyIfThere(join(worktreeGitDir, name), join(dir, name))),
+    ...COPIED_INFO.map((name) => copyIfThere(join(commonDir, 'info', name), join(dir, 'info', name))),
+    writeFile(link, `gitdir: ${dir}\n`),
+  ]);
+  const branch = plan.branchRef.slice('refs/heads/'.length);
+  const start = plan.startCommit;
+
+  // git on this machine reads the task's git dir to fetch from it: one made to borrow objects or take its refs and
+  // config from elsewhere (a `commondir` file, an objects dir put in place of the read-only one) is not read at all.
+  const ledAway = async (): Promise<string | undefined> => {
+    if (await lstat(join(dir, 'commondir')).then(() => true, () => false)) return 'its git dir was made to lead to another (a commondir file)';
+    if (await readIfThere(join(dir, 'objects', 'info', 'alternates')) !== plan.files['objects/info/alternates']) return 'its git dir was made to borrow objects from elsewhere';
+    return undefined;
+  };
+  const reasonNotTaken = async (tip: string): Promise<string | undefined> => {
+    // The agent's objects come over as git sends them; git checks what arrives, and rev-list that nothing is missing.
+    const fetched = await git.exec(common, ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--no-recurse-submodules', dir, 'HEAD']);
+    if (fetched.exitCode !== 0) return `git could not fetch them (${firstLine(fetched.stderr)})`;
+    const complete = await git.exec(common, ['rev-list', '--objects', '--quiet', tip, '--not', start]);
+    if (complete.exitCode !== 0) return `${short(tip)} is incomplete: ${firstLine(complete.stderr)}`;
+    if (!(await isAncestorCommit(git, common, start, tip))) return `${short(tip)} does not descend from ${short(start)}, where the task's branch was when the turn started`;
+    const moved = await git.exec(common, ['update-ref', '-m', 'desk: the agent\'s commits', '--end-of-options', plan.branchRef, tip, start]);
+    if (moved.exitCode !== 0) return `${branch} moved meanwhile (${firstLine(moved.stderr)})`;
+    return undefined;
+  };
+
+  return {
+    dir,
+    link,
+    readOnly: [join(dir, 'config'), join(dir, 'info'), join(dir, 'objects', 'info')],
+    startCommit: start,
+    async takeCommits(log) {
+      // Files only: a turn whose agent made no commit costs no git process here.
+      const head = await readIfThere(join(dir, 'HEAD'));
+      const ref = refNamedBy(head);
+      const tip = tipOf({
+        head,
+        looseRef: ref === undefined ? undefined : await readIfThere(join(dir, ref)),
+        packedRefs: await readIfThere(join(dir, 'packed-refs')),
+      });
+      if (tip === undefined || tip === start) return undefined;
+      const reason = await ledAway() ?? await reasonNotTaken(tip);
+      if (reason !== undefined) {
+        log(`The agent's own commits were not taken: ${reason}. ${branch} stays at ${short(start)}; the files the agent left are committed as the turn's work.`);
+        return undefined;
+      }
+      const worktreeRepo: GitRepo = { gitDir: worktreeGitDir, workTree: worktree, commonDir };
+      await git.run(worktreeRepo, ['read-tree', tip]);
+      // A merge from the base that the agent committed itself is done: the desk's commit must not make it again.
+      const merging = (await readIfThere(join(worktreeGitDir, 'MERGE_HEAD')))?.trim();
+      if (merging !== undefined && await isAncestorCommit(git, common, merging, tip).catch(() => false)) {
+        await Promise.all(MERGE_STATE.map((name) => rm(join(worktreeGitDir, name), { force: true })));
+      }
+      log(`Took the agent's own commits: ${branch} is now at ${short(tip)} (from ${short(start)}).`);
+      return tip;
+    },
+  };
+}
+
+async function copyIfThere(from: string, to: string): Promise<void> {
+  await copyFile(from, to).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ENOENT') throw error;
+  });
+}
+
+/**
+ * A file the agent's git left, read only when it is a plain file: a link to /dev/zero or a FIFO planted in the task's
+ * git dir would otherwise keep the desk reading.
+ */
+async function readIfThere(file: string): Promise<string | undefined> {
+  const info = await lstat(file).catch(() => undefined);
+  if (!info?.isFile()) return undefined;
+  return readFile(file, 'utf8').catch(() => undefined);
+}
+
+const short = (commit: string) => commit.slice(0, 12);
+const firstLine = (text: string) => text.trim().split('\n')[0] ?? 'no reason given';
