@@ -48,6 +48,7 @@ import { fullDiskGuard } from './store/refuse-when-full';
 import { diskFullRun } from './tasks/disk-full-run';
 import { unknownAgent } from './tasks/task-errors';
 import { runTask } from './tasks/task-runner';
+import { createRunTimings, timedRun, type RunTimings } from './tasks/run-timings';
 import { prepareAllowlistNetwork } from './sandbox/network/sandbox-network';
 import { prepareMcpRelay } from './sandbox/network/mcp-relay';
 import { probeSandbox } from './sandbox/sandbox-probe';
@@ -89,6 +90,8 @@ export interface Core {
   /** Whether agents run confined here, and why not when they do not. */
   readonly sandbox: SandboxStatus;
   readonly http: HttpHost;
+  /** When the recent runs reached each stage (worktree, sandbox, agent, handshake, turn, commit). */
+  readonly runTimings: RunTimings;
   /** Listens, then recovers interrupted tasks and starts scheduling. */
   listen(port: number, host: string): Promise<AddressInfo>;
   /** Stops agents (their tasks run again next time), closes the server, writes pending events, closes the database. */
@@ -190,6 +193,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
       listeningUrl: () => listeningUrl, policyFor: (agentId) => governance.policyFor(agentId),
     })] : []),
   ], runnersConfig.default);
+  const runTimings = createRunTimings(bus.subscribe);
   const tasks = createTaskService({
     tasks: tasksRepo,
     transaction: (work) => groupCommit.write(work).catch((error: unknown) => disk.refuse('the submission', error)),
@@ -205,7 +209,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
       return { ...(promptsPerHour !== undefined && { promptsPerHour }), ...(concurrentTasks !== undefined && { concurrentTasks }) };
     },
     record,
-    run: mcp.wrapRun(watchedRun(diskFullRun(runTask, { dataDir: config.dataDir, repoGitDirOf: (task) => (repos.find(task.repo ?? '') ?? repos.default).repository.commonDir }), { quiet, notes: agentNotes })),
+    run: timedRun(mcp.wrapRun(watchedRun(diskFullRun(runTask, { dataDir: config.dataDir, repoGitDirOf: (task) => (repos.find(task.repo ?? '') ?? repos.default).repository.commonDir }), { quiet, notes: agentNotes })), runTimings),
     quiet,
     sandbox,
     runners,
@@ -260,7 +264,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   let retention: EventRetention | undefined;
   let poller: PullRequestPoller | undefined;
   return {
-    repoRoot, baseBranch, tasks, events, bus, git, repos, agents, governance, sandbox: sandboxStatus, http,
+    repoRoot, baseBranch, tasks, events, bus, git, repos, agents, governance, sandbox: sandboxStatus, http, runTimings,
     async listen(port, host) {
       const address = await http.listen(port, host);
       mcp.listening(address);
