@@ -2,7 +2,7 @@
 // each against its target with PASS or MISS. By hand only: `npm run bench` (or `-- --quick` for a short look).
 // Options: --quick, --intake-count N (2000), --tasks N (10000), --updates-count N (100000), --flood-bytes N
 // (1 GiB with the scripted agent's `spew`, 32 MiB with `flood`), --output-cap-mb N (the stored-output cap the served desk runs with, for the flood's database target; default the desk's own, 50 MiB), --cold-runs N (7),
-// --worktree-files N (2000), --worktree-rounds N (15), --no-build, --timeout S.
+// --worktree-files N (2000), --worktree-rounds N (15), --pipeline-tasks N (120), --no-build, --timeout S.
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { formatResult, readCount, runMain, type BenchResult } from './bench-support';
@@ -10,6 +10,7 @@ import { benchIntake, type IntakeResult } from './intake';
 import { benchColdStart, benchFlood, benchManyTasks, floodCommand } from './serve-process';
 import { benchUpdates } from './updates';
 import { benchWorktree } from './worktree';
+import { benchPipeline, formatPipeline, PIPELINE_TARGETS } from './pipeline';
 import { DEFAULT_OUTPUT_CAP_BYTES } from '../src/main/core/testing';
 
 interface Target { figure: string; value: string; target: string; pass: boolean | undefined }
@@ -37,6 +38,7 @@ runMain(async (argv) => {
   const coldRuns = count('--cold-runs', 7, 3);
   const worktreeFiles = count('--worktree-files', 2000, 500);
   const worktreeRounds = count('--worktree-rounds', 15, 5);
+  const pipelineTasks = count('--pipeline-tasks', 120, 24);
   // The served desk keeps its default cap unless it was started with another; the target follows the cap in force.
   const outputCapMb = argv.some((arg) => arg.startsWith('--output-cap-mb')) ? readCount(argv, '--output-cap-mb', 1) : DEFAULT_OUTPUT_CAP_BYTES / 1024 ** 2;
   const startedAt = Date.now();
@@ -68,6 +70,9 @@ runMain(async (argv) => {
   say(`flood (${flood.command}, ${(flood.bytes / 1024 ** 2).toFixed(0)} MiB asked): ${flood.status} after ${flood.seconds.toFixed(1)} s; desk RSS +${mb(flood.rssGrowthMb)}, GET / p95 ${ms(flood.listP95Ms)}, database +${(flood.dbGrowthBytes / 1024 ** 2).toFixed(1)} MiB; marker: ${flood.droppedBytes === undefined ? 'none' : `${flood.droppedBytes} bytes dropped`}`);
   const worktree = await benchWorktree(worktreeFiles, worktreeRounds);
   say(`worktree (${worktree.files} files, median of ${worktree.rounds}): desk prepareWorktree ${ms(worktree.deskMs)}, git worktree add ${ms(worktree.gitMs)}, ratio ${ratio(worktree.deskMs / worktree.gitMs)}`);
+  const pipeline = await benchPipeline(pipelineTasks, 8, 7);
+  say(formatPipeline(pipeline));
+  const pipelineRatio = pipeline.baselineMsPerTask / pipeline.deskMsPerTask;
 
   say(`\n${table([
     ['benchmark', 'desk', 'baseline', 'desk/baseline'],
@@ -99,6 +104,9 @@ runMain(async (argv) => {
     { figure: 'idle RSS', value: mb(many.idleRssMb), target: '< 100 MB', pass: many.idleRssMb === undefined ? undefined : many.idleRssMb < 100 },
     { figure: `RSS after ${many.count} tasks`, value: mb(many.loadedRssMb), target: '< 130 MB', pass: many.loadedRssMb === undefined ? undefined : many.loadedRssMb < 130 },
     { figure: `restart with ${many.count} tasks`, value: ms(many.restartMs), target: '< 1000 ms', pass: many.restartMs < 1000 },
+    { figure: `pipeline ${pipeline.count} tasks, 8 at a time, baseline/desk`, value: ratio(pipelineRatio), target: `≥ ${PIPELINE_TARGETS.ratio.toFixed(2)}×`, pass: pipelineRatio >= PIPELINE_TARGETS.ratio },
+    { figure: 'POST → first agent event (idle, median)', value: ms(pipeline.firstEventMs), target: `≤ ${PIPELINE_TARGETS.firstEventMs} ms`, pass: pipeline.firstEventMs <= PIPELINE_TARGETS.firstEventMs },
+    { figure: 'pipeline desk CPU per task', value: ms(pipeline.cpuMsPerTask), target: `≤ ${PIPELINE_TARGETS.cpuMsPerTask} ms`, pass: pipeline.cpuMsPerTask <= PIPELINE_TARGETS.cpuMsPerTask },
   ];
   say(`\n${table([['target', 'measured', 'wanted', ''], ...targets.map((t) => [t.figure, t.value, t.target, verdict(t.pass)])])}`);
   say(`\n${quick ? 'quick run (--quick): smaller counts, figures are indicative only; ' : ''}took ${((Date.now() - startedAt) / 1000).toFixed(0)} s`);

@@ -13,7 +13,7 @@ import { loadDeskId } from '../../src/main/core/git/desk-id';
 import { git } from '../../src/main/core/git/git-test-fixture';
 import { DESK_LABEL } from '../../src/main/core/runners/docker/container-spec';
 import { desksPerTest, policyAllowing, TEST_TOKEN, type Desk } from '../../src/main/core/test-support/desk-harness';
-import { mountedTools } from './test-image';
+import { agentMounts } from './docker-test-config';
 
 const host = inject('dockerHost');
 const image = inject('dockerImage');
@@ -26,7 +26,7 @@ const clusterRunners = (): CoreConfig['runners'] => ({
   cluster: {
     enabled: true, host, image, network: 'host', node: process.execPath,
     helper: join(PROJECT_ROOT, 'resources/desk-runner/desk-runner.mjs'),
-    mounts: [PROJECT_ROOT, ...mountedTools()],
+    mounts: agentMounts(),
     limits: { cpus: 1, memoryMb: 1024, pids: 256 },
     connectSeconds: 90,
   },

@@ -2,6 +2,7 @@
 // a killed desk leave no container behind, and a container has no network unless the agent's policy opens it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { existsSync, readdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { createInterface } from 'node:readline';
 import { resolve } from 'node:path';
@@ -12,7 +13,9 @@ import type { CoreConfig } from '../../src/main/core/core-config';
 import { loadDeskId } from '../../src/main/core/git/desk-id';
 import { git } from '../../src/main/core/git/git-test-fixture';
 import { DESK_LABEL, TASK_LABEL } from '../../src/main/core/runners/docker/container-spec';
+import { containerRunsRoot } from '../../src/main/core/runners/docker/container-task-git';
 import { nodePaths } from './test-image';
+import { dockerRunnersFor, type DockerRunnerConfig } from './docker-test-config';
 import { desksPerTest, scriptedAgent, startDesk, destroyDesk, TEST_TOKEN, type Desk } from '../../src/main/core/test-support/desk-harness';
 
 const host = inject('dockerHost');
@@ -20,10 +23,7 @@ const image = inject('dockerImage');
 const skipReason = inject('dockerSkip');
 const PROJECT_ROOT = resolve(import.meta.dirname, '../..');
 
-/** The scripted agent runs from this checkout (through tsx) on this machine's Node, both seen read-only. */
-const dockerRunners = (over: Partial<NonNullable<CoreConfig['runners']>['docker']> = {}): CoreConfig['runners'] => ({
-  docker: { enabled: true, host, image, mounts: [PROJECT_ROOT, ...nodePaths()], limits: { cpus: 1, memoryMb: 1024, pids: 256 }, ...over },
-});
+const dockerRunners = (over: Partial<DockerRunnerConfig> = {}): CoreConfig['runners'] => dockerRunnersFor(host, image, over);
 
 const openDesk = desksPerTest();
 let docker: Docker;
@@ -31,6 +31,12 @@ let docker: Docker;
 async function containersOf(desk: Pick<Desk, 'dataDir'>, taskId?: string): Promise<Docker.ContainerInfo[]> {
   const deskId = await loadDeskId(desk.dataDir);
   return docker.listContainers({ all: true, filters: { label: [`${DESK_LABEL}=${deskId}`, ...(taskId ? [`${TASK_LABEL}=${taskId}`] : [])] } });
+}
+
+/** The task git dirs of runs still in the data dir (container-task-git.ts). */
+function runDirsOf(desk: Pick<Desk, 'dataDir'>): string[] {
+  const root = containerRunsRoot(desk.dataDir);
+  return existsSync(root) ? readdirSync(root) : [];
 }
 
 async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, limitMs = 60_000): Promise<T> {
@@ -58,6 +64,7 @@ else describe('the docker runner', () => {
     const events = (await desk.api('GET', '/api/tasks/boxed/events')).json.events as { event: { text?: string } }[];
     expect(events.some((e) => /In a Docker container \(desk-test-node:/.test(e.event.text ?? ''))).toBe(true);
     expect(await containersOf(desk)).toEqual([]);
+    expect(runDirsOf(desk)).toEqual([]);
   });
 
   it('gives the container the limits of the configuration and the policy, its labels, no network, and removes it within 3 s of a cancel', async () => {
@@ -114,6 +121,8 @@ else describe('the docker runner', () => {
         expect(detail).toMatchObject({ status: 'completed', attempt: 2 });
         expect(git(restarted.repo, 'show', `${detail.commit}:after.txt`)).toBe('ran again');
         expect(await containersOf(restarted)).toEqual([]);
+        // The killed desk's task git dir too: its commits were never taken, and nothing runs in it any more.
+        expect(runDirsOf(restarted)).toEqual([]);
       } finally {
         await destroyDesk(restarted);
       }

@@ -82,6 +82,8 @@ export const PolicyDefaults = lazySchema(() => z.strictObject({
    * container limits on the docker and cluster runners (where tighter ones in runners.json win).
    */
   limits: ResourceLimits.optional(),
+  /** More paths the sandbox hides (`~/…` or absolute), on top of the home directory and /tmp it hides already. */
+  hiddenPaths: z.array(GrantedPath).max(100).default([]),
   /** The earlier name of `limits`, still read; `limits` wins field by field where both are set. */
   containerLimits: ResourceLimits.optional(),
 }));
@@ -98,6 +100,7 @@ export const AgentOverrides = lazySchema(() => z.strictObject({
   sandbox: SandboxMode.optional(),
   network: z.array(HostPattern).max(200).optional(),
   readablePaths: z.array(GrantedPath).max(100).optional(),
+  hiddenPaths: z.array(GrantedPath).max(100).optional(),
   limits: ResourceLimits.optional(),
   containerLimits: ResourceLimits.optional(),
 }));
@@ -138,6 +141,7 @@ export const AgentPolicy = lazySchema(() => z.object({
   sandbox: SandboxMode,
   network: z.array(z.string()).optional(),
   readablePaths: z.array(z.string()),
+  hiddenPaths: z.array(z.string()),
   /** `limits` and its alias `containerLimits`, merged field by field (see effectivePolicy); built-in defaults fill the rest per runner. */
   limits: ResourceLimits.optional(),
   tokenSha256: z.string().optional(),

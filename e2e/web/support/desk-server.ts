@@ -21,18 +21,20 @@ export interface ServedDesk {
 
 /**
  * `policy`: a governance policy written to the data dir before the desk starts; `agentsConfig`: its agents.json;
- * `env`: variables added to the desk's environment; `files`: more files committed in the repository.
+ * `env`: variables added to the desk's environment; `files`: more files committed in the repository; `dataDir`: the
+ * desk's data dir (the spec's to remove), instead of one in the temp dir.
  */
-export async function serveDesk(options: { policy?: z.input<typeof PolicyFile>; agentsConfig?: unknown; env?: Record<string, string>; files?: Record<string, string> } = {}): Promise<ServedDesk> {
+export async function serveDesk(options: { policy?: z.input<typeof PolicyFile>; agentsConfig?: unknown; env?: Record<string, string>; files?: Record<string, string>; dataDir?: string } = {}): Promise<ServedDesk> {
   const root = mkdtempSync(join(tmpdir(), 'desk-e2e-'));
   const repo = makeRepo(root, { 'README.md': '# Demo project\n', 'src/app.js': 'export const greet = () => "hello";\n', ...options.files });
-  if (options.policy) writePolicy(join(root, 'data'), options.policy);
+  const dataDir = options.dataDir ?? join(root, 'data');
+  if (options.policy) writePolicy(dataDir, options.policy);
   if (options.agentsConfig !== undefined) {
-    mkdirSync(join(root, 'data'), { recursive: true });
-    writeFileSync(join(root, 'data', 'agents.json'), JSON.stringify(options.agentsConfig));
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(join(dataDir, 'agents.json'), JSON.stringify(options.agentsConfig));
   }
   const { child, url, output } = await hostProcesses(['--import', 'tsx', SERVE])
-    .startHost(['--repo', repo, '--port', '0', '--data-dir', join(root, 'data'), '--token', TOKEN], options.env && { ...process.env, ...options.env });
+    .startHost(['--repo', repo, '--port', '0', '--data-dir', dataDir, '--token', TOKEN], options.env && { ...process.env, ...options.env });
   // Printed before the line startHost waits for.
   const boardUrl = /Board: (\S+)/.exec(output())?.[1];
   if (!boardUrl) throw new Error(`serve printed no board address: ${output()}`);

@@ -44,9 +44,11 @@ import { createTasksRepo } from './store/tasks-repo';
 import { createTurnsRepo } from './store/turns-repo';
 import { createDeferredWrites, deferringTasks, deferringTurns } from './store/deferred-writes';
 import { createDiskWatch } from './host/disk-watch';
+import { fullDiskGuard } from './store/refuse-when-full';
 import { diskFullRun } from './tasks/disk-full-run';
 import { unknownAgent } from './tasks/task-errors';
 import { runTask } from './tasks/task-runner';
+import { createRunTimings, timedRun, type RunTimings } from './tasks/run-timings';
 import { prepareAllowlistNetwork } from './sandbox/network/sandbox-network';
 import { prepareMcpRelay } from './sandbox/network/mcp-relay';
 import { probeSandbox } from './sandbox/sandbox-probe';
@@ -88,6 +90,8 @@ export interface Core {
   /** Whether agents run confined here, and why not when they do not. */
   readonly sandbox: SandboxStatus;
   readonly http: HttpHost;
+  /** When the recent runs reached each stage (worktree, sandbox, agent, handshake, turn, commit). */
+  readonly runTimings: RunTimings;
   /** Listens, then recovers interrupted tasks and starts scheduling. */
   listen(port: number, host: string): Promise<AddressInfo>;
   /** Stops agents (their tasks run again next time), closes the server, writes pending events, closes the database. */
@@ -141,6 +145,8 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     onWritten: () => disk.written('task records'),
     onDropped: (error) => log(`A task record waiting for room could not be written: ${error instanceof Error ? error.message : String(error)}`),
   });
+  // Every other SQLite writer reached from HTTP refuses a full disk as `disk_full` (503), saying what and where.
+  const guard = fullDiskGuard(disk);
   const bus = createEventBus();
   const record = (taskId: string, attempt: number, event: TaskEvent) => bus.publish(events.append(taskId, attempt, event, now().toISOString()));
   // A task that ended has written all its output: its burst need not stay on disk as write-ahead log.
@@ -148,9 +154,10 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     if (event.type === 'task' && ENDED.has(event.task.status)) events.settle();
   });
 
-  const repos = await createRepoSet({ opener, first, store: createDeskReposRepo(db, repoRoot), log }, moreRepos);
+  const repos = await createRepoSet({ opener, first, store: guard(createDeskReposRepo(db, repoRoot), "the desk's list of repositories"), log }, moreRepos);
   const governance = createGovernanceService({
-    repo: createGovernanceRepo(db, repoRoot), policyStore, now, initialPolicy: () => storedPolicy ?? policyStore.defaults(),
+    repo: guard(createGovernanceRepo(db, repoRoot), 'the governance audit log'), policyStore, now,
+    initialPolicy: () => storedPolicy ?? policyStore.defaults(),
   });
   const tasksRepo = deferringTasks(createTasksRepo(db, repoRoot, { defaultRepo: repos.default.name }), deferred);
   const sandbox = createTaskSandbox({
@@ -184,12 +191,13 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   const runnerGate = cluster?.createRunnerGate();
   const runners = createRunnerSet([
     createLocalRunner({ sandbox, capacity: () => taskConfig.concurrency }),
-    createDockerRunner({ config: runnersConfig.docker, deskId, repoRoot, gitCommonDir: repository.commonDir, policyFor: (agentId) => governance.policyFor(agentId) }),
+    createDockerRunner({ config: runnersConfig.docker, deskId, dataDir: config.dataDir, repoRoot, gitCommonDir: repository.commonDir, policyFor: (agentId) => governance.policyFor(agentId) }),
     ...(cluster && runnerGate ? [cluster.createClusterRunner({
       config: runnersConfig.cluster, deskId, dataDir: config.dataDir, gitCommonDir: repository.commonDir, gate: runnerGate,
       listeningUrl: () => listeningUrl, policyFor: (agentId) => governance.policyFor(agentId),
     })] : []),
   ], runnersConfig.default);
+  const runTimings = createRunTimings(bus.subscribe);
   const tasks = createTaskService({
     tasks: tasksRepo,
     transaction: (work) => groupCommit.write(work).catch((error: unknown) => disk.refuse('the submission', error)),
@@ -205,7 +213,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
       return { ...(promptsPerHour !== undefined && { promptsPerHour }), ...(concurrentTasks !== undefined && { concurrentTasks }) };
     },
     record,
-    run: mcp.wrapRun(watchedRun(diskFullRun(runTask, { dataDir: config.dataDir }), { quiet, notes: agentNotes })),
+    run: timedRun(mcp.wrapRun(watchedRun(diskFullRun(runTask, { dataDir: config.dataDir, repoGitDirOf: (task) => (repos.find(task.repo ?? '') ?? repos.default).repository.commonDir }), { quiet, notes: agentNotes })), runTimings),
     quiet,
     sandbox,
     runners,
@@ -227,14 +235,17 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   const agentTests = createAgentTests({ agents, dataDir: config.dataDir, clientVersion: config.appVersion, now });
   addAgentRoutes(router, { agents, defaultAgent: config.defaultAgent, logins, notes: agentNotes, installs, tests: agentTests });
   addRunnerRoutes(router, { runners });
-  addGovernanceRoutes(router, { governance, repoRoot, worktreeOf: (id) => tasksRepo.get(id)?.worktreePath });
+  addGovernanceRoutes(router, {
+    governance, repoRoot, worktreeOf: (id) => tasksRepo.get(id)?.worktreePath,
+    sandboxViewOf: (id) => { const spec = agents.get(id); return spec && sandbox.viewOf(spec); },
+  });
   addBoardRoutes(router, { tasks, lastSeq: () => events.lastSeq(), fixedSettings: { serverName: config.serverName, repository: repoRoot, dataDir: config.dataDir, sandbox: sandboxStatus }, quiet, disk });
   addBaseUpdateRoutes(router, { tasks });
-  addReviewRoutes(router, { tasks, viewed: createViewedRepo(db, repoRoot), now });
+  addReviewRoutes(router, { tasks, viewed: guard(createViewedRepo(db, repoRoot), "the diff's viewed marks"), now });
   addPullRequestRoutes(router, { tasks });
   addAgentAssignmentRoutes(router, { tasks, serverName: config.serverName, repos });
   addReposRoutes(router, { repos, tasks });
-  addAgentProtocolRoutes(router, { tasks, bus, db, repoRoot, repoRoots: () => repos.list().map((repo) => repo.root), now });
+  addAgentProtocolRoutes(router, { tasks, bus, db, repoRoot, repoRoots: () => repos.list().map((repo) => repo.root), now, guard });
   addProposalRoutes(router, { tasks });
   // A task's dev server runs confined like its agent; it ends with the task's cancel, rejection or archiving.
   const devServers = createDeskDevServers({ tasks: tasksRepo, repos, agents, sandbox, record, log, nodePath: config.agents.scripted.command });
@@ -257,7 +268,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   let retention: EventRetention | undefined;
   let poller: PullRequestPoller | undefined;
   return {
-    repoRoot, baseBranch, tasks, events, bus, git, repos, agents, governance, sandbox: sandboxStatus, http,
+    repoRoot, baseBranch, tasks, events, bus, git, repos, agents, governance, sandbox: sandboxStatus, http, runTimings,
     async listen(port, host) {
       const address = await http.listen(port, host);
       mcp.listening(address);

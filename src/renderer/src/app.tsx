@@ -6,6 +6,7 @@ import { useShortcuts } from './attention/use-shortcuts';
 import { createDeskApi, type Connection } from './api/desk-api';
 import { Board, TopBar } from './board/board';
 import { BulkBar } from './board/bulk-bar';
+import { DiskFullBanner } from './board/disk-full-banner';
 import { Dialogs } from './board/dialogs';
 import { fragmentParams, readConnection, rememberConnection, withFragmentParam } from './connection';
 import { desk, deskStore, useDesk } from './state/store';
@@ -51,6 +52,7 @@ function Desk() {
     <div className={`app${openTaskId ? ' app-with-task' : ''}`}>
       <TopBar />
       <BulkBar />
+      <DiskFullBanner />
       {loadState === 'failed' && <p className="load-problem">Cannot load the tasks: {loadError}</p>}
       <div className="workspace">
         <Board />

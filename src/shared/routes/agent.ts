@@ -5,6 +5,7 @@ import {
   AgentCapabilities, AgentRequestBody, AgentRequestStatus, AnswerGovernanceRequest, GovernanceRecord, GovernanceRequestList,
   GovernanceState, IssuedAgentToken, PolicyInput, PolicyView,
 } from '../governance';
+import { AgentSandboxView } from '../sandbox-view';
 import { ById, routesOf } from './route';
 
 const governance = routesOf('Governance');
@@ -47,6 +48,9 @@ export const agentRoutes = {
     { body: PolicyInput, bodyKind: 'json', responses: { 200: PolicyView }, errors: [400] }),
   issueToken: governance.post('/api/governance/agents/:id/token', 'Issue a token for an agent (replacing any earlier one).',
     { params: ById, responses: { 201: IssuedAgentToken }, errors: [400] }),
+  sandboxView: governance.get('/api/governance/agents/:id/sandbox-view',
+    "What the agent sees in its sandbox: each place readable, writable or hidden, and why (the policy's hiddenPaths and readablePaths included).",
+    { params: ById, responses: { 200: AgentSandboxView }, errors: [400, 404] }),
   revokeToken: governance.delete('/api/governance/agents/:id/token', "Revoke an agent's token.",
     { params: ById, responses: { 200: z.object({ agentId: z.string(), revoked: z.boolean() }) }, errors: [400] }),
 } as const;

@@ -88,11 +88,11 @@ export async function spawnAgent(options: SpawnAgentOptions): Promise<AgentProce
     recentLog: () => log.join('\n'),
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) {
-        await endProcessTree(pid, { graceMs: 0, limitMs: 500 });
+        await endProcessTree(pid, { graceMs: 0, limitMs: 500, exited });
         return;
       }
       child.stdin.end();
-      await endProcessTree(pid, { graceMs: 1000, limitMs: 2500 });
+      await endProcessTree(pid, { graceMs: 1000, limitMs: 2500, exited });
     },
   };
 }

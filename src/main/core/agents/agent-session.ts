@@ -74,6 +74,8 @@ export interface AgentSession {
 
 export interface SessionCallbacks {
   onUpdate(update: AgentUpdate): void;
+  /** The agent answered `initialize` (before the session is asked for): a stage of the run's timing. */
+  onInitialized?(): void;
   /** Output of a command the agent ran itself, from a tool call's `_meta` (see terminal-meta.ts). */
   onTerminal?(event: TerminalMetaEvent): void;
   handlers: ClientHandlers;

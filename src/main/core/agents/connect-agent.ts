@@ -46,6 +46,7 @@ export async function connectAgent(channel: MessageChannel, options: ConnectOpti
     ? { protocolVersion: KANDEV_PROTOCOL_VERSION, clientInfo, capabilities: { streaming: true } }
     : { protocolVersion: ACP_PROTOCOL_VERSION, clientCapabilities: { ...DESK_CLIENT_CAPABILITIES, fs: options.fileMethods ?? DESK_CLIENT_CAPABILITIES.fs }, clientInfo }));
   if (!isObject(init)) throw agentProtocolError('The agent answered initialize without an object.');
+  callbacks.onInitialized?.();
   const version = init.protocolVersion;
   const sessionOptions = {
     cwd: options.cwd,

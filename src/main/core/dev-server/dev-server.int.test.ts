@@ -278,7 +278,8 @@ describe.skipIf(!sandboxStatus.available)('a dev server in the sandbox', () => {
     await desk.api('POST', '/api/tasks/boxed/dev-server');
     const { url } = await running(desk, 'boxed');
     const intoCheckout = join(desk.repo, 'planted-by-dev-server.txt');
-    expect(await get(`${url}write?path=${encodeURIComponent(intoCheckout)}`)).toMatch(/^refused E/);
+    // This test's checkout lies under /tmp, which in there is the task's own temp dir: the write lands there, if anywhere.
+    await get(`${url}write?path=${encodeURIComponent(intoCheckout)}`);
     expect(existsSync(intoCheckout)).toBe(false);
     // The desk's data dir is an empty scratch space in there: a write lands nowhere the desk reads.
     const intoDataDir = join(desk.dataDir, 'planted.txt');

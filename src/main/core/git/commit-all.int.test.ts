@@ -127,3 +127,31 @@ function execGitCommit(cwd: string): void {
   git(cwd, 'add', '--all');
   execFileSync('git', ['-c', 'user.name=Fixture', '-c', 'user.email=f@example.test', 'commit', '-m', 'by hand'], { cwd, stdio: 'pipe' });
 }
+
+describe('commitChanges', () => {
+  it('commits what the turn changed and returns the sha git shows for HEAD', async () => {
+    const { path, baseCommit } = await preparedTask();
+    writeFiles(path, { 'new/file.txt': 'new\n' });
+
+    const sha = await sandbox.service.commitChanges(path, 'Add a file');
+
+    expect(sha).toBe(git(path, 'rev-parse', 'HEAD'));
+    expect(git(path, 'rev-parse', 'HEAD^')).toBe(baseCommit);
+    expect(git(path, 'status', '--porcelain')).toBe('');
+  });
+
+  it('makes no commit and returns nothing when the turn changed no file', async () => {
+    const { path, baseCommit } = await preparedTask();
+
+    expect(await sandbox.service.commitChanges(path, 'Nothing to say')).toBeUndefined();
+    expect(git(path, 'rev-parse', 'HEAD')).toBe(baseCommit);
+  });
+
+  it('names the commit it made even when the branch was packed before', async () => {
+    const { path } = await preparedTask();
+    git(path, 'pack-refs', '--all');
+    writeFiles(path, { 'late.txt': 'late\n' });
+
+    expect(await sandbox.service.commitChanges(path, 'After packing')).toBe(git(path, 'rev-parse', 'HEAD'));
+  });
+});

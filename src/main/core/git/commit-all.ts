@@ -1,6 +1,8 @@
 // Stages everything in a worktree and commits it: the end of every agent turn, and the snapshot
 // that keeps unfinished work before a worktree is retired.
 import { identityConfig, type Identity } from './commit-identity';
+import { gitFailed } from './git-errors';
+import { headCommitFromFiles } from './head-file';
 import type { GitRepo, GitRunner } from './git-runner';
 
 /** Stages new, changed and deleted files and commits (even with nothing staged); returns the full sha. */
@@ -13,10 +15,21 @@ export async function stageAndCommit(git: GitRunner, worktree: GitRepo, message:
   return git.run(worktree, ['rev-parse', 'HEAD']);
 }
 
-/** Like stageAndCommit, but commits nothing and returns undefined when no file changed: a turn that did nothing. */
+/**
+ * Like stageAndCommit, but commits nothing and returns undefined when nothing changed: a turn that did nothing.
+ * Two git processes for a turn that changed files (stage, commit; the sha is read from git's files): every task's
+ * turn ends here.
+ */
 export async function commitIfChanged(git: GitRunner, worktree: GitRepo, message: string, identity: Identity): Promise<string | undefined> {
-  if (!(await hasUncommittedWork(git, worktree))) return undefined;
-  return stageAndCommit(git, worktree, message, identity);
+  await git.run(worktree, ['add', '--all']);
+  const config = await identityConfig(git, worktree, identity);
+  // Without --allow-empty, git itself says whether anything is staged: exit 1 and no commit when nothing is.
+  const commit = ['commit', '--no-verify', '--cleanup=verbatim', '--file=-'];
+  const committed = await git.exec(worktree, commit, { input: message, config });
+  if (committed.exitCode === 0) return (await headCommitFromFiles(worktree)) ?? git.run(worktree, ['rev-parse', 'HEAD']);
+  // Exit 1 is also how other refusals end: only an index that matches HEAD means "nothing to commit".
+  if (committed.exitCode === 1 && (await git.exec(worktree, ['diff', '--cached', '--quiet', '--no-ext-diff', '--no-textconv'])).exitCode === 0) return undefined;
+  throw gitFailed(commit, committed.exitCode, committed.stderr || committed.stdout);
 }
 
 /** true when the worktree has changes or untracked (not ignored) files that a commit would keep. */

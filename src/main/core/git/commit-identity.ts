@@ -22,14 +22,8 @@ export async function readIdentity(repoRoot: string): Promise<Identity> {
  */
 export async function identityConfig(git: GitRunner, repo: GitRepo, identity: Identity): Promise<string[]> {
   // We set user.* with -c rather than GIT_AUTHOR_*/GIT_COMMITTER_* in the environment, so a -c value
-  // still yields to a person's own GIT_AUTHOR_* variables.
-  const found = await git.exec(repo, ['config', '--get-regexp', '^user\\.(name|email)$']);
-  const keys = new Set(
-    found.stdout
-      .split('\n')
-      .filter((line) => line.trim() !== '' && line.includes(' '))
-      .map((line) => line.slice(0, line.indexOf(' ')).toLowerCase()),
-  );
+  // still yields to a person's own GIT_AUTHOR_* variables. The keys come from the runner's kept look-up: no process.
+  const keys = new Set(await git.configuredKeys(repo));
   return [
     ...(keys.has('user.name') ? [] : [`user.name=${identity.name}`]),
     ...(keys.has('user.email') ? [] : [`user.email=${identity.email}`]),

@@ -105,4 +105,35 @@ describe('the driver look-up kept between commands', () => {
     expect(after).toBeDefined();
     expect(after).not.toBe(before);
   });
+
+  it('is shared by the worktrees of one repository, so a new task worktree needs no look-up of its own', async () => {
+    const runner = createGitRunner({ now: aMinuteOn });
+    const worktrees = ['one', 'two'].map((name) => {
+      const path = join(root, name);
+      git(repo, 'worktree', 'add', '--quiet', '-b', name, path);
+      writeFiles(path, { 'a.txt': 'a\n' });
+      return { gitDir: join(repo, '.git', 'worktrees', name), workTree: path, commonDir: join(repo, '.git') };
+    });
+    for (const worktree of worktrees) await runner.run(worktree, ['add', 'a.txt']);
+    expect(lookUps()).toBe(1);
+  });
+
+  it('turns off a filter driver one worktree configures for itself, after another worktree\'s look-up was kept', async () => {
+    const runner = createGitRunner({ now: aMinuteOn });
+    git(repo, 'config', 'extensions.worktreeConfig', 'true');
+    const worktrees = ['clean', 'dirty'].map((name) => {
+      const path = join(root, name);
+      git(repo, 'worktree', 'add', '--quiet', '-b', name, path);
+      writeFiles(path, { 'a.txt': 'a\n' });
+      return { gitDir: join(repo, '.git', 'worktrees', name), workTree: path, commonDir: join(repo, '.git') };
+    });
+    const [clean, dirty] = worktrees as [GitRepo, GitRepo];
+    await runner.run(clean, ['add', 'a.txt']);
+    git(dirty.workTree as string, 'config', '--worktree', 'filter.evil.clean', evilFilter());
+    git(dirty.workTree as string, 'config', '--worktree', 'filter.evil.required', 'true');
+    await runner.run(dirty, ['add', 'a.txt']);
+    expect(existsSync(marker)).toBe(false);
+    expect(lookUps()).toBe(2);
+    expect(git(dirty.workTree as string, 'show', ':a.txt')).toBe('a');
+  });
 });

@@ -48,6 +48,11 @@ export interface GitRunner {
   run(repo: GitRepo, args: readonly string[], options?: GitCallOptions): Promise<string>;
   /** The bytes of a blob (`<commit>:<path>`), read without filters or textconv. */
   blob(repo: GitRepo, spec: string): Promise<Buffer>;
+  /**
+   * The config keys set for `repo` among drivers, includes and `user.name` / `user.email`, lower-cased as git prints
+   * them: the look-up every command needs anyway, kept while the config files stay as they were.
+   */
+  configuredKeys(repo: GitRepo): Promise<readonly string[]>;
 }
 
 export interface GitRunnerOptions {
@@ -166,26 +171,28 @@ export function createGitRunner(options: GitRunnerOptions = {}): GitRunner {
   // looked up before the command and overridden for it. The look-up is a git process of its own, so
   // its answer is kept per repository while the files git reads config from stay as they were (see
   // configStamp); a config that includes other files is looked up before every command.
-  const driverCache = new Map<string, { stamp: string; overrides: (readonly [string, string])[] }>();
-  const driverOverrides = async (repo: GitRepo): Promise<(readonly [string, string])[]> => {
-    const cacheKey = `${repo.gitDir}\0${repo.commonDir ?? ''}`;
+  const driverCache = new Map<string, { stamp: string; keys: readonly string[]; overrides: (readonly [string, string])[] }>();
+  const configLookUp = async (repo: GitRepo): Promise<{ keys: readonly string[]; overrides: (readonly [string, string])[] }> => {
+    // Per repository, not per worktree: a worktree without a config of its own reads exactly its repository's files
+    // (the stamp names a worktree's own config.worktree when it has one), so a new worktree needs no look-up of its own.
+    const cacheKey = repo.commonDir ?? repo.gitDir;
     // Taken before the look-up: a change made while git reads gives a stamp that no longer matches.
     const stamp = await configStamp(repo, globalConfig, now());
     const cached = driverCache.get(cacheKey);
-    if (cached && stamp !== undefined && cached.stamp === stamp) return cached.overrides;
-    const listed = await spawn(repo, ['config', '--null', '--name-only', '--get-regexp', '^(filter|diff|merge)\\.|^include(if)?\\.'], fixed, {}, 'text');
+    if (cached && stamp !== undefined && cached.stamp === stamp) return cached;
+    const listed = await spawn(repo, ['config', '--null', '--name-only', '--get-regexp', '^(filter|diff|merge)\\.|^include(if)?\\.|^user\\.(name|email)$'], fixed, {}, 'text');
     if (listed.exitCode !== 0 && listed.exitCode !== 1) throw gitFailed(['config', '--get-regexp'], listed.exitCode, listed.stderr);
     const keys = listed.stdout.split('\0').filter((key) => key !== '');
-    const overrides = keys.flatMap(overrideFor);
+    const found = { keys, overrides: keys.flatMap(overrideFor) };
     // An included file can change without any stamped file changing.
     const includes = keys.some((key) => /^include(if)?\./i.test(key));
-    if (stamp !== undefined && !includes) driverCache.set(cacheKey, { stamp, overrides });
+    if (stamp !== undefined && !includes) driverCache.set(cacheKey, { stamp, ...found });
     else driverCache.delete(cacheKey);
-    return overrides;
+    return found;
   };
 
   const exec = async (repo: GitRepo, args: readonly string[], call: GitCallOptions = {}): Promise<GitResult> => {
-    const drivers = DRIVERLESS_COMMANDS.has(args[0] ?? '') ? [] : await driverOverrides(repo);
+    const drivers = DRIVERLESS_COMMANDS.has(args[0] ?? '') ? [] : (await configLookUp(repo)).overrides;
     return spawn(repo, args, [...fixed, ...drivers, ...(call.config ?? []).map(splitSetting)], call, 'text');
   };
 
@@ -202,7 +209,7 @@ export function createGitRunner(options: GitRunnerOptions = {}): GitRunner {
     return result.bytes ?? Buffer.alloc(0);
   };
 
-  return { exec, run, blob };
+  return { exec, run, blob, configuredKeys: async (repo) => (await configLookUp(repo)).keys };
 }
 
 /**
@@ -226,7 +233,13 @@ export async function configStamp(repo: GitRepo, globalConfig: string, now: numb
     if (now - Number(info.mtimeMs) < RACY_CONFIG_MS || now - Number(info.ctimeMs) < RACY_CONFIG_MS) return undefined;
     return `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
   }));
-  return stamps.includes(undefined) ? undefined : `${files.join('\0')}\0${stamps.join('\0')}`;
+  if (stamps.includes(undefined)) return undefined;
+  // A worktree without a config of its own reads what every such worktree of the repository reads: its path stays
+  // out of the stamp, so they share one look-up.
+  const ownAbsent = repo.gitDir !== commonDir && stamps[2] === 'absent';
+  const named = ownAbsent ? files.filter((_, index) => index !== 2) : files;
+  const stamped = ownAbsent ? stamps.filter((_, index) => index !== 2) : stamps;
+  return `${named.join('\0')}\0${stamped.join('\0')}`;
 }
 
 /**

@@ -198,7 +198,8 @@ export function createGitService(options: GitServiceOptions): GitService {
         // refuses and the full retirement below clears it.
         const fresh = !(await records.get(taskId)) && !existsSync(path) && !existsSync(join(context.realWorktreesDir, worktreeDirNameFor(taskId)));
         if (!fresh) await retireTask(context, taskId);
-        // A branch of this name that the desk has no record of is someone else's: never replaced.
+        // A branch of this name that the desk has no record of is someone else's: never replaced. Asked before the
+        // add, not after a failed one: an add that failed part way (a full disk) leaves the branch it just made.
         if (await resolveCommit(git, repo, `refs/heads/${branch}`)) throw branchTaken(branch);
         // Recorded before it exists, so a crash right after `worktree add` still leaves it ours.
         await records.put({ taskId, branch, path });

@@ -33,6 +33,7 @@ describe('a task\'s own git dir', () => {
       exec: (repo, args, options) => { calls.push(args[0] ?? ''); return real.exec(repo, args, options); },
       run: (repo, args, options) => { calls.push(args[0] ?? ''); return real.run(repo, args, options); },
       blob: (repo, spec) => real.blob(repo, spec),
+      configuredKeys: (repo) => real.configuredKeys(repo),
     };
     const worktreeGitDir = readFileSync(join(worktree, '.git'), 'utf8').trim().replace(/^gitdir: /, '');
     taskGit = await openTaskGitDir(counted, { dir: join(box.root, 'task-git'), commonDir: join(box.repo, '.git'), worktree, worktreeGitDir });

@@ -3,6 +3,7 @@
 // the run the desk, not the agent, takes the agent's commits onto the task's branch once they check out.
 import { copyFile, lstat, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { diskFullMessage, isDiskFull, mountPointOf } from '../host/disk-full';
 import type { GitRepo, GitRunner } from './git-runner';
 import { isAncestorCommit } from './refs';
 import { planTaskGitDir, refNamedBy, REF_SNAPSHOT_FORMAT, REF_SNAPSHOT_PATTERNS, tipOf } from './task-git-dir-plan';
@@ -69,7 +70,11 @@ export async function openTaskGitDir(git: GitRunner, request: TaskGitDirRequest)
   const reasonNotTaken = async (tip: string): Promise<string | undefined> => {
     // The agent's objects come over as git sends them; git checks what arrives, and rev-list that nothing is missing.
     const fetched = await git.exec(common, ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--no-recurse-submodules', dir, 'HEAD']);
-    if (fetched.exitCode !== 0) return `git could not fetch them (${firstLine(fetched.stderr)})`;
+    if (fetched.exitCode !== 0) {
+      // The objects go into the person's repository: when its file system is the full one, that is what to free.
+      if (isDiskFull(fetched.stderr)) return diskFullMessage({ what: "the agent's commits", path: commonDir }, await mountPointOf(commonDir));
+      return `git could not fetch them (${firstLine(fetched.stderr)})`;
+    }
     const complete = await git.exec(common, ['rev-list', '--objects', '--quiet', tip, '--not', start]);
     if (complete.exitCode !== 0) return `${short(tip)} is incomplete: ${firstLine(complete.stderr)}`;
     if (!(await isAncestorCommit(git, common, start, tip))) return `${short(tip)} does not descend from ${short(start)}, where the task's branch was when the turn started`;

@@ -119,6 +119,7 @@ export function effectivePolicy(file: PolicyFile, agentId: string): AgentPolicy 
     requestsPerMinute: own?.requestsPerMinute ?? defaults.requestsPerMinute,
     sandbox: own?.sandbox ?? defaults.sandbox,
     readablePaths: own?.readablePaths ?? defaults.readablePaths,
+    hiddenPaths: own?.hiddenPaths ?? defaults.hiddenPaths,
     ...(network !== undefined && { network }),
     ...(Object.keys(limits).length > 0 && { limits }),
     ...(promptsPerHour !== undefined && { promptsPerHour }),

@@ -7,7 +7,8 @@ import { DeskError } from '../../../shared/desk-error';
 // `disk_full` is the desk's own (diskFullError below), so one already worded passes through as it is.
 const FULL_CODES: ReadonlySet<string> = new Set(['SQLITE_FULL', 'ENOSPC', 'EDQUOT', 'disk_full']);
 // What git, a shell or SQLite print when the code itself did not reach us (git's stderr inside a message).
-const FULL_WORDS = /no space left on device|disk quota exceeded|database or disk is full|\bENOSPC\b|\bEDQUOT\b/i;
+// git's own "Out of diskspace" comes from writing an object or an index whose write was cut short.
+const FULL_WORDS = /no space left on device|disk quota exceeded|database or disk is full|out of diskspace|\bENOSPC\b|\bEDQUOT\b/i;
 
 /** True when `error` (or one of its causes) says its file system had no room for a write. */
 export function isDiskFull(error: unknown): boolean {

@@ -10,6 +10,7 @@ import { createChangedFiles } from '../git/changed-files';
 import { changedFilesAcross } from '../repos/changed-files-across';
 import { createApRecordsRepo } from '../store/ap-records-repo';
 import type { Db } from '../store/database';
+import type { FullDiskGuard } from '../store/refuse-when-full';
 import type { TaskService } from '../tasks/task-service';
 import { DeskError, isDeskError } from '../../../shared/desk-error';
 import { toHttpError } from './domain-errors';
@@ -31,12 +32,15 @@ export interface AgentProtocolRouteDeps {
   maxUploadBytes?: number;
   /** How long an upload waits for a starting task's worktree. */
   worktreeWaitMs?: number;
+  /** Refuses the records' writes on a full disk as `disk_full`. */
+  guard?: FullDiskGuard;
 }
 
 export function addAgentProtocolRoutes(router: Router, deps: AgentProtocolRouteDeps): void {
   const { tasks, db, repoRoot } = deps;
   const now = deps.now ?? (() => new Date());
-  const records = createApRecordsRepo(db, repoRoot);
+  const created = createApRecordsRepo(db, repoRoot);
+  const records = deps.guard ? deps.guard(created, 'the Agent Protocol records') : created;
   const queue = createStepQueue({ tasks, records, bus: deps.bus, now });
   // Listens as long as the core lives, and sends steps a stopped desk left queued once their turn comes.
   queue.start();

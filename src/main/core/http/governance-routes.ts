@@ -4,6 +4,7 @@ import { AgentId, type GovernanceRecord, type GovernanceRequestList, type Issued
 import { agentRoutes } from '../../../shared/routes';
 import { reviewInputOf, toAgentCapabilities, toAgentStatus, toPolicyView } from '../governance/agent-api';
 import type { GovernanceService } from '../governance/governance-service';
+import type { AgentSandboxView } from '../../../shared/sandbox-view';
 import { HttpError } from './http-error';
 import type { Principal, Router } from './router';
 
@@ -13,6 +14,8 @@ export interface GovernanceRouteDeps {
   repoRoot: string;
   /** The worktree of a task, once it has one; requests naming the task are judged against it. */
   worktreeOf?(taskId: string): string | undefined;
+  /** What an agent sees in its sandbox (Settings); undefined for an agent the desk does not know. */
+  sandboxViewOf?(agentId: string): AgentSandboxView | undefined;
 }
 
 
@@ -67,6 +70,12 @@ export function addGovernanceRoutes(router: Router, deps: GovernanceRouteDeps): 
     .on(agentRoutes.issueToken, async ({ params }) => {
       const agentId = pathAgent(params.id);
       return [201, { agentId, token: governance.issueToken(agentId) } satisfies IssuedAgentToken];
+    })
+    .on(agentRoutes.sandboxView, async ({ params }) => {
+      const agentId = pathAgent(params.id);
+      const view = deps.sandboxViewOf?.(agentId);
+      if (!view) throw new HttpError(404, 'not_found', `No agent "${agentId}" is configured here: pick one of GET /api/agents.`);
+      return [200, view];
     })
     .on(agentRoutes.revokeToken, async ({ params }) => {
       const agentId = pathAgent(params.id);

@@ -4,14 +4,19 @@ import { sep } from 'node:path';
 /**
  * One change to the read-only view of the whole file system: a directory replaced by an empty one, or by a
  * writable scratch directory of the task's (`scratch-dir`, from `source`), a file replaced by an empty one,
- * a place made writable, or a place made read-only again.
+ * a place made writable, or a place made read-only again, or a symbolic link put back in a hidden directory.
  */
 export interface Mount {
-  kind: 'hide-dir' | 'scratch-dir' | 'hide-file' | 'writable' | 'read-only';
+  kind: 'hide-dir' | 'scratch-dir' | 'hide-file' | 'symlink' | 'writable' | 'read-only';
   /** Absolute; must exist on the host (the layout only lists what exists). */
   path: string;
-  /** `scratch-dir`: the task's directory that takes the place of `path`; `read-only`: a file shown at `path` instead of its own. */
+  /**
+   * `scratch-dir`: the task's directory that takes the place of `path`; `read-only`: a file shown at `path` instead of its
+   * own; `symlink`: where the link leads.
+   */
   source?: string;
+  /** Why the place is hidden or open, in words Settings shows. */
+  why?: string;
 }
 
 /** What a confined process sees, where it starts, and its network. */
@@ -30,7 +35,7 @@ export interface SandboxLayout {
   newSession: boolean;
 }
 
-const KIND_ORDER: Record<Mount['kind'], number> = { 'hide-dir': 0, 'scratch-dir': 0, 'hide-file': 1, writable: 2, 'read-only': 3 };
+const KIND_ORDER: Record<Mount['kind'], number> = { 'hide-dir': 0, 'scratch-dir': 0, 'hide-file': 1, symlink: 1, writable: 2, 'read-only': 3 };
 
 /** `bwrap …options… -- command args`: run as the program with these arguments. */
 export function bwrapArguments(layout: SandboxLayout, command: string, args: readonly string[]): string[] {
@@ -53,6 +58,7 @@ export function bwrapArguments(layout: SandboxLayout, command: string, args: rea
       // Without a source, an empty directory: never the place itself made writable.
       case 'scratch-dir': options.push(...(mount.source === undefined ? ['--tmpfs', mount.path] : ['--bind', mount.source, mount.path])); break;
       case 'hide-file': options.push('--ro-bind', '/dev/null', mount.path); break;
+      case 'symlink': if (mount.source !== undefined) options.push('--symlink', mount.source, mount.path); break;
       case 'writable': options.push('--bind', mount.path, mount.path); break;
       case 'read-only': options.push('--ro-bind', mount.source ?? mount.path, mount.path); break;
     }

@@ -77,8 +77,9 @@ describe.skipIf(skip)(`an agent in the sandbox${skip ? ` (skipped: ${skip})` : '
       { write: join(desk.dataDir, 'planted'), text: 'x' },
       { exec: `echo escaped > ${join(tmpdir(), `desk-escape-${process.pid}`)}` },
     ]);
-    // The data dir is an empty scratch space in there: a write may land in it, never in the real one.
-    expect([0, 1, 2, 4].map((index) => resultOf(report, index).ok)).toEqual([true, false, false, false]);
+    // The data dir is an empty scratch space in there, and this test's /tmp is the task's own: a write may land
+    // there, never in the real place.
+    expect(resultOf(report, 0).ok).toBe(true);
     expect(existsSync(join(desk.dataDir, 'planted'))).toBe(false);
     expect(existsSync(outside)).toBe(false);
     expect(existsSync(join(tmpdir(), `desk-escape-${process.pid}`))).toBe(false);

@@ -1,13 +1,13 @@
 // Attacks on the person's repository from inside a task, through a real agent process in the real sandbox with
 // commands allowed: the agent's git works in a git dir of the task's own, and the person's refs, objects, index,
 // HEAD, stash and reflogs come out byte-for-byte as they were. The desk alone brings the agent's commits over.
-import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { git } from '../git/git-test-fixture';
 import { deskPerFile, policyAllowing, scriptedAgent, taskEvents, type Desk } from '../test-support/desk-harness';
 import type { Attack, AttackResult } from './test-support/hostile-agent';
+import { gitDirChanges, snapshotGitDir } from './test-support/git-dir-snapshot';
 import { hostileAgent, sandboxForTests } from './test-support/sandbox-for-tests';
 
 const { skip } = await sandboxForTests();
@@ -45,31 +45,12 @@ describe.skipIf(skip)(`an agent's own git in the sandbox${skip ? ` (skipped: ${s
     return { report, commit: detail.commit, branch: git(d.repo, 'for-each-ref', '--format=%(refname:short)', `--points-at=${detail.commit}`, 'refs/heads/desk') };
   }
 
-  /**
-   * Every file of the person's git dir by its hash, but what the desk itself changes for the task: its branch and
-   * that branch's reflog, its worktree's git dir, and the objects it adds (objects present before must stay).
-   */
-  function snapshot(branch?: string): Map<string, string> {
-    const files = new Map<string, string>();
-    const walk = (dir: string) => {
-      for (const entry of readdirSync(dir, { withFileTypes: true })) {
-        const path = join(dir, entry.name);
-        const name = relative(gitDir, path);
-        if (name === 'worktrees' || (branch !== undefined && (name === `refs/heads/${branch}` || name === `logs/refs/heads/${branch}`))) continue;
-        if (entry.isDirectory()) walk(path);
-        else files.set(name, createHash('sha256').update(readFileSync(path)).digest('hex'));
-      }
-    };
-    walk(gitDir);
-    return files;
-  }
+  /** Every file of the person's git dir by its hash (test-support/git-dir-snapshot.ts). */
+  const snapshot = () => snapshotGitDir(gitDir);
 
-  /** The person's files before as they are now, ignoring new objects and new desk branches (this task's). */
+  /** The person's files before as they are now, ignoring new objects and this task's branch. */
   function expectUnchanged(before: Map<string, string>, branch: string): void {
-    const after = snapshot(branch);
-    for (const [name, hash] of before) expect({ name, hash: after.get(name) }).toEqual({ name, hash });
-    const added = [...after.keys()].filter((name) => !before.has(name) && !name.startsWith('objects/'));
-    expect(added).toEqual([]);
+    expect(gitDirChanges(gitDir, before, branch)).toEqual({ changed: [], added: [] });
     expect(git(desk().repo, 'status', '--porcelain')).toBe('');
   }
 

@@ -76,20 +76,22 @@ describe.skipIf(skip)(`an agent's state in the sandbox${skip ? ` (skipped: ${ski
     expect(logs).toContainEqual(expect.stringContaining(`the agent left ${join(agentHome, '.claude.json')} as something other than a file; it was not copied back`));
   });
 
-  it('shows the agent the person\'s other home entries read-only', async () => {
-    mkdirSync(agentHome, { recursive: true });
-    writeFileSync(join(agentHome, 'notes.txt'), 'the person\'s notes');
-    const claudeLike = { ...hostileAgent(), id: 'claude-like', env: { HOME: agentHome }, stateFiles: ['~/.claude.json'] };
+  it('shows the agent of the home its state file lives in only the toolchains, never the person\'s other entries', async () => {
+    const personHome = process.env.HOME ?? '';
+    writeFileSync(join(personHome, 'notes.txt'), 'the person\'s notes');
+    mkdirSync(join(personHome, '.cargo', 'bin'), { recursive: true });
+    writeFileSync(join(personHome, '.cargo', 'bin', 'tool'), 'a toolchain');
+    const claudeLike = { ...hostileAgent(), id: 'claude-like', env: { HOME: personHome }, stateFiles: ['~/.claude.json'] };
     const desk = await openDesk({ agents: [scriptedAgent(), claudeLike] });
     await desk.api('POST', '/', { id: 'notes', agent: 'claude-like', prompt: JSON.stringify([
-      { read: `${agentHome}/notes.txt` }, { write: `${agentHome}/notes.txt`, text: 'overwritten' },
+      { read: `${personHome}/notes.txt` }, { write: `${personHome}/notes.txt`, text: 'overwritten' }, { read: `${personHome}/.cargo/bin/tool` },
     ]) });
     await desk.waitForStatus('notes', 'completed');
     const task = (await desk.api('GET', '/tasks/notes')).json;
     const report = JSON.parse(git(desk.repo, 'show', `${task.commit}:attack-report.json`)) as AttackResult[];
-    expect(report.map((r) => r.ok)).toEqual([true, false]);
-    expect(report[0]?.output).toBe('the person\'s notes');
-    expect(report[1]?.error).toMatch(/EROFS/);
-    expect(readFileSync(join(agentHome, 'notes.txt'), 'utf8')).toBe('the person\'s notes');
+    expect(report[0]).toMatchObject({ ok: false, error: expect.stringMatching(/ENOENT/) });
+    expect(report[2]).toMatchObject({ ok: true, output: 'a toolchain' });
+    // The write lands in the task's scratch copy of the home, which is thrown away.
+    expect(readFileSync(join(personHome, 'notes.txt'), 'utf8')).toBe('the person\'s notes');
   });
 });

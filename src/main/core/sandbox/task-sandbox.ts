@@ -11,12 +11,16 @@ import type { SandboxKind, SandboxStatus } from '../../../shared/sandbox';
 import type { AgentSpec } from '../agents/agent-spec';
 import { bwrapArguments, type Mount, type SandboxLayout } from './bwrap-arguments';
 import { endLeftoverSandboxes, sandboxRootOf } from './leftover-sandboxes';
-import { expandHome, isWithin, sandboxMounts } from './sandbox-layout';
+import { expandHome, isWithin } from './sandbox-layout';
 import { withoutDeskPort } from './network/loopback-forwards';
 import { endpointsInEnvironment, endpointsInToml, unreachableEndpointNotices } from './network/endpoint-notices';
 import { agentEnvironment } from '../agents/agent-environment';
 import { planStateScratch, scratchMounts } from './state-files';
 import { fillStateScratch, hostEntriesOf, returnStateFiles } from './state-scratch';
+import { taskViewMounts, visibleIn } from './read-view';
+import { readViewFactsFor } from './view-facts';
+import { agentSandboxView } from './agent-view';
+import type { AgentSandboxView } from '../../../shared/sandbox-view';
 import { DeskError } from '../../../shared/desk-error';
 import { createGitRunner, type GitRunner } from '../git/git-runner';
 import { openTaskGitDir } from '../git/task-git-dir';
@@ -58,7 +62,7 @@ export interface TaskSandboxDeps {
   /** The repository's common git dir (absolute, real). */
   gitCommonDir: string;
   home: string;
-  policyFor(agentId: string): Pick<AgentPolicy, 'sandbox' | 'network' | 'readablePaths' | 'limits'>;
+  policyFor(agentId: string): Pick<AgentPolicy, 'sandbox' | 'network' | 'readablePaths' | 'hiddenPaths' | 'limits'>;
   /** Memory, process and CPU limits per task (./limits); without, tasks run unbounded. */
   limits?: TaskLimits;
   allowlistNetwork?: AllowlistNetwork;
@@ -92,6 +96,8 @@ export interface TaskSandbox {
    * this machine lacks, and `worktree_tampered` when the worktree's `.git` no longer leads into the repository.
    */
   isolate(request: IsolationRequest): Promise<TaskIsolation>;
+  /** What the agent's tasks see, for Settings: laid out by the same planner as `isolate`. */
+  viewOf(agent: AgentSpec): AgentSandboxView;
 }
 
 export interface IsolationRequest {
@@ -118,6 +124,10 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
       if (ended > 0) deps.log?.(`Ended ${ended} sandboxed process${ended === 1 ? '' : 'es'} that a stopped desk left running.`);
       rmSync(sandboxRootOf(deps.dataDir), { recursive: true, force: true });
       await deps.limits?.sweep();
+    },
+    viewOf(agent) {
+      const environment = deps.environment ?? process.env;
+      return agentSandboxView({ status, dataDir: deps.dataDir, gitCommonDir: deps.gitCommonDir, home: deps.home, environment, agent, policy: deps.policyFor(agent.id) });
     },
     async isolate({ worktree, agent, log, mcpUrl, ...request }) {
       // The repository the task works in, when the desk has several; else the one it was made for.
@@ -182,7 +192,9 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
         relay = await deps.mcpRelay({ dir: netDir, port: Number(new URL(mcpUrl).port) });
       }
 
-      const baseMounts = sandboxMounts({
+      // The home hidden but for toolchains, /tmp the task's own (./read-view.ts).
+      const environment = deps.environment ?? process.env;
+      const baseMounts = taskViewMounts({
           home: deps.home,
           dataDir: deps.dataDir,
           gitCommonDir,
@@ -195,14 +207,15 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
           // Agents installed from Settings live in the data dir, which is hidden: their cache comes back read-only.
           keepReadable: [agentCacheDir(deps.dataDir), ...(network === 'host' ? resolverDirs() : [])],
           kindOf,
-      });
+      }, readViewFactsFor({ home: deps.home, tempDir, agent, policy, environment }));
       // State files live in a scratch copy of their directory (the home), returned to the person's when the task ends.
       const scratch = planStateScratch({
         stateFiles,
         writable: [worktree, tempDir, ...stateDirs],
         mountedPaths: baseMounts.map((mount) => mount.path),
         scratchRoot: join(root, 'state'),
-        entriesOf: hostEntriesOf,
+        // Only what the view shows of the directory comes back (not the rest of a hidden home).
+        entriesOf: (dir) => hostEntriesOf(dir).filter((entry) => visibleIn(baseMounts, join(dir, entry.name))),
       });
       const stateBefore = await fillStateScratch(scratch);
       const layout: SandboxLayout = {
@@ -216,7 +229,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
       const limits = await openLimits();
       return {
         kind: 'bubblewrap',
-        description: `Sandboxed (${status.version ?? 'bubblewrap'}): writes only to the worktree, its own git dir (the repository's objects read-only, its refs out of reach), its temp dir${writablePlaces.length > 0 ? ` and ${writablePlaces.join(', ')}` : ''}; ${networkNote}.${limits?.description ? ` ${limits.description}` : ''}`,
+        description: `Sandboxed (${status.version ?? 'bubblewrap'}): sees its own /tmp and of the home only its toolchains; writes only to the worktree, its own git dir (the repository's objects read-only, its refs out of reach), its temp dir${writablePlaces.length > 0 ? ` and ${writablePlaces.join(', ')}` : ''}; ${networkNote}.${limits?.description ? ` ${limits.description}` : ''}`,
         env: { TMPDIR: tempDir, TMP: tempDir, TEMP: tempDir },
         wrap(command, args, options = {}) {
           let inner = proxy ? proxy.wrap(command, [...args]) : { command, args: [...args] };
@@ -294,7 +307,8 @@ function realMounts(mounts: Mount[]): Mount[] {
   const seen = new Set<string>();
   const real: Mount[] = [];
   for (const mount of mounts) {
-    const path = tryRealpath(mount.path);
+    // A link put back is the link itself, not where it leads.
+    const path = mount.kind === 'symlink' ? mount.path : tryRealpath(mount.path);
     const key = `${mount.kind}:${path}`;
     if (seen.has(key)) continue;
     seen.add(key);

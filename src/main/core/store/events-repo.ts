@@ -2,6 +2,7 @@
 // chunks are stored coalesced, one row per run; output is capped per task; retired tasks' events are pruned.
 // A batch the disk has no room for stays queued (bounded) and is written once there is room: never thrown.
 import type { EventEnvelope, MessageRun, TaskEvent } from '../../../shared/events';
+import { statSync } from 'node:fs';
 import type { Db } from './database';
 import { createOutputCap, OutputRow } from './output-cap';
 import { isDiskFull } from '../host/disk-full';
@@ -31,8 +32,9 @@ export interface EventsRepo {
    */
   prune(cutoff: string): number;
   /**
-   * Writes what is queued and gives the write-ahead log's space back. The log keeps the size of its largest
-   * burst until a truncating checkpoint: after an agent's flood that was megabytes beyond the output cap.
+   * Writes what is queued and, when a burst left the write-ahead log large, gives its space back. The log keeps the
+   * size of its largest burst until a truncating checkpoint: after an agent's flood that was megabytes beyond the
+   * output cap.
    */
   settle(): void;
   /** Flushes and stops the timers. */
@@ -68,7 +70,12 @@ interface OpenRun {
   from: number; last: number; at: string; parts: string[]; chars: number; timer: NodeJS.Timeout;
 }
 
+/** A write-ahead log past this size after a task ends is given back at once (a flood's burst), not at some later write. */
+const SETTLE_ABOVE_BYTES = 1024 * 1024;
+
 export function createEventsRepo(db: Db, repo: string, options: EventsRepoOptions = {}): EventsRepo {
+  // An in-memory database has no log file: nothing to give back.
+  const walBytes = (): number => (db.memory ? 0 : statSync(`${db.name}-wal`, { throwIfNoEntry: false })?.size ?? 0);
   const flushDelayMs = options.flushDelayMs ?? 20;
   const maxBatch = options.maxBatch ?? 2000;
   const runChars = options.runChars ?? 64 * 1024;
@@ -209,6 +216,9 @@ export function createEventsRepo(db: Db, repo: string, options: EventsRepoOption
     queued: () => pending.size() + [...runs.values()].reduce((sum, run) => sum + run.parts.length, 0),
     settle() {
       flush();
+      // A checkpoint syncs the database file, on the desk's one thread: every task ending paid it, though after most
+      // tasks the log holds a few pages that the automatic checkpoint takes in time (journal_size_limit bounds it).
+      if (walBytes() < SETTLE_ABOVE_BYTES) return;
       // Inside a group commit the checkpoint cannot finish; the next task to end does it. A checkpoint may need room
       // the disk does not have: the log then keeps its size until a later one.
       if (db.inTransaction || stalled) return;

@@ -1,8 +1,9 @@
 // A run whose writes meet a full disk ends in error saying "Disk full", where and what to free, instead of failing
 // with whatever git or the file system said (or committing an agent's work cut short by the full disk).
 import { dirname } from 'node:path';
-import { diskFullError, diskFullMessage, freeBytes, isDiskFull, mountPointOf } from '../host/disk-full';
+import { diskFullError, diskFullMessage, freeBytes, isDiskFull, mountPointOf, type FullDiskPlace } from '../host/disk-full';
 import type { GitService } from '../git/git-service';
+import type { TaskRecord } from '../store/tasks-repo';
 import type { RunContext, RunOutcome } from './task-runner';
 
 /** Below this many free bytes a file system counts as full: an agent's write just failed there, or is about to. */
@@ -10,6 +11,8 @@ export const FULL_BELOW_BYTES = 256 * 1024;
 
 export interface DiskFullRunDeps {
   dataDir: string;
+  /** The git dir of the task's repository (the person's), where a commit's objects are written. */
+  repoGitDirOf?(task: TaskRecord): string | undefined;
   /** Free bytes on the file system holding a path (statfs); replaced in tests. */
   freeBytes?: (path: string) => Promise<number | undefined>;
 }
@@ -23,15 +26,16 @@ export function diskFullRun(run: (context: RunContext) => Promise<RunOutcome>, d
       if (patch.worktreePath) worktree = patch.worktreePath;
       context.update(patch);
     };
+    const places = () => ({ worktree: worktree ?? context.git.worktreePathFor(context.task.id), repoGitDir: deps.repoGitDirOf?.(context.task), dataDir: deps.dataDir });
     let outcome: RunOutcome;
     try {
       outcome = await run({ ...context, git, update });
     } catch (error) {
       if (!isDiskFull(error)) throw error;
-      return { status: 'error', message: await describe(error, worktree ?? context.git.worktreePathFor(context.task.id), deps.dataDir, free) };
+      return { status: 'error', message: await describe(error, places(), free) };
     }
     if (outcome.status !== 'error' || !isDiskFull(outcome.message) || outcome.message.startsWith('Disk full')) return outcome;
-    return { ...outcome, message: await describe(outcome.message, worktree ?? context.git.worktreePathFor(context.task.id), deps.dataDir, free) };
+    return { ...outcome, message: await describe(outcome.message, places(), free) };
   };
 }
 
@@ -51,12 +55,25 @@ function roomCheckedGit(git: GitService, free: (path: string) => Promise<number 
   };
 }
 
-/** Which file system ran out (the worktree's or the data dir's, whichever has no room now), in the desk's words. */
-async function describe(error: unknown, worktree: string, dataDir: string, free: (path: string) => Promise<number | undefined>): Promise<string> {
+interface Places { worktree: string; repoGitDir: string | undefined; dataDir: string }
+
+/**
+ * Which file system ran out (the worktree's, the person's repository's, where git writes a commit's objects, or the
+ * data dir's: the first that has no room now), in the desk's words.
+ */
+async function describe(error: unknown, places: Places, free: (path: string) => Promise<number | undefined>): Promise<string> {
   if (error instanceof Error && error.message.startsWith('Disk full')) return error.message;
   const detail = error instanceof Error ? error.message : String(error);
+  const { worktree, repoGitDir, dataDir } = places;
+  const full = await fullPlace(worktree, repoGitDir, free) ?? { what: "the desk's data", path: dataDir };
+  return `${diskFullMessage(full, await mountPointOf(full.path))}\n${detail.trim()}`;
+}
+
+async function fullPlace(worktree: string, repoGitDir: string | undefined, free: (path: string) => Promise<number | undefined>): Promise<FullDiskPlace | undefined> {
   // A worktree that could not be made is not there to ask: its parent is on the same file system.
   const worktreeLeft = (await free(worktree)) ?? (await free(dirname(worktree)));
-  const full = worktreeLeft === undefined || worktreeLeft < FULL_BELOW_BYTES ? { what: "the task's worktree", path: worktree } : { what: "the desk's data", path: dataDir };
-  return `${diskFullMessage(full, await mountPointOf(full.path))}\n${detail.trim()}`;
+  if (worktreeLeft === undefined || worktreeLeft < FULL_BELOW_BYTES) return { what: "the task's worktree", path: worktree };
+  if (repoGitDir === undefined) return undefined;
+  const repoLeft = await free(repoGitDir);
+  return repoLeft !== undefined && repoLeft < FULL_BELOW_BYTES ? { what: "the task's commits in your repository", path: repoGitDir } : undefined;
 }

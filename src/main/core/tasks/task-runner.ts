@@ -32,6 +32,7 @@ import { isObject } from '../../../shared/is-object';
 import { watchQuiet, type QuietTimer, type RunWatch } from './run-watch';
 import type { McpServerEntry } from '../../../shared/mcp';
 import type { CapabilityMode } from '../../../shared/governance';
+import type { RunStage } from './run-timings';
 
 export type RunOutcome =
   /** `commit` for a turn that changed files; `noChanges` (and no commit) for one that ended well but changed none. */
@@ -77,6 +78,8 @@ export interface RunContext {
   mcp?: McpServerEntry;
   /** What the policy says of the agent's commands (`execute`), for the mode it is confined in; default `allow`. */
   commandMode?: CapabilityMode;
+  /** Notes each stage the run reaches (run-timings.ts); absent in tests that do not ask. */
+  mark?(stage: RunStage): void;
 }
 
 /**
@@ -119,6 +122,7 @@ export async function runTask(given: RunContext): Promise<RunOutcome> {
     if (!exists) return { status: 'error', message: `The task's worktree ${worktree} is gone; resubmit the task to start again.` };
     log(`Turn ${turn.number}: continuing in ${worktree}`);
   }
+  context.mark?.('worktree');
   if (signal.aborted) return { status: 'cancelled' };
 
   let isolation: Awaited<ReturnType<RunContext['isolate']>>;
@@ -128,6 +132,7 @@ export async function runTask(given: RunContext): Promise<RunOutcome> {
     if (isDeskError(error, 'sandbox_unavailable') || isDeskError(error, 'worktree_tampered') || isDeskError(error, 'runner_unavailable')) return { status: 'error', message: error.message };
     throw error;
   }
+  context.mark?.('sandbox');
   log(isolation.description, isolation.kind === 'none' ? 'warn' : 'info');
   const env = { ...agentEnvironment(process.env, spec), ...isolation.env };
   const said = createTextTail(KEPT_OUTPUT_CHARS);
@@ -143,6 +148,7 @@ export async function runTask(given: RunContext): Promise<RunOutcome> {
     const agent = isolation.startAgent
       ? await isolation.startAgent({ command: spec.command, args: spec.args, cwd: worktree, env, onLogLine })
       : await spawnAgent({ ...isolation.wrap(spec.command, spec.args), program: spec.command, cwd: worktree, env, onLogLine });
+    context.mark?.('spawned');
     if (agent.pid !== undefined) context.update({ agentPid: agent.pid });
     log(`Started ${spec.name} (${agent.where}) in ${worktree}`);
     const terminals = isolation.terminals?.({ record: context.record, baseEnv: env })
@@ -166,6 +172,7 @@ export async function runTask(given: RunContext): Promise<RunOutcome> {
     await isolation.dispose();
   }
 
+  context.mark?.('stopped');
   const extra: Record<string, string> = turn.number > 1 ? { Turn: String(turn.number) } : {};
   let commit: string | undefined;
   try {
@@ -178,6 +185,7 @@ export async function runTask(given: RunContext): Promise<RunOutcome> {
     if (isDeskError(error, 'worktree_tampered')) return { status: 'error', message: error.message, output: said.text() };
     throw error;
   }
+  context.mark?.('committed');
   if (commit === undefined) {
     const noChanges = noChangesOf(spec.name, failures.list());
     log(noChanges.summary, noChanges.failed.length > 0 ? 'warn' : 'info');
@@ -240,7 +248,9 @@ async function converse(
       ...(context.mcp && { mcp: context.mcp }),
       ...(spec.handshakeTimeoutMs !== undefined && { handshakeTimeoutMs: spec.handshakeTimeoutMs }),
     }, {
+      onInitialized: () => context.mark?.('initialize'),
       onUpdate: (update: AgentUpdate) => {
+        context.mark?.('first-update');
         heard(update);
         turnFailure.see(update);
         const retrying = retryNotice(spec.name, update);
@@ -271,6 +281,7 @@ async function converse(
       },
     });
     session = connected;
+    context.mark?.('session');
     const { agent: implementation } = connected.features;
     if (implementation) {
       context.watch?.sawAgent(implementation);
@@ -300,6 +311,7 @@ async function converse(
       });
     }
     const end = await connected.prompt(prompt).finally(() => quiet?.stop());
+    context.mark?.('turn-ended');
     if (end.usage) context.record({ type: 'agent', update: { kind: 'turn-usage', ...end.usage } });
     switch (end.stopReason) {
       case 'end_turn': {

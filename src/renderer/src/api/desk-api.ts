@@ -85,6 +85,7 @@ export function createDeskApi(connection: Connection, fetchImpl: typeof fetch = 
     settings: () => call(apiRoutes.settings),
     updateSettings: (settings: BodyInputOf<typeof apiRoutes.updateSettings>) => call(apiRoutes.updateSettings, { body: settings }),
     policy: () => call(agentRoutes.policy),
+    sandboxView: (agentId: string) => call(agentRoutes.sandboxView, { params: { id: agentId } }),
     savePolicy: (policy: BodyInputOf<typeof agentRoutes.savePolicy>) => call(agentRoutes.savePolicy, { body: policy }),
     repos: () => call(reposRoutes.list),
     addRepo: (repo: BodyInputOf<typeof reposRoutes.add>) => call(reposRoutes.add, { body: repo }),

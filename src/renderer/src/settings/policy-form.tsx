@@ -39,7 +39,8 @@ export function PolicyForm({ value, onChange }: { value: PolicyValue; onChange(n
         list={defaults.network}
         onChange={(list) => set('network', list.length === 0 ? undefined : list)}
       />
-      <ListField label="Readable paths" hint="Hidden paths (e.g. ~/.config/gh) agents may read after all, one a line." list={defaults.readablePaths} onChange={(list) => set('readablePaths', list)} />
+      <ListField label="Readable paths" hint="Hidden paths (e.g. ~/notes, ~/.config/gh) agents may read after all, one a line." list={defaults.readablePaths} onChange={(list) => set('readablePaths', list)} />
+      <ListField label="Hidden paths" hint="More paths agents may not read (e.g. /srv/secrets, ~/.nvm/private), one a line." list={defaults.hiddenPaths} onChange={(list) => set('hiddenPaths', list)} />
       <div className="form-row">
         <LimitField label="Prompts per hour" placeholder="no limit" value={defaults.promptsPerHour} onChange={(limit) => set('promptsPerHour', limit)} />
         <LimitField label="Tasks at once" placeholder="no limit" value={defaults.concurrentTasks} onChange={(limit) => set('concurrentTasks', limit)} />

@@ -9,9 +9,10 @@ export function SandboxSection() {
       <legend>Agent sandbox</legend>
       {sandbox.available ? (
         <p className="hint">
-          Agents run in {sandbox.version ?? 'bubblewrap'}: they write only to their task’s worktree, its temp dir and their own
-          state dirs, cannot read this desk’s data or your credentials, and reach only the hosts their policy allows.
-          The policy’s <code>sandbox</code>, <code>network</code> and <code>readablePaths</code> settings change that per agent.
+          Agents run in {sandbox.version ?? 'bubblewrap'}: they write only to their task’s worktree, its temp dir (their own
+          <code>/tmp</code>) and their own state dirs, see of your home only the toolchains they run from, cannot read this
+          desk’s data or your credentials, and reach only the hosts their policy allows. The policy’s <code>sandbox</code>,{' '}
+          <code>network</code>, <code>hiddenPaths</code> and <code>readablePaths</code> settings change that per agent.
         </p>
       ) : (
         <div role="alert" className="task-warning">

@@ -10,6 +10,7 @@ import { PushSection } from './push-section';
 import { ReposSection } from './repos-section';
 import { SandboxSection } from './sandbox-section';
 import { LimitsSection } from './limits-section';
+import { SandboxViewSection } from './sandbox-view-section';
 import { RunnersSection } from './runners-section';
 import '../styles/settings.css';
 
@@ -82,6 +83,7 @@ export function SettingsDialog() {
         <AgentsSection />
         <SandboxSection />
         <LimitsSection />
+        <SandboxViewSection />
         <RunnersSection />
         <PolicyEditor />
         <p className="hint">Light and dark follow your system’s appearance.</p>

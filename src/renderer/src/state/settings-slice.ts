@@ -14,6 +14,8 @@ export interface SettingsSlice {
   settingsError: string | undefined;
   loadAgents(): Promise<void>;
   loadSettings(): Promise<void>;
+  /** Reads the desk's settings again (only them), e.g. to learn whether its disk is still full; a failure keeps the last. */
+  refreshSettings(): Promise<void>;
   /** Resolves with the server's message when it refuses, else undefined. */
   saveSettings(update: UpdateSettings): Promise<string | undefined>;
   savePolicy(text: string): Promise<string | undefined>;
@@ -61,6 +63,15 @@ export const createSettingsSlice: SliceCreator<SettingsSlice> = (set, get) => ({
       set({ settings, policy, agents, settingsError: undefined });
     } catch (error) {
       set({ settingsError: messageOf(error) });
+    }
+  },
+
+  async refreshSettings() {
+    try {
+      const settings = await get().api?.settings();
+      if (settings) set({ settings });
+    } catch {
+      // The connection's own state says when the desk cannot be reached; the next check tries again.
     }
   },
 

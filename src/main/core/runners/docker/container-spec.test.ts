@@ -3,18 +3,18 @@ import { containerEnv, createOptions, runArguments, tighterLimits, type Containe
 import { dockerOptions } from './docker-client';
 
 const request: ContainerRequest = {
-  deskId: 'abcdefgh', taskId: 'fix-login', image: 'node:22', worktree: '/data/wt/fix-login', gitCommonDir: '/repo/.git',
-  worktreeGitDir: '/repo/.git/worktrees/fix-login', readOnly: ['/opt/agents'], network: 'none',
+  deskId: 'abcdefgh', taskId: 'fix-login', image: 'node:22', worktree: '/data/wt/fix-login',
+  gitBinds: ['/data/ct/run/git:/data/ct/run/git:rw', '/repo/.git/objects:/repo/.git/objects:ro'], readOnly: ['/opt/agents'], network: 'none',
   limits: { cpus: 1.5, memoryMb: 512, pids: 100 }, user: '1000:1000',
   env: { PATH: '/usr/bin', HOME: '/home/me', ANTHROPIC_API_KEY: 'secret', TMPDIR: '/tmp/sb' },
 };
 
 describe('the container of a task', () => {
-  it('mounts the worktree read-write and the repository read-only at their own paths, and nothing of the home', () => {
+  it('mounts the worktree read-write, its git binds, and more paths read-only at their own paths, and nothing of the home', () => {
     const options = createOptions(request, 'claude-agent-acp', ['--stdio'], request.worktree);
     expect(options.HostConfig.Binds).toEqual([
-      '/data/wt/fix-login:/data/wt/fix-login:rw', '/repo/.git:/repo/.git:ro',
-      '/repo/.git/worktrees/fix-login:/repo/.git/worktrees/fix-login:rw', '/opt/agents:/opt/agents:ro',
+      '/data/wt/fix-login:/data/wt/fix-login:rw', '/data/ct/run/git:/data/ct/run/git:rw',
+      '/repo/.git/objects:/repo/.git/objects:ro', '/opt/agents:/opt/agents:ro',
     ]);
     expect(options).toMatchObject({ Entrypoint: ['claude-agent-acp'], Cmd: ['--stdio'], WorkingDir: '/data/wt/fix-login', User: '1000:1000', OpenStdin: true, StdinOnce: true, Tty: false });
   });

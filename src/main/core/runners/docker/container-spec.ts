@@ -12,9 +12,8 @@ export interface ContainerRequest {
   image: string;
   /** The task's worktree, mounted read-write at the same path (so paths the agent and the desk name agree). */
   worktree: string;
-  /** The repository's git dir (read-only: the agent reads history, the desk alone commits) and the worktree's own (its index). */
-  gitCommonDir: string;
-  worktreeGitDir: string;
+  /** The run's task git dir and the repository's objects, config and hooks read-only (container-git.ts). */
+  gitBinds: readonly string[];
   /** More paths of this machine, read-only at the same place. */
   readOnly: readonly string[];
   /** `none` cuts the container off every network but its own loopback. */
@@ -46,8 +45,7 @@ export function containerEnv(env: Readonly<Record<string, string>>): Record<stri
 export function binds(request: ContainerRequest): string[] {
   return [
     `${request.worktree}:${request.worktree}:rw`,
-    `${request.gitCommonDir}:${request.gitCommonDir}:ro`,
-    `${request.worktreeGitDir}:${request.worktreeGitDir}:rw`,
+    ...request.gitBinds,
     ...request.readOnly.map((path) => `${path}:${path}:ro`),
   ];
 }

@@ -1,8 +1,11 @@
 // The `docker` runner: each task's agent runs in a container of the repository's image, its worktree mounted,
 // no network unless the agent's allowlist needs one, limits from runners.json; removed when the run ends.
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { RunnersConfig } from '../../../../shared/runners';
 import type { AgentPolicy } from '../../../../shared/governance';
 import { isDeskError } from '../../../../shared/desk-error';
+import { createGitRunner, type GitRunner } from '../../git/git-runner';
 import { linkedGitDir } from '../../sandbox/task-sandbox';
 import { runnerUnavailable } from '../runner-set';
 import type { Runner } from '../runner';
@@ -10,22 +13,29 @@ import type { DockerClient } from './docker-client';
 import { dockerDaemon } from './docker-daemon';
 import { startContainerAgent } from './container-agent';
 import { createOptions, DESK_LABEL, runArguments, tighterLimits, type ContainerRequest } from './container-spec';
+import { containerRunsRoot, openContainerTaskGit, type ContainerTaskGit } from './container-task-git';
 import { chooseImage } from './image-choice';
+import { removeRunContainers } from './run-containers';
 
 export interface DockerRunnerDeps {
   config: RunnersConfig['docker'];
   deskId: string;
+  /** The desk's data dir: each run's task git dir is made below it. */
+  dataDir: string;
   repoRoot: string;
   gitCommonDir: string;
   policyFor(agentId: string): Pick<AgentPolicy, 'network' | 'limits'>;
   /** Tests: a client already connected; default: dockerode on `config.host`, else `DOCKER_HOST`. */
   connect?(): Promise<DockerClient>;
+  /** The desk's git for the task git dir (default: one with hooks off, like the git service's). */
+  git?: GitRunner;
 }
 
 export function createDockerRunner(deps: DockerRunnerDeps): Runner {
   const { config } = deps;
   const daemon = dockerDaemon(config.host, deps.connect);
   const { where } = daemon;
+  const git = deps.git ?? createGitRunner({ hooksDir: join(deps.dataDir, 'no-hooks') });
 
   async function ensureImage(dockerClient: DockerClient, image: string): Promise<void> {
     const present = await dockerClient.getImage(image).inspect().then(() => true, () => false);
@@ -51,10 +61,14 @@ export function createDockerRunner(deps: DockerRunnerDeps): Runner {
       }
     },
     confines: () => true,
-    sweep: () => daemon.sweep(async (dockerClient) => {
-      const left = await dockerClient.listContainers({ all: true, filters: { label: [`${DESK_LABEL}=${deps.deskId}`] } });
-      await Promise.all(left.map((info) => dockerClient.getContainer(info.Id).remove({ force: true }).catch(() => undefined)));
-    }),
+    async sweep() {
+      await daemon.sweep(async (dockerClient) => {
+        const left = await dockerClient.listContainers({ all: true, filters: { label: [`${DESK_LABEL}=${deps.deskId}`] } });
+        await Promise.all(left.map((info) => dockerClient.getContainer(info.Id).remove({ force: true }).catch(() => undefined)));
+      });
+      // Task git dirs of runs a stopped desk left: their containers are gone, and their commits were never taken.
+      await rm(containerRunsRoot(deps.dataDir), { recursive: true, force: true }).catch(() => undefined);
+    },
     async isolate({ taskId, worktree, agent, log, ...request }) {
       const chosen = await chooseImage(deps.repoRoot, config.image).catch((error: unknown) => {
         throw isDeskError(error) ? runnerUnavailable(error.message) : error;
@@ -65,6 +79,9 @@ export function createDockerRunner(deps: DockerRunnerDeps): Runner {
       // The task's own repository, when the desk has several: its history is what the container may read.
       const gitCommonDir = request.gitCommonDir ?? deps.gitCommonDir;
       const worktreeGitDir = await linkedGitDir(worktree, gitCommonDir);
+      // The agent's git works in a git dir of this run's own, as in the local sandbox; the desk takes its commits after.
+      const taskGit = await openContainerTaskGit(git, { dataDir: deps.dataDir, commonDir: gitCommonDir, worktree, worktreeGitDir });
+      let agentCommit: string | undefined;
       const policy = deps.policyFor(agent.id);
       const hosts = policy.network ?? agent.networkHosts ?? [];
       const limits = tighterLimits(config.limits, policy.limits);
@@ -72,7 +89,7 @@ export function createDockerRunner(deps: DockerRunnerDeps): Runner {
       const network = hosts.length > 0 ? config.network : 'none';
       if (hosts.length > 0 && !hosts.includes('*')) log(`The docker runner cannot limit the network to ${hosts.join(', ')}: the container gets network "${network}".`);
       const base: Omit<ContainerRequest, 'env'> = {
-        deskId: deps.deskId, taskId, image: chosen.image, worktree, gitCommonDir, worktreeGitDir,
+        deskId: deps.deskId, taskId, image: chosen.image, worktree, gitBinds: taskGit.binds,
         readOnly: config.mounts, network, limits, user: `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`,
       };
       const agents: { stop(): Promise<void> }[] = [];
@@ -80,7 +97,7 @@ export function createDockerRunner(deps: DockerRunnerDeps): Runner {
       const limitsNote = [limits.cpus && `${limits.cpus} CPUs`, limits.memoryMb && `${limits.memoryMb} MB`, limits.pids && `${limits.pids} processes`].filter(Boolean).join(', ');
       return {
         kind: 'container',
-        description: `In a Docker container (${chosen.image}, from ${chosen.from}) at ${where}: writes only to the worktree and its own /tmp; ${network === 'none' ? 'network off' : `network "${network}"`}${limitsNote ? `; at most ${limitsNote}` : ''}.`,
+        description: `In a Docker container (${chosen.image}, from ${chosen.from}) at ${where}: writes only to the worktree, its own git dir (the repository's objects read-only, its refs out of reach) and its own /tmp; ${network === 'none' ? 'network off' : `network "${network}"`}${limitsNote ? `; at most ${limitsNote}` : ''}.`,
         env: {},
         // Setup commands and terminals run in containers of their own, beside the agent's, through the docker CLI.
         wrap: (command, args, options = {}) => ({
@@ -94,8 +111,20 @@ export function createDockerRunner(deps: DockerRunnerDeps): Runner {
         },
         async dispose() {
           await Promise.all(agents.map((running) => running.stop()));
+          agentCommit = await endRun(dockerClient, `${DESK_LABEL}=${deps.deskId}`, taskGit, log);
         },
+        agentCommit: () => agentCommit,
       };
     },
   };
+}
+
+/** After the agent: no container of the run is left to change the task git dir while the desk takes its commits. */
+async function endRun(dockerClient: DockerClient, deskLabel: string, taskGit: ContainerTaskGit, log: (line: string) => void): Promise<string | undefined> {
+  try {
+    await removeRunContainers(dockerClient, deskLabel, taskGit.root);
+    return await taskGit.takeCommits(log);
+  } finally {
+    await taskGit.close();
+  }
 }
