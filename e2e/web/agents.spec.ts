@@ -56,7 +56,7 @@ describe.skipIf(unavailable !== undefined)(`agents in Settings${unavailable ? ` 
 
     for (const colorScheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme });
-      await page.getByRole('group', { name: 'Agents' }).scrollIntoViewIfNeeded();
+      await page.getByRole('group', { name: 'Agents', exact: true }).scrollIntoViewIfNeeded();
       await keepScreenshot(page, `settings-agents-${colorScheme}`);
     }
   });
