@@ -102,7 +102,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   const now = config.now ?? (() => new Date());
   const log = config.log ?? ((message: string) => process.stderr.write(`${message}\n`));
 
-  // The sandbox probe starts bubblewrap twice: it runs while git answers the checks below, not after them.
+  // The sandbox probe starts bubblewrap twice: it runs while git answers the checks below and the database opens.
   // It never rejects, so leaving it behind when a check refuses the configuration is harmless.
   const sandboxProbe = config.sandbox ? Promise.resolve(config.sandbox) : probeSandbox();
   const limitsProbe = startTaskLimits({ dataDir: config.dataDir, log });
@@ -126,10 +126,6 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   // Read once, here; with no file the defaults are made when an agent first needs them (schemas not built at start).
   const storedPolicy = policyStore.loadIfPresent();
   const runnersConfig = config.runners !== undefined ? RunnersConfig.parse(config.runners) : loadRunnersConfig(config.dataDir);
-
-  const taskLimits = await limitsProbe;
-  const sandboxStatus = { ...await sandboxProbe, limits: taskLimits.status };
-  if (!sandboxStatus.available) log(`Agents run unsandboxed: ${sandboxStatus.reason} ${sandboxStatus.fix ?? ''}`.trim());
 
   const db = openDatabase(join(config.dataDir, 'desk.sqlite'), undefined, { nativeBinding: config.nativeBinding });
   const groupCommit = createGroupCommit(db, { onFailedCommit: (error) => log(`A database commit failed; the submissions in it were refused: ${error instanceof Error ? error.message : String(error)}`) });
@@ -160,6 +156,10 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     initialPolicy: () => storedPolicy ?? policyStore.defaults(),
   });
   const tasksRepo = deferringTasks(createTasksRepo(db, repoRoot, { defaultRepo: repos.default.name }), deferred);
+  // Awaited only here: opening the database and the parts above take place while bubblewrap's trial runs finish.
+  const taskLimits = await limitsProbe;
+  const sandboxStatus = { ...await sandboxProbe, limits: taskLimits.status };
+  if (!sandboxStatus.available) log(`Agents run unsandboxed: ${sandboxStatus.reason} ${sandboxStatus.fix ?? ''}`.trim());
   const sandbox = createTaskSandbox({
     status: sandboxStatus,
     dataDir: config.dataDir,
