@@ -1,7 +1,8 @@
 // The file work behind task cgroups: the desk's folder in the hierarchy, one group per task run made and removed,
 // the kernel's counters read, and the groups a stopped desk left behind swept away.
-import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, rmdir, writeFile } from 'node:fs/promises';
+// The calls are synchronous on purpose: cgroup files live in kernel memory, so each costs microseconds, where a trip
+// through libuv's thread pool waits for the event loop; the start's limits probe made some sixty of them in a row.
+import { type Dirent, existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { limitCounts, type CgroupLayout, type GroupPlan, type LimitCounts } from './cgroup-plan';
 
@@ -13,23 +14,25 @@ export function deskFolders(layout: CgroupLayout): string[] {
 /** Makes the desk's folders; in v2 it also hands the controllers down, which only a folder without processes may. */
 export async function prepareDeskFolders(layout: CgroupLayout, parentOfBase?: string): Promise<void> {
   if (layout.version === 1) {
-    for (const folder of deskFolders(layout)) await mkdir(folder, { recursive: true });
+    for (const folder of deskFolders(layout)) mkdirSync(folder, { recursive: true });
     return;
   }
   const controllers = ['+memory', '+pids', ...(layout.cpu ? ['+cpu'] : [])].join(' ');
-  if (parentOfBase !== undefined) await writeFile(join(parentOfBase, 'cgroup.subtree_control'), controllers);
-  await mkdir(layout.base, { recursive: true });
-  await writeFile(join(layout.base, 'cgroup.subtree_control'), controllers);
+  if (parentOfBase !== undefined) writeFileSync(join(parentOfBase, 'cgroup.subtree_control'), controllers);
+  mkdirSync(layout.base, { recursive: true });
+  writeFileSync(join(layout.base, 'cgroup.subtree_control'), controllers);
 }
 
 /** Makes a task's group with its limits; a limit file the kernel lacks (`optional`) is left out. */
 export async function createGroup(plan: GroupPlan): Promise<void> {
-  for (const dir of plan.dirs) await mkdir(dir);
+  for (const dir of plan.dirs) mkdirSync(dir);
   try {
     for (const write of plan.writes) {
-      await writeFile(write.file, write.value).catch((error: unknown) => {
+      try {
+        writeFileSync(write.file, write.value);
+      } catch (error) {
         if (!write.optional) throw error;
-      });
+      }
     }
   } catch (error) {
     await removeGroup(plan);
@@ -38,8 +41,7 @@ export async function createGroup(plan: GroupPlan): Promise<void> {
 }
 
 export async function readLimitCounts(plan: GroupPlan): Promise<LimitCounts> {
-  const [memory, pids] = await Promise.all([plan.counters.memory, plan.counters.pids].map((file) => readFile(file, 'utf8').catch(() => '')));
-  return limitCounts(memory ?? '', pids ?? '');
+  return limitCounts(readIfThere(plan.counters.memory), readIfThere(plan.counters.pids));
 }
 
 /**
@@ -49,7 +51,7 @@ export async function readLimitCounts(plan: GroupPlan): Promise<LimitCounts> {
 export async function removeGroup(plan: Pick<GroupPlan, 'dirs' | 'procsFiles'>, options: { timeoutMs?: number } = {}): Promise<void> {
   const deadline = Date.now() + (options.timeoutMs ?? 2000);
   for (;;) {
-    const members = await membersOf(plan.procsFiles);
+    const members = membersOf(plan.procsFiles);
     for (const pid of members) {
       try {
         process.kill(pid, 'SIGKILL');
@@ -57,7 +59,7 @@ export async function removeGroup(plan: Pick<GroupPlan, 'dirs' | 'procsFiles'>, 
         // It ended meanwhile.
       }
     }
-    const left = await removeDirs(plan.dirs);
+    const left = removeDirs(plan.dirs);
     if (left.length === 0 || Date.now() > deadline) return;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -67,7 +69,7 @@ export async function removeGroup(plan: Pick<GroupPlan, 'dirs' | 'procsFiles'>, 
 export async function sweepDeskFolders(layout: CgroupLayout, keep: readonly string[] = []): Promise<number> {
   const names = new Set<string>();
   for (const folder of deskFolders(layout)) {
-    for (const entry of await readdir(folder, { withFileTypes: true }).catch(() => [])) {
+    for (const entry of readDirIfThere(folder)) {
       if (entry.isDirectory() && !keep.includes(entry.name)) names.add(entry.name);
     }
   }
@@ -78,22 +80,41 @@ export async function sweepDeskFolders(layout: CgroupLayout, keep: readonly stri
   return names.size;
 }
 
-async function membersOf(procsFiles: readonly string[]): Promise<number[]> {
+function membersOf(procsFiles: readonly string[]): number[] {
   const pids = new Set<number>();
   for (const file of procsFiles) {
-    const text = await readFile(file, 'utf8').catch(() => '');
+    const text = readIfThere(file);
     for (const line of text.split('\n')) if (/^\d+$/.test(line.trim())) pids.add(Number(line.trim()));
   }
   return [...pids];
 }
 
 /** Removes what it can, deepest first; answers the dirs still there. */
-async function removeDirs(dirs: readonly string[]): Promise<string[]> {
+function removeDirs(dirs: readonly string[]): string[] {
   const left: string[] = [];
   for (const dir of [...dirs].reverse()) {
-    await rmdir(dir).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== 'ENOENT') left.push(dir);
-    });
+    try {
+      rmdirSync(dir);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') left.push(dir);
+    }
   }
   return left;
+}
+
+/** A file's text, or '' when it is gone (a group removed meanwhile). */
+function readIfThere(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+function readDirIfThere(folder: string): Dirent[] {
+  try {
+    return readdirSync(folder, { withFileTypes: true });
+  } catch {
+    return [];
+  }
 }
