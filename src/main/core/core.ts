@@ -115,7 +115,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   // Agents installed from the board (the desk's agent cache) come before the repository's own.
   const agents = createAgentRegistry({ ...config.agents, searchDirs: [...config.agents.searchDirs, binDir(agentCacheDir(config.dataDir)), binDir(repoRoot)] });
   if (!agents.get(config.defaultAgent)) throw unknownAgent(config.defaultAgent, agents.list().map((a) => a.id));
-  const opener = { dataDir: config.dataDir, deskId: await loadDeskId(config.dataDir), now };
+  const opener = { dataDir: config.dataDir, deskId, now };
   const first = await openRepo(opener, { path: repoRoot, repository, isDefault: true, ...(config.baseBranch !== undefined && { baseBranch: config.baseBranch }) });
   const { git, baseBranch } = first;
   // Every repository named on the command line must open before anything starts: a typo stops the host here.
