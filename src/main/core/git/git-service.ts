@@ -110,8 +110,6 @@ export function createGitService(options: GitServiceOptions): GitService {
   const git = createGitRunner({ hooksDir, globalConfig });
   const records = createWorktreeRecords(join(stateDir, 'worktrees'));
   const repoLock = createMutex();
-  // Tasks whose worktree is being added side by side with others (repoLock.shared), so one task never has two.
-  const adding = new Set<string>();
 
   // Two steps, each made once: what every command needs (the dirs, the empty global config, the
   // repository), then what only work on worktrees needs (the person's identity: two more git processes,
@@ -196,60 +194,36 @@ export function createGitService(options: GitServiceOptions): GitService {
       if (unknown !== undefined) throw unknownBranch(unknown);
       const branch = branchFor(taskId);
       const path = worktreePathFor(taskId);
-      const add = () => git.exec(repo, ['worktree', 'add', '-b', branch, '--end-of-options', path, baseCommit]);
-      // A branch of this name that the desk has no record of is someone else's: never replaced. Asked before the
-      // add, not after a failed one: an add that failed part way (a full disk) leaves the branch it just made.
-      const refuseTaken = async () => {
+      const worktree = await repoLock.run(async (): Promise<GitRepo> => {
+        // A task this desk never made a worktree for, with nothing at its path, has nothing to retire;
+        // should git still know a worktree there (its directory deleted by hand), `worktree add`
+        // refuses and the full retirement below clears it.
+        const fresh = !(await records.get(taskId)) && !existsSync(path) && !existsSync(join(context.realWorktreesDir, worktreeDirNameFor(taskId)));
+        if (!fresh) await retireTask(context, taskId);
+        // A branch of this name that the desk has no record of is someone else's: never replaced. Asked before the
+        // add, not after a failed one: an add that failed part way (a full disk) leaves the branch it just made.
         const known = await branchInFiles(context.repository.commonDir, branch);
         if (known ? known.kind === 'found' : await resolveCommit(git, repo, `refs/heads/${branch}`)) throw branchTaken(branch);
-      };
-      const added = async (result: Awaited<ReturnType<typeof add>>): Promise<GitRepo> => {
-        if (result.exitCode !== 0) {
+        // Recorded before it exists, so a crash right after `worktree add` still leaves it ours.
+        await records.put({ taskId, branch, path });
+        // Start from the commit resolved above, so every dependency merges onto the same base.
+        // Without --force, git refuses a branch that appeared meanwhile instead of moving it.
+        const add = () => git.exec(repo, ['worktree', 'add', '-b', branch, '--end-of-options', path, baseCommit]);
+        let added = await add();
+        if (added.exitCode !== 0 && fresh && !(await resolveCommit(git, repo, `refs/heads/${branch}`))) {
           await records.remove(taskId);
-          throw gitFailed(['worktree', 'add'], result.exitCode, result.stderr);
+          await retireTask(context, taskId);
+          await records.put({ taskId, branch, path });
+          added = await add();
+        }
+        if (added.exitCode !== 0) {
+          await records.remove(taskId);
+          throw gitFailed(['worktree', 'add'], added.exitCode, added.stderr);
         }
         // The link git has just written, before any agent ran there, is what every later command names.
         const gitDir = (await readFile(join(path, '.git'), 'utf8')).trim().replace(/^gitdir:\s*/, '');
         await records.put({ taskId, branch, path, gitDir });
         return { gitDir, workTree: path, commonDir: context.repository.commonDir };
-      };
-      // A task this desk never made a worktree for, with nothing at its path, has nothing to retire;
-      // should git still know a worktree there (its directory deleted by hand), `worktree add`
-      // refuses and the full retirement below clears it.
-      const isFresh = async () => !(await records.get(taskId)) && !existsSync(path) && !existsSync(join(context.realWorktreesDir, worktreeDirNameFor(taskId)));
-      // New tasks' worktrees are added side by side (each its own branch and worktrees/<name>); anything that
-      // retires a worktree first, or retries, runs alone.
-      const firstTry = adding.has(taskId) ? undefined : await repoLock.shared(async () => {
-        if (adding.has(taskId) || !(await isFresh())) return undefined;
-        adding.add(taskId);
-        try {
-          await refuseTaken();
-          // Recorded before it exists, so a crash right after `worktree add` still leaves it ours.
-          await records.put({ taskId, branch, path });
-          // Start from the commit resolved above, so every dependency merges onto the same base.
-          // Without --force, git refuses a branch that appeared meanwhile instead of moving it.
-          const result = await add();
-          if (result.exitCode === 0 || await resolveCommit(git, repo, `refs/heads/${branch}`)) return { worktree: await added(result) };
-          return { failed: true } as const;
-        } finally {
-          adding.delete(taskId);
-        }
-      });
-      const worktree = firstTry?.worktree ?? await repoLock.run(async (): Promise<GitRepo> => {
-        // A fresh add that failed without leaving its branch: what git left is retired, and the add tried once more.
-        const fresh = firstTry === undefined && await isFresh();
-        if (firstTry !== undefined) await records.remove(taskId);
-        if (!fresh) await retireTask(context, taskId);
-        await refuseTaken();
-        await records.put({ taskId, branch, path });
-        let result = await add();
-        if (result.exitCode !== 0 && fresh && !(await resolveCommit(git, repo, `refs/heads/${branch}`))) {
-          await records.remove(taskId);
-          await retireTask(context, taskId);
-          await records.put({ taskId, branch, path });
-          result = await add();
-        }
-        return added(result);
       });
       try {
         // Merges touch only this worktree's index and branch, so they run outside the lock.
