@@ -240,16 +240,20 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
           return limits ? limits.wrap(layout.bwrap, confined) : { command: layout.bwrap, args: confined };
         },
         async dispose() {
-          await proxy?.close().catch(() => undefined);
-          await relay?.close().catch(() => undefined);
+          // Independent steps side by side: a run's end waits for the slowest of them, not for their sum.
+          await Promise.all([proxy?.close().catch(() => undefined), relay?.close().catch(() => undefined)]);
           // Every process of the sandbox has ended: what the agent's git left can no longer change.
-          agentCommit = await taskGit.takeCommits(log).catch((error: unknown) => {
-            log(`The agent's own commits were not taken: ${error instanceof Error ? error.message : String(error)}. The files it left are committed as the turn's work.`);
-            return undefined;
-          });
-          for (const problem of await returnStateFiles(scratch, stateBefore)) log(problem);
-          await rm(root, { recursive: true, force: true }).catch(() => undefined);
-          await limits?.close();
+          const [taken, problems] = await Promise.all([
+            taskGit.takeCommits(log).catch((error: unknown) => {
+              log(`The agent's own commits were not taken: ${error instanceof Error ? error.message : String(error)}. The files it left are committed as the turn's work.`);
+              return undefined;
+            }),
+            returnStateFiles(scratch, stateBefore),
+          ]);
+          agentCommit = taken;
+          for (const problem of problems) log(problem);
+          // Both read from the root (the task's git dir, the state scratch): it goes once they are done.
+          await Promise.all([rm(root, { recursive: true, force: true }).catch(() => undefined), limits?.close()]);
         },
         agentCommit: () => agentCommit,
       };
