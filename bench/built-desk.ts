@@ -3,8 +3,8 @@
 // the code creates in a call that sets its name: the desk makes a few closures per submission, the built app never
 // makes that call, and the bare baseline's callbacks have no names to set. On one warm desk, alternating, the built
 // code took 0.94-0.98 of tsx's time per submission.
-// Only for a desk that runs no agent: the core finds some files next to its own modules (the scripted agent's source,
-// the sandbox's network bridge), and from the bundle's folder those paths do not exist.
+// The core finds some files next to its own modules (the sandbox's network bridge, the scripted agent): a desk that runs
+// agents is bundled into out/main, beside the app's own build of them (`npm run build` first), so it finds those.
 import { mkdirSync, rmSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -16,10 +16,16 @@ type Testing = typeof TestingModule;
 const ROOT = resolve(import.meta.dirname, '..');
 const OUT_DIR = join(ROOT, 'node_modules', '.cache', 'assignment-desk-bench');
 
-/** Bundles the core's test door (packages stay in node_modules) and imports the bundle. */
-export async function loadBuiltDesk(): Promise<Pick<Testing, 'startDesk' | 'destroyDesk' | 'TEST_TOKEN'>> {
-  mkdirSync(OUT_DIR, { recursive: true });
-  const file = join(OUT_DIR, `testing-${process.pid}.mjs`);
+/** The app's build, where the bundled bridge and agent are. */
+export const APP_BUILD_DIR = join(ROOT, 'out', 'main');
+
+/**
+ * Bundles the core's test door (packages stay in node_modules) and imports the bundle, written to `dir` (a folder
+ * of its own by default; APP_BUILD_DIR for a desk that runs agents in the sandbox).
+ */
+export async function loadBuiltDesk(dir = OUT_DIR): Promise<Pick<Testing, 'startDesk' | 'destroyDesk' | 'TEST_TOKEN' | 'scriptedAgentSpec' | 'RUN_STAGES'>> {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `bench-testing-${process.pid}.mjs`);
   await build({
     input: join(ROOT, 'src', 'main', 'core', 'testing.ts'),
     platform: 'node',

@@ -11,3 +11,4 @@ export { assertSeedAgentTools, KANDEV_SEED_AGENT } from './agents/test-support/k
 // The pipeline bench: its baseline runs bubblewrap with the desk's flags, and it reads the desk's run timings.
 export { bwrapArguments } from './sandbox/bwrap-arguments';
 export { RUN_STAGES, type RunStage } from './tasks/run-timings';
+export { scriptedAgentSpec } from './agents/builtin-agents';
