@@ -31,6 +31,8 @@ export async function readRefFiles(commonDir: string): Promise<RefFilesRead> {
     if (!Array.isArray(entries)) return entries.code === 'ENOENT' ? undefined : `${dir} could not be read`;
     if (loose.size + entries.length > LOOSE_REFS_MAX) return `more than ${LOOSE_REFS_MAX} loose refs`;
     const odd = await Promise.all(entries.map(async (entry): Promise<string | undefined> => {
+      // Skipped as git skips them: a ref being written (its lock file, renamed into place when done), hidden names.
+      if (entry.name.startsWith('.') || entry.name.endsWith('.lock')) return undefined;
       const path = join(dir, entry.name);
       const ref = `${name}/${entry.name}`;
       if (entry.isDirectory()) return depth >= DEPTH_MAX ? `${path} is too deep` : walk(path, ref, depth + 1);

@@ -101,6 +101,12 @@ describe('what the ref snapshot costs', () => {
     expect(await snapshots.read(commonDir())).toBe(gitsOwn());
     expect(calls).toEqual(['for-each-ref']);
   });
+
+  it('leaves out a ref being written, as git does, without asking git', async () => {
+    writeFileSync(join(commonDir(), 'refs', 'heads', 'being-written.lock'), `${git(repo(), 'rev-parse', 'main')}\n`);
+    expect(await snapshots.read(commonDir())).toBe(gitsOwn());
+    expect(calls).toEqual([]);
+  });
 });
 
 describe('refs the files leave to git', () => {
