@@ -53,7 +53,7 @@ export async function branchInFiles(commonDir: string, branch: string): Promise<
  * A plain file's text (a link is not followed: a legacy symbolic ref, or one planted to mislead), `missing` when
  * nothing is there, `odd` for anything else: a directory, a link, a file over `maxBytes`, an error reading it.
  */
-export async function readPlain(path: string, maxBytes: number): Promise<{ state: 'read'; text: string } | { state: 'missing' } | { state: 'odd' }> {
+async function readPlain(path: string, maxBytes: number): Promise<{ state: 'read'; text: string } | { state: 'missing' } | { state: 'odd' }> {
   const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW).catch((error: NodeJS.ErrnoException) => error);
   if (!('fd' in handle)) return handle.code === 'ENOENT' ? { state: 'missing' } : { state: 'odd' };
   try {

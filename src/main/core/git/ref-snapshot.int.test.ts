@@ -1,5 +1,6 @@
 // The ref snapshot read from git's files against git's own `for-each-ref` answer, over real repositories with loose,
 // packed, annotated, nested and remote refs; and how many git processes it costs the desk.
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -113,6 +114,13 @@ describe('refs the files leave to git', () => {
   it('asks git about a loose ref that is a link, and gives its answer', async () => {
     git(repo(), 'branch', 'target');
     symlinkSync(join(commonDir(), 'refs', 'heads', 'target'), join(commonDir(), 'refs', 'heads', 'linked'));
+    expect(await snapshots.read(commonDir())).toBe(gitsOwn());
+    expect(calls).toEqual(['for-each-ref']);
+  });
+
+  it('asks git once there are more loose refs than reading them one by one is worth', async () => {
+    const main = git(repo(), 'rev-parse', 'main');
+    execFileSync('git', ['update-ref', '--stdin'], { cwd: repo(), input: Array.from({ length: 130 }, (_, index) => `create refs/heads/task-${index} ${main}\n`).join('') });
     expect(await snapshots.read(commonDir())).toBe(gitsOwn());
     expect(calls).toEqual(['for-each-ref']);
   });

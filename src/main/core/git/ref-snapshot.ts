@@ -39,7 +39,7 @@ export function createRefSnapshots(git: GitRunner): RefSnapshots {
 
   return {
     async read(commonDir) {
-      const read = await readRefFiles(commonDir);
+      const read = readRefFiles(commonDir);
       // Git's answer is remembered only where the files were the plain kind: with objects replaced, it is not universal.
       if (read.kind === 'ask-git') return askGit(commonDir, false);
       const known = (object: string) => derefs.get(object);
