@@ -32,9 +32,9 @@ describe('snapshotFromFiles', () => {
       .toMatchObject({ kind: 'text', text: `${T} ${A} refs/tags/v1` });
   });
 
-  it('leaves refs outside branches, tags and remotes out', () => {
-    const snapshot = snapshotFromFiles({ loose: new Map(), packed: `${HEADER}${A} refs/desk/archive/x\n${A} refs/stash\n` }, noTags);
-    expect(snapshot).toMatchObject({ kind: 'text', text: '' });
+  it('leaves refs outside branches, tags and remotes out, an annotated tag\'s peel line included', () => {
+    const packed = `${HEADER}${A} refs/desk/archive/x\n${T} refs/original/refs/tags/v1\n^${A}\n${B} refs/heads/main\n`;
+    expect(snapshotFromFiles({ loose: new Map(), packed }, noTags)).toMatchObject({ kind: 'text', text: `${B}  refs/heads/main` });
   });
 
   it('defers to git for a symbolic ref naming a ref that is not there', () => {

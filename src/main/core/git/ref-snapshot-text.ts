@@ -62,12 +62,10 @@ function parsePacked(text: string): Map<string, Entry> | string {
     const object = line.slice(0, space);
     const name = line.slice(space + 1);
     if (space < 0 || !OBJECT.test(object) || !name.startsWith('refs/')) return 'packed-refs has a line git would not read';
-    if (!SNAPSHOT_PREFIXES.some((prefix) => name.startsWith(prefix))) {
-      last = undefined;
-      continue;
-    }
-    if (!plainRefName(name)) return `packed-refs names ${name}`;
     last = { object, deref: null };
+    // Refs outside the snapshot (archives, notes, a filter-branch backup's tags) are read past, peel lines and all.
+    if (!SNAPSHOT_PREFIXES.some((prefix) => name.startsWith(prefix))) continue;
+    if (!plainRefName(name)) return `packed-refs names ${name}`;
     refs.set(name, last);
   }
   return refs;
