@@ -1,6 +1,7 @@
 // The ref snapshot a task's git dir is made from, composed from git's ref files as read: exactly the text
 // `git for-each-ref --format=REF_SNAPSHOT_FORMAT REF_SNAPSHOT_PATTERNS` prints, or what keeps the files from saying it.
 // Pure: ref-snapshot.ts reads the files and knows the objects.
+import { REF_SNAPSHOT_PATTERNS } from './task-git-dir-plan';
 
 /** What git's files backend holds under the snapshot's prefixes, as read (see ref-files.ts). */
 export interface RefFiles {
@@ -24,7 +25,8 @@ export type SnapshotFromFiles =
   /** Something only git can read as git would (a ref that is neither an object nor a plain symbolic one, an odd line). */
   | { kind: 'ask-git'; why: string };
 
-export const SNAPSHOT_PREFIXES = ['refs/heads/', 'refs/tags/', 'refs/remotes/'] as const;
+/** The refs the snapshot lists (git matches a pattern as a whole path prefix). */
+export const SNAPSHOT_PREFIXES: readonly string[] = REF_SNAPSHOT_PATTERNS.map((pattern) => `${pattern}/`);
 
 const OBJECT = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 // Names git writes for branches and tags in the usual case; anything else (spaces are not allowed, but other bytes
