@@ -137,6 +137,15 @@ describe('the driver look-up kept between commands', () => {
     expect(lookUps()).toBe(1);
   });
 
+  it('looks up again for every command when the config includes a file, commands that start together too', async () => {
+    const runner = createGitRunner({ now: aMinuteOn });
+    const included = join(root, 'included.gitconfig');
+    writeFileSync(included, '');
+    git(repo, 'config', 'include.path', included);
+    await Promise.all([runner.configuredKeys(target), runner.configuredKeys(target)]);
+    expect(lookUps()).toBe(2);
+  });
+
   it('turns off a filter driver the person\'s checkout configures for itself, after a task worktree\'s look-up was kept', async () => {
     const runner = createGitRunner({ now: aMinuteOn });
     git(repo, 'config', 'extensions.worktreeConfig', 'true');
