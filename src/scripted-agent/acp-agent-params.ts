@@ -12,7 +12,8 @@ const CONTENT_TYPES = new Set(['text', 'image', 'audio', 'resource_link', 'resou
 export function readInitialize(params: unknown): { protocolVersion: number; clientCapabilities: ClientCapabilities } {
   const fields = objectAt(params, []);
   const version = fields.protocolVersion;
-  if (typeof version !== 'number' || !Number.isInteger(version)) throw invalid(['protocolVersion'], expected('int', version));
+  if (typeof version !== 'number') throw invalid(['protocolVersion'], expected('number', version));
+  if (!Number.isInteger(version)) throw invalid(['protocolVersion'], expected('int', version));
   if (version < 0 || version > 65535) throw invalid(['protocolVersion'], `Too ${version < 0 ? 'small: expected number to be >=0' : 'big: expected number to be <=65535'}`);
   const offered = isObject(fields.clientCapabilities) ? fields.clientCapabilities : {};
   const fs = isObject(offered.fs) ? offered.fs : {};
