@@ -1,5 +1,5 @@
 // The agent's side of an ACP connection without the ACP SDK's runtime, whose schemas cost ~50 ms of CPU at every
-// start: JSON-RPC over the ndjson channel, answering on the wire as the SDK's agent app does (codes, messages, gate).
+// start: JSON-RPC over an ndjson transport, answering on the wire as the SDK's agent app does (codes, messages, gate).
 import type {
   CreateElicitationRequest,
   CreateElicitationResponse,
@@ -23,8 +23,8 @@ import type {
 } from '@agentclientprotocol/sdk';
 import { isObject } from '../shared/is-object';
 import { JsonRpcError } from '../shared/json-rpc-peer';
-import type { MessageChannel } from '../shared/ndjson-channel';
 import { errorAnswer, invalidMessageAnswer, isRequestId, REQUEST_CANCELLED, type RequestId } from './acp-wire';
+import type { MessageTransport } from './stdio-transport';
 
 /** The client's methods the agent may call: what each takes and what it answers. */
 export interface ClientRequests {
@@ -78,8 +78,7 @@ export interface AcpAgentConnection {
 
 interface Pending { resolve(value: unknown): void; reject(error: unknown): void; abandoned: boolean; cleanup(): void }
 
-export function connectAcpAgent(channel: MessageChannel, handlers: AgentHandlers): AcpAgentConnection {
-  const writer = channel.writable.getWriter();
+export function connectAcpAgent(channel: MessageTransport, handlers: AgentHandlers): AcpAgentConnection {
   const pending = new Map<RequestId, Pending>();
   const incoming = new Map<RequestId, AbortController>();
   // Ids count from 0, as the SDK's do.
@@ -88,7 +87,7 @@ export function connectAcpAgent(channel: MessageChannel, handlers: AgentHandlers
 
   // Nothing goes out once the client has gone, as with the SDK: a turn cancelled by the close answers nobody.
   const send = (message: object): Promise<void> =>
-    channel.closedWith ? Promise.reject(channel.closedWith) : writer.write(message);
+    channel.closedWith ? Promise.reject(channel.closedWith) : channel.send(message);
 
   async function answerRequest(id: RequestId, method: string, params: unknown): Promise<void> {
     const controller = new AbortController();
@@ -160,14 +159,7 @@ export function connectAcpAgent(channel: MessageChannel, handlers: AgentHandlers
     });
   });
 
-  void (async () => {
-    const reader = channel.readable.getReader();
-    for (;;) {
-      const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true as const }));
-      if (done || channel.closedWith) break;
-      receive(value);
-    }
-  })();
+  channel.start(receive);
 
   const client: AcpClient = {
     request<M extends keyof ClientRequests>(method: M, params: ClientRequests[M][0], options: RequestOptions = {}): Promise<ClientRequests[M][1]> {

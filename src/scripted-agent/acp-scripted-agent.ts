@@ -11,15 +11,17 @@ import { parseScript } from './script';
 import { runScript } from './script-runner';
 import { createSessionTable } from './scripted-sessions';
 import { mcpCaller } from './mcp-calls';
+import { channelTransport, type MessageTransport } from './stdio-transport';
 
-export interface AcpScriptedAgentOptions {
-  /** Bytes from the client (newline-delimited JSON-RPC). */
-  input: ReadableStream<Uint8Array>;
-  /** Bytes to the client. */
-  output: WritableStream<Uint8Array>;
+export type AcpScriptedAgentOptions = {
   /** Ends the process at once, for the `crash` command. */
   exit: (code: number) => never;
-}
+} & (
+  /** Newline-delimited JSON-RPC from and to the client, as web byte streams (in-memory pipes)... */
+  | { input: ReadableStream<Uint8Array>; output: WritableStream<Uint8Array> }
+  /** ...or as a transport of messages (the process's stdio, without web streams). */
+  | { transport: MessageTransport }
+);
 
 export interface RunningAgent {
   /** Resolves when the client has gone (its stream closed). */
@@ -84,7 +86,8 @@ export function startAcpScriptedAgent(options: AcpScriptedAgentOptions): Running
     if (session) sessions.cancel(session);
   };
 
-  const connection = connectAcpAgent(ndjsonChannel(options.output, options.input), {
+  const transport = 'transport' in options ? options.transport : channelTransport(ndjsonChannel(options.output, options.input));
+  const connection = connectAcpAgent(transport, {
     requests: new Map<string, (request: IncomingRequest) => unknown>([['initialize', initialize], ['session/new', newSession], ['session/prompt', prompt]]),
     notifications: new Map<string, (params: unknown) => void>([['session/cancel', cancel]]),
   });
