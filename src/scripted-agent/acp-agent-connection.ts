@@ -115,8 +115,12 @@ export function connectAcpAgent(channel: MessageTransport, handlers: AgentHandle
       const controller = isRequestId(requestId) ? incoming.get(requestId) : undefined;
       if (controller && !controller.signal.aborted) controller.abort(new JsonRpcError(REQUEST_CANCELLED, 'Request cancelled', { requestId }));
     }
-    // A notification with params the agent cannot read is dropped: there is nobody to answer.
-    handlers.notifications.get(method)?.(params ?? {});
+    try {
+      handlers.notifications.get(method)?.(params ?? {});
+    } catch (error) {
+      // Nobody to answer a notification: the agent's log (stderr) says what went wrong, as the SDK's does.
+      console.error(`scripted-agent: could not handle the notification ${method}: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   function receiveAnswer(message: Record<string, unknown>): void {

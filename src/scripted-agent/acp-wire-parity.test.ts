@@ -54,6 +54,11 @@ class LineClient {
     return this.next((message) => 'id' in message && message.id === id && !('method' in message));
   }
 
+  /** Lines received that no call took. */
+  leftover(): Message[] {
+    return [...this.received];
+  }
+
   close(): Promise<void> {
     return this.writer.close();
   }
@@ -102,7 +107,10 @@ function both(): { ours: LineClient; sdk: LineClient } {
 const initialize = { jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } };
 
 /** The answers of both agents to each line, with session ids the same on both sides. */
-async function answersOf(lines: (string | Message)[], options: { initialized?: boolean; onlyCodes?: boolean } = {}): Promise<{ ours: unknown[]; sdk: unknown[] }> {
+/** A raw line whose answer carries `id` (a protocol error's is null). */
+interface RawLine { raw: string; id: unknown }
+
+async function answersOf(lines: (string | Message | RawLine)[], options: { initialized?: boolean; onlyCodes?: boolean } = {}): Promise<{ ours: unknown[]; sdk: unknown[] }> {
   const { ours, sdk } = both();
   if (options.initialized !== false) {
     await ours.call(initialize, 'init');
@@ -110,13 +118,16 @@ async function answersOf(lines: (string | Message)[], options: { initialized?: b
   }
   const answers = { ours: [] as unknown[], sdk: [] as unknown[] };
   for (const [index, line] of lines.entries()) {
-    const id = typeof line === 'string' ? null : line.id ?? null;
+    const raw = typeof line === 'string' ? { raw: line, id: null } : 'raw' in line ? line as RawLine : { raw: JSON.stringify(line), id: line.id ?? null };
     for (const [side, client] of [['ours', ours], ['sdk', sdk]] as const) {
-      const answer = await client.call(line, id);
+      const answer = await client.call(raw.raw, raw.id);
       const error = answer.error as Message | undefined;
       answers[side].push(options.onlyCodes && error ? { index, code: error.code, message: error.message } : answer);
     }
   }
+  // Each line was answered once, or not at all: nothing else came.
+  answers.ours.push({ unasked: ours.leftover() });
+  answers.sdk.push({ unasked: sdk.leftover() });
   return answers;
 }
 
@@ -143,6 +154,18 @@ describe('the scripted agent on the wire, beside an agent on the ACP SDK', () =>
     expect(ours[0]).toMatchObject({ error: { code: -32601, data: { method: 'session/set_mode' } } });
   });
 
+  it('treats a notification method sent as a request as unknown, and ignores a request method sent as a notification', async () => {
+    const { ours, sdk } = await answersOf([
+      { jsonrpc: '2.0', id: 40, method: 'session/cancel', params: { sessionId: 's' } },
+      { jsonrpc: '2.0', id: 41, method: '$/cancel_request', params: { requestId: 40 } },
+      // No answer to the notification: the next line's answer is the first to come.
+      { raw: '{"jsonrpc":"2.0","method":"session/prompt","params":{"sessionId":"s","prompt":[]}}\n{"jsonrpc":"2.0","id":42,"method":"vendor/after"}', id: 42 },
+    ]);
+    expect(ours).toEqual(sdk);
+    expect(ours.slice(0, 3).map((answer) => (answer as { error: { code: number } }).error.code)).toEqual([-32601, -32601, -32601]);
+    expect(ours[3]).toEqual({ unasked: [] });
+  });
+
   it('answers lines that are not JSON-RPC requests with the same protocol errors (id null)', async () => {
     const { ours, sdk } = await answersOf([
       '{not json',
@@ -153,7 +176,7 @@ describe('the scripted agent on the wire, beside an agent on the ACP SDK', () =>
       '{"jsonrpc":"2.0","id":{},"method":"initialize"}',
     ]);
     expect(ours).toEqual(sdk);
-    expect(ours.map((answer) => (answer as { error: { code: number } }).error.code)).toEqual([-32700, -32600, -32600, -32600, -32600, -32600]);
+    expect(ours.slice(0, -1).map((answer) => (answer as { error: { code: number } }).error.code)).toEqual([-32700, -32600, -32600, -32600, -32600, -32600]);
   });
 
   it('answers requests with string, numeric and null ids under the same ids', async () => {
@@ -182,7 +205,7 @@ describe('the scripted agent on the wire, beside an agent on the ACP SDK', () =>
       { jsonrpc: '2.0', id: 19, method: 'session/new', params: [] },
     ]);
     expect(ours).toEqual(sdk);
-    expect(ours.every((answer) => (answer as { error?: { code: number } }).error?.code === -32602)).toBe(true);
+    expect(ours.slice(0, -1).every((answer) => (answer as { error?: { code: number } }).error?.code === -32602)).toBe(true);
   });
 
   it('refuses malformed prompt blocks and MCP servers with invalid params too', async () => {
@@ -194,7 +217,7 @@ describe('the scripted agent on the wire, beside an agent on the ACP SDK', () =>
       { jsonrpc: '2.0', id: 24, method: 'session/new', params: { cwd: '/tmp', mcpServers: [{ type: 'http', name: 'desk', url: 'http://x', headers: [{ name: 'a' }] }] } },
     ], { onlyCodes: true });
     expect(ours).toEqual(sdk);
-    expect(ours.every((answer) => (answer as { code: number }).code === -32602)).toBe(true);
+    expect(ours.slice(0, -1).every((answer) => (answer as { code: number }).code === -32602)).toBe(true);
   });
 
   it('answers a prompt for a session it does not have with resource-not-found naming the session', async () => {
