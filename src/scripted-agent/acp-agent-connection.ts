@@ -22,7 +22,7 @@ import type {
   WriteTextFileResponse,
 } from '@agentclientprotocol/sdk';
 import { isObject } from '../shared/is-object';
-import { JsonRpcError } from '../shared/json-rpc-peer';
+import { INVALID_REQUEST, JsonRpcError, METHOD_NOT_FOUND } from '../shared/json-rpc-peer';
 import { errorAnswer, invalidMessageAnswer, isRequestId, REQUEST_CANCELLED, type RequestId } from './acp-wire';
 import type { MessageTransport } from './stdio-transport';
 
@@ -78,7 +78,7 @@ export interface AcpAgentConnection {
 
 interface Pending { resolve(value: unknown): void; reject(error: unknown): void; abandoned: boolean; cleanup(): void }
 
-export function connectAcpAgent(channel: MessageTransport, handlers: AgentHandlers): AcpAgentConnection {
+export function connectAcpAgent(transport: MessageTransport, handlers: AgentHandlers): AcpAgentConnection {
   const pending = new Map<RequestId, Pending>();
   const incoming = new Map<RequestId, AbortController>();
   // Ids count from 0, as the SDK's do.
@@ -87,23 +87,23 @@ export function connectAcpAgent(channel: MessageTransport, handlers: AgentHandle
 
   // Nothing goes out once the client has gone, as with the SDK: a turn cancelled by the close answers nobody.
   const send = (message: object): Promise<void> =>
-    channel.closedWith ? Promise.reject(channel.closedWith) : channel.send(message);
+    transport.closedWith ? Promise.reject(transport.closedWith) : transport.send(message);
 
   async function answerRequest(id: RequestId, method: string, params: unknown): Promise<void> {
     const controller = new AbortController();
     incoming.set(id, controller);
     try {
       if (!initialized && method !== INITIALIZE) {
-        throw new JsonRpcError(-32600, `Invalid request: ACP connection must be initialized before '${method}'`);
+        throw new JsonRpcError(INVALID_REQUEST, `Invalid request: ACP connection must be initialized before '${method}'`);
       }
       const handler = handlers.requests.get(method);
-      if (!handler) throw new JsonRpcError(-32601, `"Method not found": ${method}`, { method });
+      if (!handler) throw new JsonRpcError(METHOD_NOT_FOUND, `"Method not found": ${method}`, { method });
       const result: unknown = await handler({ params: params ?? {}, signal: controller.signal });
       // Recorded before the answer goes out, so the client's next request is never turned away.
       if (method === INITIALIZE) initialized = true;
       await send({ jsonrpc: '2.0', id, result: result ?? null });
     } catch (error) {
-      if (!channel.closedWith) await send({ jsonrpc: '2.0', id, error: errorAnswer(error, controller.signal) }).catch(() => {});
+      if (!transport.closedWith) await send({ jsonrpc: '2.0', id, error: errorAnswer(error, controller.signal) }).catch(() => {});
     } finally {
       if (incoming.get(id) === controller) incoming.delete(id);
     }
@@ -135,7 +135,7 @@ export function connectAcpAgent(channel: MessageTransport, handlers: AgentHandle
     if (wellFormed && 'result' in message) waiter.resolve(message.result);
     else if (wellFormed && isObject(error) && Number.isInteger(error.code) && typeof error.message === 'string') {
       waiter.reject(new JsonRpcError(error.code as number, error.message, error.data));
-    } else waiter.reject(new JsonRpcError(-32600, 'Invalid request', message));
+    } else waiter.reject(new JsonRpcError(INVALID_REQUEST, 'Invalid request', message));
   }
 
   function receive(message: unknown): void {
@@ -151,7 +151,7 @@ export function connectAcpAgent(channel: MessageTransport, handlers: AgentHandle
   }
 
   const closed = new Promise<void>((resolve) => {
-    channel.onClose((error) => {
+    transport.onClose((error) => {
       for (const waiter of pending.values()) {
         waiter.cleanup();
         waiter.reject(error);
@@ -163,11 +163,11 @@ export function connectAcpAgent(channel: MessageTransport, handlers: AgentHandle
     });
   });
 
-  channel.start(receive);
+  transport.start(receive);
 
   const client: AcpClient = {
     request<M extends keyof ClientRequests>(method: M, params: ClientRequests[M][0], options: RequestOptions = {}): Promise<ClientRequests[M][1]> {
-      if (channel.closedWith) return Promise.reject(channel.closedWith);
+      if (transport.closedWith) return Promise.reject(transport.closedWith);
       const id = nextId++;
       const signal = options.cancellationSignal;
       let cancel = (): void => {};
