@@ -1,6 +1,6 @@
 // The standard (ACP v1) dialect's sink: script progress as `session/update`s, and files and commands through
 // the client when it offered them at initialize (fs/*, terminal/*), on disk and in our own child otherwise.
-import { randomUUID } from 'node:crypto';
+import { newId } from './ids';
 import type { ClientCapabilities, ContentBlock, SessionUpdate, ToolCallContent } from '@agentclientprotocol/sdk';
 import { JsonRpcError } from '../shared/json-rpc-peer';
 import type { AcpClient, RequestOptions } from './acp-agent-connection';
@@ -57,7 +57,7 @@ export function createAcpSink(options: AcpSinkOptions): ScriptSink {
         ? runInClientTerminal(call, options, requestOptions, update)
         : runShellChild(call.command ?? '', cwd, turnSignal),
     async askPermission(ask) {
-      const request = permissionRequest(sessionId, randomUUID(), ask);
+      const request = permissionRequest(sessionId, newId(), ask);
       return readPermissionOutcome(await client.request('session/request_permission', request, requestOptions));
     },
     async elicit(text) {
