@@ -1,5 +1,5 @@
-// Newline-delimited JSON messages over Node byte streams (the agent process's stdin and stdout). The same rules as
-// ndjson-channel.ts, without web streams: loading those costs the agent's every start several ms of CPU.
+// The message transport of the agent's ACP connection: ndjson over Node byte streams (the process's stdin/stdout; the
+// rules of ndjson-channel.ts without web streams, whose load costs every start ~2 ms of CPU), or over that channel.
 import type { Readable, Writable } from 'node:stream';
 import { PARSE_ERROR, type MessageChannel } from '../shared/ndjson-channel';
 
