@@ -132,6 +132,14 @@ describe.skipIf(skip)(`an agent in the sandbox${skip ? ` (skipped: ${skip})` : '
     }
   });
 
+  it('gains nothing by going around the bridge in its own process: the one socket bound in answers only /mcp, and only with a token', async () => {
+    const desk = await openDesk({ agents: [scriptedAgent(), hostileAgent()] });
+    const { report } = await attack(desk, 'around', [{ getOverBoundSockets: '/api/tasks' }, { getOverBoundSockets: '/mcp' }]);
+    // The bridge lives in the agent's own Node, so the agent can always skip it and talk to the relay's socket itself.
+    expect(report[0]?.output).toMatch(/^mcp\.sock 404 .*"mcp_only"[^\n]*$/);
+    expect(report[1]?.output).toMatch(/^mcp\.sock 401 .*MCP token[^\n]*$/);
+  });
+
   it('reaches only the hosts its allowlist names, through the desk\'s proxy, and the refusal is logged', async () => {
     const server = createHttpServer((_request, response) => response.end('allowed service'));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
