@@ -1,6 +1,5 @@
 // The network bridge's listeners as the preload opens them: in the agent's own thread, or in a worker thread of its
-// process (see ./sandbox-net-preload.ts), whose body this is too. No top-level await: under tests the worker loads
-// this source through tsx's require hook (Node 20's workers take no module loaders).
+// process (see ./sandbox-net-preload.ts), whose body this is too.
 import { parentPort, workerData } from 'node:worker_threads';
 import { parseBridgeFlags, type BridgeSettings } from './bridge-settings';
 import { openBridgeListeners } from './bridge-listeners';

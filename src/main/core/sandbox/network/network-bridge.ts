@@ -4,7 +4,7 @@ import { accessSync, closeSync, constants, openSync, readSync, statSync } from '
 import { delimiter, isAbsolute, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { bridgeLaunch, type BridgeLaunch } from './bridge-launch';
-import { builtNetworkFile, nodeLauncher, tsxLoaderUrl } from './bridge-files';
+import { builtNetworkFile, bundledSource, nodeLauncher } from './bridge-files';
 
 export interface NetworkBridge {
   /** How `command` starts behind a bridge with these flags; `searchPath` is the PATH the agent runs with. */
@@ -43,8 +43,7 @@ export function createNetworkBridge(options: NetworkBridgeOptions): NetworkBridg
 
 /** `--import` takes a URL: a bare path would be looked up as a package, and the agent's cwd is its worktree. */
 function preloadArguments(entry: string): string[] {
-  const preload = ['--import', pathToFileURL(entry).href];
-  return entry.endsWith('.ts') ? ['--import', tsxLoaderUrl(), ...preload] : preload;
+  return ['--import', pathToFileURL(entry.endsWith('.ts') ? bundledSource(entry) : entry).href];
 }
 
 /** Where a command runs from: itself when it names a path, else the first executable file of that name on PATH. */

@@ -9,8 +9,6 @@
 // relaunching itself with process.execArgv) finds the ports taken by its parent, which serves them, and says nothing.
 import { writeSync } from 'node:fs';
 import * as http from 'node:http';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import { isMainThread, Worker } from 'node:worker_threads';
 import { BRIDGE_SETTINGS_VARIABLE, parseBridgeFlags, proxyVariables } from './bridge-settings';
 import { openListeners, readFlags, serveFromWorker, WORKER_MARK, type Opened } from './bridge-worker';
@@ -23,13 +21,9 @@ function say(line: string): void {
   }
 }
 
-/** The bundled preload is its own worker's entry; its source (tests) has the worker load ./bridge-worker.ts through tsx. */
+/** The preload is its worker's entry too: one file, already loaded from disk. */
 function startWorker(flags: string[]): Worker {
-  const options = { workerData: { [WORKER_MARK]: flags }, execArgv: [], stdout: false, stderr: false };
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL(import.meta.url), options);
-  const tsx = createRequire(import.meta.url).resolve('tsx/cjs/api');
-  const body = fileURLToPath(new URL('bridge-worker.ts', import.meta.url));
-  return new Worker(`require(${JSON.stringify(tsx)}).register(); require(${JSON.stringify(body)}).serveFromWorker();`, { ...options, eval: true });
+  return new Worker(new URL(import.meta.url), { workerData: { [WORKER_MARK]: flags }, execArgv: [], stdout: false, stderr: false });
 }
 
 function openInWorker(flags: string[]): Promise<Opened> {
