@@ -50,7 +50,7 @@ export interface TaskIsolation {
   agentCommit?(): string | undefined;
 }
 
-/** The network allowlist as the sandbox uses it (./network/sandbox-network.ts, with the desk's Node filled in). */
+/** The network allowlist as the sandbox uses it (./network/sandbox-network.ts). */
 export type AllowlistNetwork = (request: { dir: string; hosts: readonly string[]; noProxy?: readonly string[]; log(line: string): void }) => Promise<NetworkEnd>;
 
 /** A way out of the sandbox's own network (the egress proxy, the MCP relay): a socket bound in, and the bridge's flags to it. */
