@@ -1,8 +1,9 @@
 // Finds the git repository a person points the app at, and refuses anything that is not one. What
 // it finds (top level, git dir, common dir) is what every later command names outright.
 import { realpath, stat } from 'node:fs/promises';
-import { discoverRepository, type GitRepo } from './git-runner';
-import { notAGitRepository } from './git-errors';
+import type { GitRepo } from './git-runner';
+import { gitFailed, notAGitRepository } from './git-errors';
+import { discoverRepository, type RepositoryDiscovery } from './repository-discovery';
 
 export interface Repository {
   /** The top level of the work tree (symlinks resolved). */
@@ -18,13 +19,17 @@ export interface Repository {
   headAtOpen?: { commit: string; branch?: string };
 }
 
-/** The repository holding `path`. */
-export async function openRepository(path: string): Promise<Repository> {
+/**
+ * The repository holding `path`. `started`: a discovery the host began before the core loaded; its answer is used when
+ * it was asked for this very path, so git's answer need not be waited for again.
+ */
+export async function openRepository(path: string, started?: RepositoryDiscovery): Promise<Repository> {
   const isDirectory = await stat(path).then((info) => info.isDirectory(), () => false);
   if (!isDirectory) throw notAGitRepository(path, 'no such directory');
   // One git process in the usual case (HEAD on a branch with commits); a second only when HEAD has none yet.
-  const withHead = await discoverRepository(path, { head: true });
+  const withHead = await (started?.path === path ? started.withHead : discoverRepository(path, { head: true }));
   const result = withHead.exitCode === 0 ? withHead : await discoverRepository(path);
+  if (result.notStarted !== undefined) throw gitFailed(['rev-parse'], undefined, `git could not be started (${result.notStarted}); install git and make sure it is on the desk's PATH`);
   const [top, gitDir, commonDir, commit, headRef] = result.stdout.split('\n').map((line) => line.trim());
   // Inside .git or a bare repository git answers without a top level; neither has a work tree.
   if (result.exitCode !== 0 || !top || !gitDir || !commonDir) {
