@@ -109,7 +109,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   const limitsProbe = startTaskLimits({ dataDir: config.dataDir, log });
 
   // Everything that can refuse the configuration runs before anything is opened or started.
-  const repository = await openRepository(config.repoPath);
+  const repository = await openRepository(config.repoPath, config.repositoryDiscovery);
   const repoRoot = repository.root;
   const deskId = await loadDeskId(config.dataDir);
   // The repository's node_modules/.bin comes last: it may supply an agent, never shadow one on PATH.
