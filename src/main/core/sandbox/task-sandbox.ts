@@ -52,7 +52,7 @@ export interface TaskIsolation {
 }
 
 /** The network allowlist as the sandbox uses it (./network/sandbox-network.ts). */
-export type AllowlistNetwork = (request: { dir: string; hosts: readonly string[]; noProxy?: readonly string[]; log(line: string): void }) => Promise<NetworkEnd>;
+export type AllowlistNetwork = (request: { dir: string; hosts: readonly string[]; noProxy?: readonly string[]; reservedPorts?: readonly number[]; log(line: string): void }) => Promise<NetworkEnd>;
 
 /** A way out of the sandbox's own network (the egress proxy, the MCP relay): a socket bound in, and the bridge's flags to it. */
 interface NetworkEnd {
@@ -183,7 +183,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
         const netDir = join(root, 'net');
         await mkdir(netDir, { mode: 0o700 });
         // The MCP relay's bridge listens on the sandbox's own loopback: reached directly, not through the proxy.
-        proxy = await deps.allowlistNetwork({ dir: netDir, hosts, log, ...(mcpUrl !== undefined && { noProxy: ['127.0.0.1'] }) });
+        proxy = await deps.allowlistNetwork({ dir: netDir, hosts, log, ...(deskPort !== undefined && { noProxy: ['127.0.0.1'], reservedPorts: [deskPort] }) });
         networkNote = `network limited to ${hosts.join(', ')}`;
       } else if (hosts.length > 0) {
         networkNote = 'network off (no allowlist proxy available)';

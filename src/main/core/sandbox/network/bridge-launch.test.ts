@@ -25,6 +25,17 @@ describe('bridgeLaunch', () => {
     });
   });
 
+  it('names a proxy on a fixed port in the environment the agent starts with', () => {
+    const flags = ['--socket', '/run/t/net/egress.sock', '--port', '3128', '--no-proxy', '127.0.0.1'];
+    const launch = bridgeLaunch({ ...base, command: '/opt/node/bin/node', args: ['agent.js'], flags });
+    expect(launch.env).toMatchObject({ HTTPS_PROXY: 'http://127.0.0.1:3128', http_proxy: 'http://127.0.0.1:3128', NO_PROXY: '127.0.0.1', NODE_USE_ENV_PROXY: '1' });
+  });
+
+  it('leaves a proxy on a port still to be chosen for the preload to name', () => {
+    const flags = ['--socket', '/run/t/net/egress.sock', '--port', '0'];
+    expect(bridgeLaunch({ ...base, command: '/opt/node/bin/node', args: ['agent.js'], flags }).env).toEqual({ DESK_NET_BRIDGE: JSON.stringify(flags) });
+  });
+
   it('loads the bridge into any Node a custom agent names, before its own Node options', () => {
     expect(bridgeLaunch({ ...base, command: 'node', args: ['--no-warnings', 'my-agent.js'] }).args)
       .toEqual(['--import', 'file:///desk/out/main/sandbox-net-preload.js', '--no-warnings', 'my-agent.js']);

@@ -1,7 +1,7 @@
 // Which launch puts a command behind the sandbox's network bridge. Pure. A program that Node runs (Node itself, or a
 // script whose `#!` names Node) gets the bridge inside its own Node, with no process of its own; anything else
 // (a native binary, a shell) runs as the child of the bridge's wrapper.
-import { BRIDGE_SETTINGS_VARIABLE } from './bridge-settings';
+import { BRIDGE_SETTINGS_VARIABLE, parseBridgeFlags, proxyVariables } from './bridge-settings';
 
 export interface BridgeLaunchInput {
   command: string;
@@ -37,13 +37,23 @@ const NODE_NAME = /(^|[/\\])node(js)?(\d+)?(\.exe)?$/;
 export function bridgeLaunch(input: BridgeLaunchInput): BridgeLaunch {
   const { command, args, flags } = input;
   if (flags.length === 0) return { command, args: [...args], kind: 'direct' };
-  const env = { [BRIDGE_SETTINGS_VARIABLE]: JSON.stringify(flags) };
+  const env = { [BRIDGE_SETTINGS_VARIABLE]: JSON.stringify(flags), ...proxyKnownAtStart(flags) };
   if (command === input.nodePath || NODE_NAME.test(command)) return { command, args: [...input.preload, ...args], env, kind: 'node-preload' };
   const interpreter = input.shebang === undefined ? undefined : nodeOfShebang(input.shebang, input.pathNode);
   if (interpreter && input.scriptPath !== undefined) {
     return { command: interpreter.node, args: [...interpreter.args, ...input.preload, input.scriptPath, ...args], env, kind: 'script-preload' };
   }
   return { command: input.nodePath, args: [...input.wrapper, ...flags, '--', command, ...args], kind: 'wrapper' };
+}
+
+/**
+ * The proxy variables, when the proxy's port is fixed in the flags: then they are in the agent's environment from its
+ * first instruction, as the wrapper gave them, and Node's own NODE_USE_ENV_PROXY (read only at start) takes them. With
+ * port 0 the preload names the port it got, later.
+ */
+function proxyKnownAtStart(flags: readonly string[]): Record<string, string> {
+  const proxy = parseBridgeFlags(flags)?.settings.proxy;
+  return proxy && proxy.port > 0 ? proxyVariables(proxy.port, proxy.noProxy) : {};
 }
 
 /**

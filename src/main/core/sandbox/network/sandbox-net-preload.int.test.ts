@@ -66,6 +66,14 @@ describe('the network bridge inside an agent\'s Node', () => {
     expect(result).toEqual({ code: 0, stdout: 'gone 127.0.0.1 1\nproxy says hi\n', stderr: '' });
   });
 
+  it('has a proxy on a fixed port in the environment its Node started with (which NODE_USE_ENV_PROXY reads)', async () => {
+    const port = await freePort();
+    const code = `const start = require('node:fs').readFileSync('/proc/self/environ', 'utf8').split('\\0');`
+      + ` console.log(start.includes('HTTPS_PROXY=http://127.0.0.1:${port}'), start.includes('NODE_USE_ENV_PROXY=1'));`;
+    const result = await agent(code, ['--socket', await socketSaying('proxy says hi'), '--port', String(port)]);
+    expect(result).toEqual({ code: 0, stdout: 'true true\n', stderr: '' });
+  });
+
   it('serves the proxy to a child process while the agent waits for that child synchronously', async () => {
     const child = `const u = new URL(process.env.HTTPS_PROXY); require('node:net').connect(Number(u.port), u.hostname).on('data', (d) => process.stdout.write(String(d)));`;
     const code = `process.stdout.write(require('node:child_process').execFileSync(process.execPath, ['-e', ${JSON.stringify(child)}], { timeout: 10000 }));`;

@@ -18,10 +18,17 @@ describe('prepareAllowlistNetwork', () => {
     await network.close();
   });
 
-  it('has the bridge take any free port when none is named, and forward the loopback endpoints the allowlist names', async () => {
+  it('has the bridge serve the proxy on its usual port when none is named, and forward the loopback endpoints the allowlist names', async () => {
     dir = mkdtempSync(join(tmpdir(), 'net-'));
     const network = await prepareAllowlistNetwork({ dir, hosts: ['127.0.0.1:8080', 'api.example.com'], log: () => undefined });
-    expect(network.bridgeFlags).toEqual(['--socket', join(dir, 'egress.sock'), '--port', '0', '--forward', '127.0.0.1:8080=127.0.0.1:8080']);
+    expect(network.bridgeFlags).toEqual(['--socket', join(dir, 'egress.sock'), '--port', '3128', '--forward', '127.0.0.1:8080=127.0.0.1:8080']);
+    await network.close();
+  });
+
+  it('keeps the proxy off the desk\'s MCP port and off a forwarded loopback port', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'net-'));
+    const network = await prepareAllowlistNetwork({ dir, hosts: ['127.0.0.1:3129'], log: () => undefined, reservedPorts: [3128] });
+    expect(network.bridgeFlags.slice(2, 4)).toEqual(['--port', '3130']);
     await network.close();
   });
 

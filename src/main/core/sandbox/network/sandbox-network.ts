@@ -12,8 +12,13 @@ export interface AllowlistNetworkOptions {
   /** Allowlist entries (see host-allowlist.ts); entries that do not parse are logged and left out. */
   hosts: readonly string[];
   log(line: string): void;
-  /** The bridge's port on the sandbox's loopback; 0 (default) lets it take a free one and advertise that. */
+  /**
+   * The bridge's port on the sandbox's loopback; 0 lets it take a free one and advertise that. Default: a fixed port
+   * (the sandbox's loopback is its own) other than `reservedPorts`, so the proxy can be named before the agent starts.
+   */
   port?: number;
+  /** Ports the sandbox's loopback needs for something else (the desk's MCP relay). */
+  reservedPorts?: readonly number[];
   /** Hosts the agent reaches without the proxy (NO_PROXY), e.g. the desk's MCP relay on the sandbox's loopback. */
   noProxy?: readonly string[];
 }
@@ -56,7 +61,8 @@ export async function prepareAllowlistNetwork(options: AllowlistNetworkOptions):
     },
   });
 
-  const port = String(options.port ?? 0);
+  const forwardPorts = loopbackForwards(rules).map((forward) => forward.port);
+  const port = String(options.port ?? sandboxProxyPort([...(options.reservedPorts ?? []), ...forwardPorts]));
   const noProxy = options.noProxy && options.noProxy.length > 0 ? ['--no-proxy', options.noProxy.join(',')] : [];
   // Loopback endpoints the allowlist names answer inside at their own address, for agents that ignore the proxy.
   const forwards = loopbackForwards(rules).flatMap((forward) => ['--forward', forwardArgument(forward)]);
@@ -66,6 +72,15 @@ export async function prepareAllowlistNetwork(options: AllowlistNetworkOptions):
     close: () => proxy.close(),
   };
 }
+
+/** The proxy's usual port, or the next one that nothing else in the sandbox listens on. */
+export function sandboxProxyPort(taken: readonly number[]): number {
+  let port = SANDBOX_PROXY_PORT;
+  while (taken.includes(port)) port++;
+  return port;
+}
+/** Where the proxy answers inside every sandbox: the sandbox's loopback is its own, so a fixed port is always free. */
+const SANDBOX_PROXY_PORT = 3128;
 
 /** The Node arguments that run the bridge's wrapper (or another program beside it: the dev server's forwarder). */
 export function bridgeLauncher(entry = builtNetworkFile('sandbox-net-bridge')): string[] {
