@@ -4,21 +4,21 @@
 import { agentCacheDir } from '../agents/agent-installs';
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, realpath, rm } from 'node:fs/promises';
-import { realpathSync, rmSync, statSync } from 'node:fs';
+import { realpathSync, rmSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { AgentPolicy } from '../../../shared/governance';
 import type { SandboxKind, SandboxStatus } from '../../../shared/sandbox';
 import type { AgentSpec } from '../agents/agent-spec';
 import { bwrapArguments, type Mount, type SandboxLayout } from './bwrap-arguments';
 import { endLeftoverSandboxes, sandboxRootOf } from './leftover-sandboxes';
-import { expandHome, isWithin } from './sandbox-layout';
+import { expandHome, isWithin, sandboxMounts } from './sandbox-layout';
 import { withoutDeskPort } from './network/loopback-forwards';
 import { endpointsInEnvironment, endpointsInToml, unreachableEndpointNotices } from './network/endpoint-notices';
 import { agentEnvironment } from '../agents/agent-environment';
 import { planStateScratch, scratchMounts } from './state-files';
 import { fillStateScratch, hostEntriesOf, returnStateFiles } from './state-scratch';
-import { taskViewMounts, visibleIn } from './read-view';
-import { readViewFactsFor } from './view-facts';
+import { visibleIn } from './read-view';
+import { createFixedViews } from './fixed-view';
 import { agentSandboxView } from './agent-view';
 import type { AgentSandboxView } from '../../../shared/sandbox-view';
 import { DeskError } from '../../../shared/desk-error';
@@ -115,6 +115,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
   const { status } = deps;
   const git = deps.git ?? createGitRunner({ hooksDir: join(deps.dataDir, 'no-hooks') });
   const confines = (agentId: string) => status.available && deps.policyFor(agentId).sandbox !== 'off';
+  const fixedViews = createFixedViews();
 
   return {
     status,
@@ -194,7 +195,9 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
 
       // The home hidden but for toolchains, /tmp the task's own (./read-view.ts).
       const environment = deps.environment ?? process.env;
-      const baseMounts = taskViewMounts({
+      // The read view is the same for every task of the agent: remembered (./fixed-view.ts); the layout is the task's.
+      const fixed = fixedViews.viewFor({ home: deps.home, agent, policy, environment });
+      const baseMounts = [...sandboxMounts({
           home: deps.home,
           dataDir: deps.dataDir,
           gitCommonDir,
@@ -206,8 +209,8 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
           extraWritable: [...(proxy?.bindPaths ?? []), ...(relay?.bindPaths ?? [])],
           // Agents installed from Settings live in the data dir, which is hidden: their cache comes back read-only.
           keepReadable: [agentCacheDir(deps.dataDir), ...(network === 'host' ? resolverDirs() : [])],
-          kindOf,
-      }, readViewFactsFor({ home: deps.home, tempDir, agent, policy, environment }));
+          kindOf: fixed.kindOf,
+      }), ...fixed.readView(tempDir)];
       // State files live in a scratch copy of their directory (the home), returned to the person's when the task ends.
       const scratch = planStateScratch({
         stateFiles,
@@ -326,14 +329,6 @@ function tryRealpath(path: string): string {
     return realpathSync(path);
   } catch {
     return path;
-  }
-}
-
-function kindOf(path: string): 'dir' | 'file' | undefined {
-  try {
-    return statSync(path).isDirectory() ? 'dir' : 'file';
-  } catch {
-    return undefined;
   }
 }
 
