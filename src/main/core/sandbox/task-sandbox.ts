@@ -3,7 +3,7 @@
 // PID namespace that dies with it; without, the desk says so and runs them as plain children.
 import { agentCacheDir } from '../agents/agent-installs';
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, realpath, rm } from 'node:fs/promises';
+import { mkdir, readFile, realpath } from 'node:fs/promises';
 import { realpathSync, rmSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { AgentPolicy } from '../../../shared/governance';
@@ -19,6 +19,7 @@ import { planStateScratch, scratchMounts } from './state-files';
 import { fillStateScratch, hostEntriesOf, returnStateFiles } from './state-scratch';
 import { visibleIn } from './read-view';
 import { createFixedViews } from './fixed-view';
+import { removeTree } from './remove-tree';
 import { agentSandboxView } from './agent-view';
 import type { AgentSandboxView } from '../../../shared/sandbox-view';
 import { DeskError } from '../../../shared/desk-error';
@@ -150,7 +151,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
       const tempDir = join(root, 'tmp');
       await mkdir(tempDir, { recursive: true, mode: 0o700 });
       const taskGit = await openTaskGitDir(git, { dir: join(root, 'git'), commonDir: gitCommonDir, worktree, worktreeGitDir }).catch(async (error: unknown) => {
-        await rm(root, { recursive: true, force: true }).catch(() => undefined);
+        await removeTree(root).catch(() => undefined);
         if (error instanceof TaskGitDirRefused) throw worktreeLinkChanged(`The task's worktree ${worktree} cannot run: ${error.message}. Resubmit the task to start again.`);
         throw error;
       });
@@ -256,7 +257,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
           agentCommit = taken;
           for (const problem of problems) log(problem);
           // Both read from the root (the task's git dir, the state scratch): it goes once they are done.
-          await Promise.all([rm(root, { recursive: true, force: true }).catch(() => undefined), limits?.close()]);
+          await Promise.all([removeTree(root).catch(() => undefined), limits?.close()]);
         },
         agentCommit: () => agentCommit,
       };
