@@ -28,7 +28,7 @@ export async function endSandboxNamespace(pid: number, options: { exited: Promis
   let pause = 1;
   while (inits.some(stillRuns)) {
     const elapsed = Date.now() - started;
-    if (elapsed >= options.graceMs) for (const init of inits) signal(init.pid, 'SIGKILL');
+    if (elapsed >= options.graceMs) for (const init of inits) if (stillRuns(init)) signal(init.pid, 'SIGKILL');
     if (elapsed >= options.limitMs) return !inits.some(stillRuns);
     await new Promise((resolve) => setTimeout(resolve, pause));
     pause = Math.min(pause * 2, 25);

@@ -19,6 +19,7 @@ import { planStateScratch, scratchMounts } from './state-files';
 import { fillStateScratch, hostEntriesOf, returnStateFiles } from './state-scratch';
 import { visibleIn } from './read-view';
 import { createFixedViews } from './fixed-view';
+import { hostKindOf } from './view-facts';
 import { removeTree } from './remove-tree';
 import { agentSandboxView } from './agent-view';
 import type { AgentSandboxView } from '../../../shared/sandbox-view';
@@ -210,7 +211,8 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
           extraWritable: [...(proxy?.bindPaths ?? []), ...(relay?.bindPaths ?? [])],
           // Agents installed from Settings live in the data dir, which is hidden: their cache comes back read-only.
           keepReadable: [agentCacheDir(deps.dataDir), ...(network === 'host' ? resolverDirs() : [])],
-          kindOf: fixed.kindOf,
+          // The task's own places are new each run: asked afresh, never remembered.
+          kindOf: (path) => ([worktree, root, ...stateDirs].some((own) => isWithin(path, own)) ? hostKindOf(path) : fixed.kindOf(path)),
       }), ...fixed.readView(tempDir)];
       // State files live in a scratch copy of their directory (the home), returned to the person's when the task ends.
       const scratch = planStateScratch({
