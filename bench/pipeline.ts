@@ -26,6 +26,8 @@ export interface PipelineResult {
   allCpuMsPerTask: { desk: number; baseline: number };
   /** Per stage: the median time from the stage before (the run's start for the first), and the median time it was reached. */
   stages: { stage: RunStage; stepMs: number; reachedMs: number }[];
+  /** The same for the idle desk's runs (one task at a time): where the first event's latency goes. */
+  idleStages: { stage: RunStage; stepMs: number; reachedMs: number }[];
   /** From the POST's answer to the run's start, median: time queued behind the concurrency limit. */
   queuedMs: number;
 }
@@ -108,6 +110,7 @@ export async function benchPipeline(count: number, concurrency: number, firstEve
             firstEventMs: median(firstEvents), firstEventRuns: firstEvents, cpuMsPerTask: cpuMs / count,
             allCpuMsPerTask: { desk: treeMs.desk / count, baseline: treeMs.raw / count },
             ...breakdown(desk, 'task', count, answeredAt),
+            idleStages: breakdown(desk, 'idle', firstEventRuns, new Map()).stages,
           };
         } finally {
           finished.stop();
@@ -210,15 +213,19 @@ const STAGE_NAMES: Record<RunStage, string> = {
   committed: 'commit made', final: 'task row final',
 };
 
+const ms = (value: number) => `${value.toFixed(1)} ms`;
+const stageLines = (stages: PipelineResult['stages']) => stages.map(({ stage, stepMs, reachedMs }) => `    ${STAGE_NAMES[stage].padEnd(26)} +${ms(stepMs).padStart(9)}  ${ms(reachedMs).padStart(9)}`);
+
 export function formatPipeline(result: PipelineResult): string {
-  const ms = (value: number) => `${value.toFixed(1)} ms`;
   const lines = [
     `pipeline (${result.count} tasks, ${result.concurrency} at a time): desk ${ms(result.deskMsPerTask)}/task, baseline ${ms(result.baselineMsPerTask)}/task, ratio ${(result.baselineMsPerTask / result.deskMsPerTask).toFixed(2)}`,
     `  POST → first agent event, idle desk: median ${ms(result.firstEventMs)} of ${result.firstEventRuns.length} (${result.firstEventRuns.map((value) => value.toFixed(0)).join(', ')})`,
     `  machine CPU per task (every process): desk ${ms(result.allCpuMsPerTask.desk)}, baseline ${ms(result.allCpuMsPerTask.baseline)}`,
     `  desk CPU per task: ${ms(result.cpuMsPerTask)}; queued behind the limit: median ${ms(result.queuedMs)}`,
     '  stage (median step / median reached since the run started):',
-    ...result.stages.map(({ stage, stepMs, reachedMs }) => `    ${STAGE_NAMES[stage].padEnd(26)} +${ms(stepMs).padStart(9)}  ${ms(reachedMs).padStart(9)}`),
+    ...stageLines(result.stages),
+    '  the same on the idle desk (one task at a time):',
+    ...stageLines(result.idleStages),
   ];
   return lines.join('\n');
 }

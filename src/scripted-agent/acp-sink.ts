@@ -1,16 +1,9 @@
 // The standard (ACP v1) dialect's sink: script progress as `session/update`s, and files and commands through
 // the client when it offered them at initialize (fs/*, terminal/*), on disk and in our own child otherwise.
-import { randomUUID } from 'node:crypto';
-import {
-  RequestError,
-  methods,
-  type AgentContext,
-  type ClientCapabilities,
-  type ContentBlock,
-  type SendRequestOptions,
-  type SessionUpdate,
-  type ToolCallContent,
-} from '@agentclientprotocol/sdk';
+import { newId } from './ids';
+import type { ClientCapabilities, ContentBlock, SessionUpdate, ToolCallContent } from '@agentclientprotocol/sdk';
+import { JsonRpcError } from '../shared/json-rpc-peer';
+import type { AcpClient, RequestOptions } from './acp-agent-connection';
 import { diskTextFiles } from './disk-files';
 import type { CommandOutcome, ScriptSink, TextFiles, ToolCallEnd, ToolCallStart } from './script-sink';
 import { runShellChild, shellInvocation } from './shell-child';
@@ -18,7 +11,7 @@ import { reasonOf } from './turn-cancellation';
 import { ACP_TOOL_KINDS, elicitationRequest, permissionRequest, readElicitationOutcome, readPermissionOutcome, toolLocations } from './user-input';
 
 export interface AcpSinkOptions {
-  client: AgentContext;
+  client: AcpClient;
   sessionId: string;
   cwd: string;
   capabilities: ClientCapabilities;
@@ -32,9 +25,9 @@ const METHOD_NOT_FOUND = -32601;
 
 export function createAcpSink(options: AcpSinkOptions): ScriptSink {
   const { client, sessionId, cwd, capabilities, signal } = options;
-  const requestOptions: SendRequestOptions = { cancellationSignal: signal, stopWaitingOnCancel: true };
+  const requestOptions: RequestOptions = { cancellationSignal: signal, stopWaitingOnCancel: true };
   const update = (sessionUpdate: SessionUpdate): Promise<void> =>
-    client.notify(methods.client.session.update, { sessionId, update: sessionUpdate });
+    client.notify('session/update', { sessionId, update: sessionUpdate });
 
   return {
     message: (text, messageId) => update({ sessionUpdate: 'agent_message_chunk', content: textBlock(text), ...(messageId !== undefined && { messageId }) }),
@@ -64,12 +57,12 @@ export function createAcpSink(options: AcpSinkOptions): ScriptSink {
         ? runInClientTerminal(call, options, requestOptions, update)
         : runShellChild(call.command ?? '', cwd, turnSignal),
     async askPermission(ask) {
-      const request = permissionRequest(sessionId, randomUUID(), ask);
-      return readPermissionOutcome(await client.request(methods.client.session.requestPermission, request, requestOptions));
+      const request = permissionRequest(sessionId, newId(), ask);
+      return readPermissionOutcome(await client.request('session/request_permission', request, requestOptions));
     },
     async elicit(text) {
       const request = elicitationRequest(sessionId, text);
-      return readElicitationOutcome(await client.request(methods.client.elicitation.create, request, requestOptions));
+      return readElicitationOutcome(await client.request('elicitation/create', request, requestOptions));
     },
   };
 }
@@ -95,13 +88,13 @@ function contentOf(end: ToolCallEnd): ToolCallContent[] {
 }
 
 // Each direction is chosen on its own: a client may offer reads but not writes, or the other way round.
-function clientOrDiskFiles(options: AcpSinkOptions, requestOptions: SendRequestOptions): TextFiles {
+function clientOrDiskFiles(options: AcpSinkOptions, requestOptions: RequestOptions): TextFiles {
   const { client, sessionId, capabilities } = options;
   const disk = diskTextFiles();
   return {
     read: capabilities.fs?.readTextFile === true
       ? (path) =>
-          client.request(methods.client.fs.readTextFile, { sessionId, path }, requestOptions).then(
+          client.request('fs/read_text_file', { sessionId, path }, requestOptions).then(
             (response) => response.content,
             (error: unknown) => {
               if (isMissingFile(error)) return null;
@@ -111,7 +104,7 @@ function clientOrDiskFiles(options: AcpSinkOptions, requestOptions: SendRequestO
       : disk.read,
     write: capabilities.fs?.writeTextFile === true
       ? async (path, content) => {
-          await client.request(methods.client.fs.writeTextFile, { sessionId, path, content }, requestOptions);
+          await client.request('fs/write_text_file', { sessionId, path, content }, requestOptions);
         }
       : disk.write,
   };
@@ -119,7 +112,7 @@ function clientOrDiskFiles(options: AcpSinkOptions, requestOptions: SendRequestO
 
 // ACP has a "resource not found" code, but clients also report a missing file in their own words.
 function isMissingFile(error: unknown): boolean {
-  if (error instanceof RequestError) {
+  if (error instanceof JsonRpcError) {
     if (error.code === RESOURCE_NOT_FOUND) return true;
     if (error.code === METHOD_NOT_FOUND) return false;
   }
@@ -129,13 +122,13 @@ function isMissingFile(error: unknown): boolean {
 async function runInClientTerminal(
   call: ToolCallStart,
   options: AcpSinkOptions,
-  requestOptions: SendRequestOptions,
+  requestOptions: RequestOptions,
   update: (sessionUpdate: SessionUpdate) => Promise<void>,
 ): Promise<CommandOutcome> {
   const { client, sessionId, cwd, signal } = options;
   const shell = shellInvocation(call.command ?? '');
   const { terminalId } = await client.request(
-    methods.client.terminal.create,
+    'terminal/create',
     { sessionId, command: shell.command, args: shell.args, cwd },
     requestOptions,
   );
@@ -146,13 +139,12 @@ async function runInClientTerminal(
       status: 'in_progress',
       content: [{ type: 'terminal', terminalId }],
     });
-    // Literal params on purpose: a shared variable defeats the SDK's method-to-type inference.
-    const exit = await client.request(methods.client.terminal.waitForExit, { sessionId, terminalId }, requestOptions);
-    const { output } = await client.request(methods.client.terminal.output, { sessionId, terminalId }, requestOptions);
+    const exit = await client.request('terminal/wait_for_exit', { sessionId, terminalId }, requestOptions);
+    const { output } = await client.request('terminal/output', { sessionId, terminalId }, requestOptions);
     return { output, exitCode: exit.exitCode ?? null, terminalId };
   } finally {
     // Release also kills a command still running after a cancel; a cancelled turn does not wait for the answer.
-    const released = client.request(methods.client.terminal.release, { sessionId, terminalId }).then(
+    const released = client.request('terminal/release', { sessionId, terminalId }).then(
       () => {},
       () => {},
     );

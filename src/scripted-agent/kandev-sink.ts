@@ -1,6 +1,6 @@
 // The Kandev dialect's sink: script progress as Kandev `session/update` notifications ({sessionId, type, data}).
 // Kandev has no client file system or terminal, so files live on disk and commands run as our own child.
-import { randomUUID } from 'node:crypto';
+import { newId } from './ids';
 import { diskTextFiles } from './disk-files';
 import type { JsonRpcPeer } from '../shared/json-rpc-peer';
 import type { ScriptSink, ScriptTool, ToolCallEnd, ToolCallStart } from './script-sink';
@@ -38,7 +38,7 @@ export function createKandevSink(rpc: JsonRpcPeer, sessionId: string, cwd: strin
     runCommand: (call, signal) => runShellChild(call.command ?? '', cwd, signal),
     // Kandev's protocol text has no way to wait for the user; we reuse ACP's request shapes as a documented extension.
     async askPermission(ask, signal) {
-      const response = await rpc.request('session/request_permission', permissionRequest(sessionId, randomUUID(), ask), signal);
+      const response = await rpc.request('session/request_permission', permissionRequest(sessionId, newId(), ask), signal);
       return readPermissionOutcome(response);
     },
     async elicit(text, signal) {

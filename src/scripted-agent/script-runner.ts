@@ -1,5 +1,5 @@
 // Runs a parsed script against a dialect's sink: the one place that knows what each command does.
-import { randomUUID } from 'node:crypto';
+import { newId } from './ids';
 import type { ScriptCommand } from './script';
 import type { ScriptSink, TokenTally } from './script-sink';
 import type { McpCall } from './mcp-calls';
@@ -52,7 +52,7 @@ async function runStep(command: ScriptCommand, options: TurnOptions): Promise<St
   switch (command.kind) {
     case 'say':
       // Each line said is a message of its own, as an agent's separate replies are: it gets its own id.
-      await sink.message(command.text, randomUUID());
+      await sink.message(command.text, newId());
       return 'next';
     case 'think':
       await sink.thought(command.text);

@@ -3,6 +3,7 @@
 import { Readable, Writable } from 'node:stream';
 import { startAcpScriptedAgent } from './acp-scripted-agent';
 import { startKandevScriptedAgent } from './kandev-scripted-agent';
+import { stdioTransport } from './stdio-transport';
 
 type Dialect = 'acp' | 'kandev';
 
@@ -34,14 +35,20 @@ function main(args: readonly string[]): void {
     process.exit(0);
   });
 
-  // Node's web-stream types and the DOM lib's are the same objects at run time but distinct to TypeScript.
-  const input = Readable.toWeb(process.stdin) as unknown as ReadableStream<Uint8Array>;
-  const output = Writable.toWeb(process.stdout) as unknown as WritableStream<Uint8Array>;
+  // The standard dialect reads stdio as Node streams: web streams would cost every start ~2 ms of CPU.
   const agent =
     dialect === 'kandev'
-      ? startKandevScriptedAgent({ input, output, defaultCwd: process.cwd(), exit, log })
-      : startAcpScriptedAgent({ input, output, exit });
+      ? startKandevScriptedAgent({ ...webStdio(), defaultCwd: process.cwd(), exit, log })
+      : startAcpScriptedAgent({ transport: stdioTransport(process.stdin, process.stdout), exit });
   void agent.closed.then(() => process.exit(0));
+}
+
+function webStdio(): { input: ReadableStream<Uint8Array>; output: WritableStream<Uint8Array> } {
+  // Node's web-stream types and the DOM lib's are the same objects at run time but distinct to TypeScript.
+  return {
+    input: Readable.toWeb(process.stdin) as unknown as ReadableStream<Uint8Array>,
+    output: Writable.toWeb(process.stdout) as unknown as WritableStream<Uint8Array>,
+  };
 }
 
 main(process.argv.slice(2));

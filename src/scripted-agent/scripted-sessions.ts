@@ -1,5 +1,5 @@
 // The sessions one scripted agent process serves, and the turn each may be running.
-import { randomUUID } from 'node:crypto';
+import { newId } from './ids';
 import type { McpServer } from '@agentclientprotocol/sdk';
 
 export interface ScriptedSession {
@@ -29,7 +29,7 @@ export function createSessionTable(): SessionTable {
 
   return {
     create(cwd, mcpServers = []) {
-      const session = { id: randomUUID(), cwd, mcpServers };
+      const session = { id: newId(), cwd, mcpServers };
       sessions.set(session.id, session);
       latest = session;
       return session;

@@ -1,6 +1,6 @@
 // Runs a script's shell command as our own child process, for clients that offer no terminal.
-import { spawn } from 'node:child_process';
 import type { CommandOutcome } from './script-sink';
+import { throwIfCancelled } from './turn-cancellation';
 
 const isWindows = process.platform === 'win32';
 /** Keeps a runaway command from filling the agent's memory; the tail is what people look at. */
@@ -12,8 +12,12 @@ export function shellInvocation(command: string): { command: string; args: strin
 }
 
 /** Runs `command` in `cwd` and resolves with stdout and stderr interleaved; rejects if it cannot start. */
-export function runShellChild(command: string, cwd: string, signal: AbortSignal): Promise<CommandOutcome> {
+export async function runShellChild(command: string, cwd: string, signal: AbortSignal): Promise<CommandOutcome> {
   const shell = shellInvocation(command);
+  // Loaded with the first command: the desk offers terminals, so most runs never need it, and every start would pay.
+  const { spawn } = await import('node:child_process');
+  // A cancel that came while it loaded: start nothing that no abort would stop.
+  throwIfCancelled(signal);
   return new Promise((resolve, reject) => {
     const child = spawn(shell.command, shell.args, {
       cwd,

@@ -1,7 +1,7 @@
 // The script commands that are tool calls (file edits, reads, moves, shell commands): announce, do the work, report.
 // Deleting and moving ask the client's permission first, as a real agent does; so do a command run with
 // `ask-run` and a write with `ask-write`. A failed tool (a refusal too) is reported and the turn goes on; only a cancel stops it.
-import { randomUUID } from 'node:crypto';
+import { newId } from './ids';
 import { resolve } from 'node:path';
 import { deleteFile, moveFile, pathExists, readTextIfExists } from './disk-files';
 import { resolveConflictMarkers, type ScriptCommand } from './script';
@@ -23,7 +23,7 @@ const VERBS: Record<FileCommand['kind'], string> = { write: 'Write', append: 'Ap
 export async function runFileStep(command: FileCommand, context: StepContext): Promise<void> {
   const absolutePath = resolve(context.cwd, command.path);
   const call: ToolCallStart = {
-    id: randomUUID(),
+    id: newId(),
     // Resolving is an edit of the file, reported as a write with its diff.
     tool: command.kind === 'resolve' ? 'write' : command.kind,
     // An asking write is titled as claude-code-acp titles its Write: by the absolute path.
@@ -47,7 +47,7 @@ export async function runMoveStep(command: MoveCommand, context: StepContext): P
   const from = resolve(context.cwd, command.from);
   const to = resolve(context.cwd, command.to);
   const call: ToolCallStart = {
-    id: randomUUID(),
+    id: newId(),
     tool: 'move',
     title: `Move ${command.from} to ${command.to}`,
     scriptPath: command.from,
@@ -67,7 +67,7 @@ export async function runMoveStep(command: MoveCommand, context: StepContext): P
 }
 
 export async function runShellStep(command: RunCommand, context: StepContext): Promise<void> {
-  const call: ToolCallStart = { id: randomUUID(), tool: 'run', title: command.command, command: command.command };
+  const call: ToolCallStart = { id: newId(), tool: 'run', title: command.command, command: command.command };
   await performTool(call, context, async () => {
     if (command.askFirst === true) await permitted(call, context);
     const outcome = await context.sink.runCommand(call, context.signal);

@@ -11,7 +11,7 @@ export async function stageAndCommit(git: GitRunner, worktree: GitRepo, message:
   const config = await identityConfig(git, worktree, identity);
   // The message goes through stdin, not argv: a prompt may hold anything, including text that
   // looks like an option. `verbatim` keeps its blank lines, spacing and '#' lines exactly.
-  await git.run(worktree, ['commit', '--no-verify', '--allow-empty', '--cleanup=verbatim', '--file=-'], { input: message, config });
+  await git.run(worktree, ['commit', '--quiet', '--no-verify', '--allow-empty', '--cleanup=verbatim', '--file=-'], { input: message, config });
   return git.run(worktree, ['rev-parse', 'HEAD']);
 }
 
@@ -24,7 +24,9 @@ export async function commitIfChanged(git: GitRunner, worktree: GitRepo, message
   await git.run(worktree, ['add', '--all']);
   const config = await identityConfig(git, worktree, identity);
   // Without --allow-empty, git itself says whether anything is staged: exit 1 and no commit when nothing is.
-  const commit = ['commit', '--no-verify', '--cleanup=verbatim', '--file=-'];
+  // --quiet: the summary git prints otherwise is a diff with its stat against the parent, which nobody reads
+  // (1-2 ms of git's CPU per turn, measured with perf stat over a small repository).
+  const commit = ['commit', '--quiet', '--no-verify', '--cleanup=verbatim', '--file=-'];
   const committed = await git.exec(worktree, commit, { input: message, config });
   if (committed.exitCode === 0) return (await headCommitFromFiles(worktree)) ?? git.run(worktree, ['rev-parse', 'HEAD']);
   // Exit 1 is also how other refusals end: only an index that matches HEAD means "nothing to commit".

@@ -118,6 +118,49 @@ describe('the driver look-up kept between commands', () => {
     expect(lookUps()).toBe(1);
   });
 
+  it('is shared by the person\'s checkout and the task worktrees, so making a worktree and committing in it need one look-up', async () => {
+    const runner = createGitRunner({ now: aMinuteOn });
+    const path = join(root, 'task');
+    git(repo, 'worktree', 'add', '--quiet', '-b', 'task', path);
+    writeFiles(repo, { 'a.txt': 'a\n' });
+    writeFiles(path, { 'a.txt': 'a\n' });
+    await runner.run(target, ['add', 'a.txt']);
+    await runner.run({ gitDir: join(repo, '.git', 'worktrees', 'task'), workTree: path, commonDir: join(repo, '.git') }, ['add', 'a.txt']);
+    await runner.run(target, ['add', 'a.txt']);
+    expect(lookUps()).toBe(1);
+  });
+
+  it('is made once for commands that start together', async () => {
+    const runner = createGitRunner({ now: aMinuteOn });
+    writeFiles(repo, { 'a.txt': 'a\n', 'b.txt': 'b\n' });
+    await Promise.all([runner.configuredKeys(target), runner.configuredKeys(target), runner.configuredKeys(target)]);
+    expect(lookUps()).toBe(1);
+  });
+
+  it('looks up again for every command when the config includes a file, commands that start together too', async () => {
+    const runner = createGitRunner({ now: aMinuteOn });
+    const included = join(root, 'included.gitconfig');
+    writeFileSync(included, '');
+    git(repo, 'config', 'include.path', included);
+    await Promise.all([runner.configuredKeys(target), runner.configuredKeys(target)]);
+    expect(lookUps()).toBe(2);
+  });
+
+  it('turns off a filter driver the person\'s checkout configures for itself, after a task worktree\'s look-up was kept', async () => {
+    const runner = createGitRunner({ now: aMinuteOn });
+    git(repo, 'config', 'extensions.worktreeConfig', 'true');
+    const path = join(root, 'task');
+    git(repo, 'worktree', 'add', '--quiet', '-b', 'task', path);
+    writeFiles(path, { 'a.txt': 'a\n' });
+    writeFiles(repo, { 'b.txt': 'b\n' });
+    await runner.run({ gitDir: join(repo, '.git', 'worktrees', 'task'), workTree: path, commonDir: join(repo, '.git') }, ['add', 'a.txt']);
+    git(repo, 'config', '--worktree', 'filter.evil.clean', evilFilter());
+    git(repo, 'config', '--worktree', 'filter.evil.required', 'true');
+    await runner.run(target, ['add', 'b.txt']);
+    expect(existsSync(marker)).toBe(false);
+    expect(git(repo, 'show', ':b.txt')).toBe('b');
+  });
+
   it('turns off a filter driver one worktree configures for itself, after another worktree\'s look-up was kept', async () => {
     const runner = createGitRunner({ now: aMinuteOn });
     git(repo, 'config', 'extensions.worktreeConfig', 'true');

@@ -90,6 +90,9 @@ const FIXED_CONFIG: readonly (readonly [string, string])[] = [
   ['rerere.enabled', 'false'],
 ];
 
+// Stamps of config files change whenever a file does: older ones are dropped past this many.
+const DRIVER_CACHE_ENTRIES = 64;
+
 // Commands that read no attributes and check out or stage nothing, so no driver could run: they
 // skip the look-up of driver names (one git process fewer).
 const DRIVERLESS_COMMANDS = new Set(['rev-parse', 'symbolic-ref', 'update-ref', 'merge-base', 'config', 'cat-file', 'for-each-ref']);
@@ -169,26 +172,35 @@ export function createGitRunner(options: GitRunnerOptions = {}): GitRunner {
   // Drivers are named in the config (the person's, or one an agent wrote with `git config`) and
   // chosen per path by .gitattributes (which an agent writes freely). Each configured driver is
   // looked up before the command and overridden for it. The look-up is a git process of its own, so
-  // its answer is kept per repository while the files git reads config from stay as they were (see
-  // configStamp); a config that includes other files is looked up before every command.
-  const driverCache = new Map<string, { stamp: string; keys: readonly string[]; overrides: (readonly [string, string])[] }>();
-  const configLookUp = async (repo: GitRepo): Promise<{ keys: readonly string[]; overrides: (readonly [string, string])[] }> => {
-    // Per repository, not per worktree: a worktree without a config of its own reads exactly its repository's files
-    // (the stamp names a worktree's own config.worktree when it has one), so a new worktree needs no look-up of its own.
-    const cacheKey = repo.commonDir ?? repo.gitDir;
-    // Taken before the look-up: a change made while git reads gives a stamp that no longer matches.
-    const stamp = await configStamp(repo, globalConfig, now());
-    const cached = driverCache.get(cacheKey);
-    if (cached && stamp !== undefined && cached.stamp === stamp) return cached;
+  // its answer is kept by the stamp of the files git reads config from (see configStamp): the person's
+  // checkout and every task worktree without a config of its own read the same files and share one
+  // look-up; a config that includes other files is looked up before every command.
+  const driverCache = new Map<string, Promise<{ keys: readonly string[]; overrides: (readonly [string, string])[] }>>();
+  const lookUp = async (repo: GitRepo): Promise<{ keys: readonly string[]; overrides: (readonly [string, string])[] }> => {
     const listed = await spawn(repo, ['config', '--null', '--name-only', '--get-regexp', '^(filter|diff|merge)\\.|^include(if)?\\.|^user\\.(name|email)$'], fixed, {}, 'text');
     if (listed.exitCode !== 0 && listed.exitCode !== 1) throw gitFailed(['config', '--get-regexp'], listed.exitCode, listed.stderr);
     const keys = listed.stdout.split('\0').filter((key) => key !== '');
-    const found = { keys, overrides: keys.flatMap(overrideFor) };
-    // An included file can change without any stamped file changing.
-    const includes = keys.some((key) => /^include(if)?\./i.test(key));
-    if (stamp !== undefined && !includes) driverCache.set(cacheKey, { stamp, ...found });
-    else driverCache.delete(cacheKey);
-    return found;
+    return { keys, overrides: keys.flatMap(overrideFor) };
+  };
+  const configLookUp = async (repo: GitRepo): Promise<{ keys: readonly string[]; overrides: (readonly [string, string])[] }> => {
+    // Taken before the look-up: a change made while git reads gives a stamp that no longer matches.
+    const stamp = await configStamp(repo, globalConfig, now());
+    if (stamp === undefined) return lookUp(repo);
+    const kept = driverCache.get(stamp);
+    if (kept) {
+      const found = await kept.catch(() => undefined);
+      // Joined while it ran: an included file may have changed after that look-up read it; a failed one is tried again.
+      return found === undefined || found.keys.some(isInclude) ? lookUp(repo) : found;
+    }
+    // Kept while it runs too, so tasks starting together share one look-up; forgotten when it fails or finds includes
+    // (an included file can change without any stamped file changing).
+    const pending = lookUp(repo);
+    driverCache.set(stamp, pending);
+    if (driverCache.size > DRIVER_CACHE_ENTRIES) driverCache.delete(driverCache.keys().next().value as string);
+    pending.then((found) => {
+      if (found.keys.some(isInclude)) driverCache.delete(stamp);
+    }, () => driverCache.delete(stamp));
+    return pending;
   };
 
   const exec = async (repo: GitRepo, args: readonly string[], call: GitCallOptions = {}): Promise<GitResult> => {
@@ -219,14 +231,16 @@ export function createGitRunner(options: GitRunnerOptions = {}): GitRunner {
 const RACY_CONFIG_MS = 2_000;
 
 /**
- * Says whether the config files git reads for `repo` are as they were: the repository's config, the
- * worktree configs (read when extensions.worktreeConfig is on) and the desk's global config, each by
- * inode, size, change and modification time (absent ones too). undefined when one of them changed
- * too recently for its timestamp to tell a later change apart; then nothing may be cached.
+ * Says whether the config files git reads for `repo` are as they were: the repository's config, the git dir's own
+ * config.worktree (read when extensions.worktreeConfig is on; each worktree reads only its own, the person's checkout
+ * `<common dir>/config.worktree`) and the desk's global config, each by inode, size, change and modification time.
+ * undefined when one of them changed too recently for its timestamp to tell a later change apart; then nothing may be
+ * kept. Equal stamps mean git reads the same config: a git dir without a config.worktree of its own is not named, so
+ * the checkout and its task worktrees share one stamp.
  */
 export async function configStamp(repo: GitRepo, globalConfig: string, now: number = Date.now()): Promise<string | undefined> {
   const commonDir = repo.commonDir ?? repo.gitDir;
-  const files = [join(commonDir, 'config'), join(commonDir, 'config.worktree'), join(repo.gitDir, 'config.worktree'), globalConfig];
+  const files = [join(commonDir, 'config'), join(repo.gitDir, 'config.worktree'), globalConfig];
   const stamps = await Promise.all(files.map(async (file) => {
     const info = await stat(file, { bigint: true }).catch(() => undefined);
     if (!info) return 'absent';
@@ -234,12 +248,8 @@ export async function configStamp(repo: GitRepo, globalConfig: string, now: numb
     return `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
   }));
   if (stamps.includes(undefined)) return undefined;
-  // A worktree without a config of its own reads what every such worktree of the repository reads: its path stays
-  // out of the stamp, so they share one look-up.
-  const ownAbsent = repo.gitDir !== commonDir && stamps[2] === 'absent';
-  const named = ownAbsent ? files.filter((_, index) => index !== 2) : files;
-  const stamped = ownAbsent ? stamps.filter((_, index) => index !== 2) : stamps;
-  return `${named.join('\0')}\0${stamped.join('\0')}`;
+  const named = stamps[1] === 'absent' ? [files[0], 'no config.worktree', files[2]] : files;
+  return `${named.join('\0')}\0${stamps.join('\0')}`;
 }
 
 /**
@@ -275,6 +285,8 @@ export async function discoverRepository(cwd: string, options: { head?: boolean 
   const stdout = await git.raw(args);
   return { exitCode: outcome?.exitCode ?? 0, stdout, stderr: outcome ? Buffer.concat(outcome.stdErr).toString('utf8') : '' };
 }
+
+const isInclude = (key: string): boolean => /^include(if)?\./i.test(key);
 
 /** The override that disarms one configured driver key, if it is one that names a program. */
 export function overrideFor(key: string): (readonly [string, string])[] {

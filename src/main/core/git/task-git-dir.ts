@@ -6,7 +6,8 @@ import { dirname, join } from 'node:path';
 import { diskFullMessage, isDiskFull, mountPointOf } from '../host/disk-full';
 import type { GitRepo, GitRunner } from './git-runner';
 import { isAncestorCommit } from './refs';
-import { planTaskGitDir, refNamedBy, REF_SNAPSHOT_FORMAT, REF_SNAPSHOT_PATTERNS, tipOf } from './task-git-dir-plan';
+import { createRefSnapshots, type RefSnapshots } from './ref-snapshot';
+import { planTaskGitDir, refNamedBy, tipOf } from './task-git-dir-plan';
 
 export interface TaskGitDirRequest {
   /** Where to make it (a fresh path in the desk's data dir). */
@@ -40,14 +41,14 @@ const MERGE_STATE = ['MERGE_HEAD', 'MERGE_MSG', 'MERGE_MODE', 'AUTO_MERGE'];
 /** The person's ignore and attribute files, read as they were. */
 const COPIED_INFO = ['exclude', 'attributes'];
 
-/** `git`: a runner with hooks off (the desk's own). One for-each-ref per run; more git only when the agent committed. */
-export async function openTaskGitDir(git: GitRunner, request: TaskGitDirRequest): Promise<TaskGitDir> {
+/**
+ * `git`: a runner with hooks off (the desk's own). `snapshots`: the person's refs, kept for the desk's life so that they
+ * are mostly read from files (see ref-snapshot.ts). Git runs only when the files cannot say, or the agent committed.
+ */
+export async function openTaskGitDir(git: GitRunner, request: TaskGitDirRequest, snapshots: RefSnapshots = createRefSnapshots(git)): Promise<TaskGitDir> {
   const { dir, commonDir, worktree, worktreeGitDir } = request;
   const common: GitRepo = { gitDir: commonDir };
-  const [worktreeHead, refs] = await Promise.all([
-    readFile(join(worktreeGitDir, 'HEAD'), 'utf8'),
-    git.run(common, ['for-each-ref', `--format=${REF_SNAPSHOT_FORMAT}`, ...REF_SNAPSHOT_PATTERNS]),
-  ]);
+  const [worktreeHead, refs] = await Promise.all([readFile(join(worktreeGitDir, 'HEAD'), 'utf8'), snapshots.read(commonDir)]);
   const plan = planTaskGitDir({ commonDir, worktreeHead, refs });
   const link = `${dir}.link`;
   await Promise.all(['objects/info', 'objects/pack', dirname(plan.branchRef), 'refs/tags', 'info'].map((sub) => mkdir(join(dir, sub), { recursive: true })));

@@ -26,6 +26,7 @@ import type { AgentSandboxView } from '../../../shared/sandbox-view';
 import { DeskError } from '../../../shared/desk-error';
 import { createGitRunner, type GitRunner } from '../git/git-runner';
 import { openTaskGitDir } from '../git/task-git-dir';
+import { createRefSnapshots } from '../git/ref-snapshot';
 import { TaskGitDirRefused } from '../git/task-git-dir-plan';
 import type { TaskLimitGroup, TaskLimits } from './limits/task-limits';
 
@@ -116,6 +117,7 @@ export interface IsolationRequest {
 export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
   const { status } = deps;
   const git = deps.git ?? createGitRunner({ hooksDir: join(deps.dataDir, 'no-hooks') });
+  const refSnapshots = createRefSnapshots(git);
   const confines = (agentId: string) => status.available && deps.policyFor(agentId).sandbox !== 'off';
   const fixedViews = createFixedViews();
 
@@ -151,7 +153,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
       const root = join(sandboxRootOf(deps.dataDir), randomBytes(6).toString('hex'));
       const tempDir = join(root, 'tmp');
       await mkdir(tempDir, { recursive: true, mode: 0o700 });
-      const taskGit = await openTaskGitDir(git, { dir: join(root, 'git'), commonDir: gitCommonDir, worktree, worktreeGitDir }).catch(async (error: unknown) => {
+      const taskGit = await openTaskGitDir(git, { dir: join(root, 'git'), commonDir: gitCommonDir, worktree, worktreeGitDir }, refSnapshots).catch(async (error: unknown) => {
         await removeTree(root).catch(() => undefined);
         if (error instanceof TaskGitDirRefused) throw worktreeLinkChanged(`The task's worktree ${worktree} cannot run: ${error.message}. Resubmit the task to start again.`);
         throw error;
