@@ -23,6 +23,8 @@ export default defineConfig({
           'scripted-agent': resolve('src/scripted-agent/scripted-agent-main.ts'),
           // Runs inside an agent's sandbox as a wrapper, bridging its loopback to the desk's egress proxy.
           'sandbox-net-bridge': resolve('src/main/core/sandbox/network/sandbox-net-bridge.ts'),
+          // The same bridge loaded into a Node agent's own process (`--import`), instead of the wrapper.
+          'sandbox-net-preload': resolve('src/main/core/sandbox/network/sandbox-net-preload.ts'),
           // Runs inside a task's sandbox around its dev server, carrying the desk's host port to the server's.
           'dev-server-forwarder': resolve('src/main/core/dev-server/dev-server-forwarder.ts'),
         },

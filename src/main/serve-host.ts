@@ -1,6 +1,6 @@
 // Headless host: the core plus its HTTP endpoint in plain Node, for servers, scripts, tests and browsers.
 // Loaded by serve.ts (built: from the one-file bundle beside it, with V8's code cache); the files it finds (the board, the scripted agent) are beside that entry.
-import { adHocAgentSpec, type Core, createCore, defaultDataDir, hostAgentCatalog, keepYoungGenerationSmall, KNOWN_AGENTS, loadOrCreateToken, lockDataDir, scriptedAgentSpec } from './core/index';
+import { adHocAgentSpec, type Core, type RepositoryDiscovery, createCore, defaultDataDir, hostAgentCatalog, keepYoungGenerationSmall, KNOWN_AGENTS, loadOrCreateToken, lockDataDir, scriptedAgentSpec } from './core/index';
 import { existsSync, mkdirSync } from 'node:fs';
 import { homedir, hostname } from 'node:os';
 import { dirname, resolve } from 'node:path';
@@ -47,6 +47,7 @@ async function main(argv: string[], entryUrl: string, hooks: ServeHooks, early: 
       appVersion: APP_VERSION,
       uiDir: builtRendererDir(entryUrl),
       ...(early.sandbox && { sandbox: early.sandbox }),
+      ...(early.repository && { repositoryDiscovery: early.repository }),
       // Forge tokens and API addresses (GH_TOKEN, GITLAB_API_URL…) for pull requests.
       env: process.env,
     });
@@ -139,6 +140,8 @@ export interface ServeHooks {
 export interface EarlyStart {
   /** The sandbox probe (core/sandbox/sandbox-probe.ts); the core starts its own when left out. */
   sandbox?: Promise<SandboxStatus>;
+  /** Git's discovery of the first --repo (core/git/repository-discovery.ts); the core asks git itself when left out. */
+  repository?: RepositoryDiscovery;
 }
 
 /** Runs the headless host; `entryUrl` is serve.ts's (or the built serve.js's) own URL. A refusal exits with code 2. */

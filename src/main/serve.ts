@@ -1,23 +1,27 @@
 // Headless host entry (`node out/main/serve.js`, `npm run serve`): the core plus its HTTP endpoint in plain Node.
 // Built, it runs the host from the one-file bundle beside it with V8's code cache (code-cache.ts), which Node can keep
 // for a script but not for ES modules; from source (tsx src/main/serve.ts) there is no bundle and it imports the host.
-// Keep its static imports to the loader and the sandbox probe: everything else the host needs is in the bundle.
+// Keep its static imports to the loader and what it starts early: everything else the host needs is in the bundle.
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { codeCacheDir, loadWithCodeCache } from './code-cache';
 import { HOST_BUNDLE } from './host-bundle';
-import { probeSandbox } from './core/early-start';
+import { probeSandbox, startRepositoryDiscovery } from './core/early-start';
+import { firstRepoArgument } from './serve-first-repo';
 import type { runServe } from './serve-host';
 
 type ServeHost = { runServe: typeof runServe };
 
-// Started first: bubblewrap's two trial runs take place while the host's code loads, and the processes are cheaper to
-// start from this small process than from the loaded host.
+// Started first: git finds the repository and bubblewrap's trial run takes place while the host's code loads, and the
+// processes are cheaper to start from this small process than from the loaded host. Git first: its answer is needed
+// first.
+const repoPath = firstRepoArgument(process.argv.slice(2));
+const repository = repoPath === undefined ? undefined : startRepositoryDiscovery(repoPath);
 const sandbox = probeSandbox();
 const bundle = fileURLToPath(new URL(HOST_BUNDLE, import.meta.url));
 const host = existsSync(bundle)
   ? loadWithCodeCache<ServeHost>(bundle, codeCacheDir(process.platform, process.env, homedir()))
   : { exports: await import('./serve-host') as ServeHost, keep: () => undefined };
 // Once listening, before the host tunes V8: the code kept then includes what the start-up compiled.
-host.exports.runServe(process.argv.slice(2), import.meta.url, { started: host.keep }, { sandbox });
+host.exports.runServe(process.argv.slice(2), import.meta.url, { started: host.keep }, { sandbox, ...(repository && { repository }) });

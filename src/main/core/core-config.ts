@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { SandboxStatus } from '../../shared/sandbox';
 import type { RunnersConfig } from '../../shared/runners';
 import type { AgentCatalog } from './agents/agent-registry';
+import type { RepositoryDiscovery } from './git/repository-discovery';
 
 export interface CoreConfig {
   /** The git repository tasks run against (any path inside it). */
@@ -35,6 +36,8 @@ export interface CoreConfig {
    * host passes the probe it started before loading the core, so bubblewrap runs while the core's code loads.
    */
   sandbox?: SandboxStatus | Promise<SandboxStatus>;
+  /** The headless host's discovery of the default repository, started before it loaded the core (used for `repoPath` only). */
+  repositoryDiscovery?: RepositoryDiscovery;
   /** Bounds on stored agent output; see ARCHITECTURE §13. */
   output?: {
     /** Output bytes stored per task at most; the start and the newest output are kept. Default 50 MB. */

@@ -51,6 +51,7 @@ import { runTask } from './tasks/task-runner';
 import { createRunTimings, timedRun, type RunTimings } from './tasks/run-timings';
 import { prepareAllowlistNetwork } from './sandbox/network/sandbox-network';
 import { prepareMcpRelay } from './sandbox/network/mcp-relay';
+import { createNetworkBridge } from './sandbox/network/network-bridge';
 import { probeSandbox } from './sandbox/sandbox-probe';
 import { createTaskSandbox } from './sandbox/task-sandbox';
 import { startTaskLimits } from './sandbox/limits/desk-limits';
@@ -108,7 +109,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   const limitsProbe = startTaskLimits({ dataDir: config.dataDir, log });
 
   // Everything that can refuse the configuration runs before anything is opened or started.
-  const repository = await openRepository(config.repoPath);
+  const repository = await openRepository(config.repoPath, config.repositoryDiscovery);
   const repoRoot = repository.root;
   const deskId = await loadDeskId(config.dataDir);
   // The repository's node_modules/.bin comes last: it may supply an agent, never shadow one on PATH.
@@ -167,9 +168,10 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     gitCommonDir: repository.commonDir,
     home: homedir(),
     policyFor: (agentId) => governance.policyFor(agentId),
-    // The bridge to the allowlist proxy runs inside the sandbox on the Node that runs the scripted agent.
-    allowlistNetwork: (request) => prepareAllowlistNetwork({ ...request, nodePath: config.agents.scripted.command }),
-    mcpRelay: (request) => prepareMcpRelay({ ...request, nodePath: config.agents.scripted.command }),
+    allowlistNetwork: prepareAllowlistNetwork,
+    mcpRelay: prepareMcpRelay,
+    // Inside a Node agent's own Node, else a wrapper on the Node that runs the scripted agent.
+    bridge: createNetworkBridge({ nodePath: config.agents.scripted.command }),
     limits: taskLimits,
     log,
   });

@@ -24,3 +24,4 @@ export { processExists } from './agents/process-tree';
 export type { EventListener } from './events/event-bus';
 export { PROMPT_PAD_ORIGIN } from './http/security';
 export { createGitService } from './git/git-service';
+export type { RepositoryDiscovery } from './git/repository-discovery';

@@ -7,19 +7,9 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GitPluginError, simpleGit } from 'simple-git';
 import { gitFailed } from './git-errors';
+import { environmentFor, type GitRepo } from './git-environment';
 
-/**
- * Where a command runs, as the desk knows it: never found by git from a `.git` file or directory
- * in the work tree (an agent can rewrite those).
- */
-export interface GitRepo {
-  /** The git dir: the repository's own, or `<common dir>/worktrees/<name>` for a linked worktree. */
-  gitDir: string;
-  /** The checked-out files; absent for commands that need none. */
-  workTree?: string;
-  /** The repository's shared git dir, when `gitDir` is a linked worktree's. */
-  commonDir?: string;
-}
+export type { GitRepo } from './git-environment';
 
 export interface GitResult {
   exitCode: number;
@@ -97,11 +87,6 @@ const DRIVER_CACHE_ENTRIES = 64;
 // skip the look-up of driver names (one git process fewer).
 const DRIVERLESS_COMMANDS = new Set(['rev-parse', 'symbolic-ref', 'update-ref', 'merge-base', 'config', 'cat-file', 'for-each-ref']);
 
-// simple-git strips every ambient GIT_* variable from the child's environment unless named here.
-// Ambient ones that pass: a person's own identity. The rest are set by the desk itself.
-const AMBIENT_ALLOWED = ['GIT_AUTHOR_NAME', 'GIT_AUTHOR_EMAIL', 'GIT_COMMITTER_NAME', 'GIT_COMMITTER_EMAIL'];
-// Variables simple-git refuses in a hand-built environment (besides GIT_*): never passed on.
-const GUARDED_AMBIENT = new Set(['editor', 'pager', 'visual', 'prefix', 'ssh_askpass']);
 
 // simple-git blocks settings that can name programs. Every setting and variable this runner passes
 // is built here from fixed names and values (the only names taken from git are driver names read
@@ -262,30 +247,6 @@ export async function readPersonalConfig(cwd: string, key: string): Promise<stri
   return value.trim() === '' ? undefined : value.replace(/\r?\n$/, '');
 }
 
-/**
- * Where the repository holding `cwd` keeps its files and git dirs, as git finds them from there: the
- * one time the desk lets git discover a repository, when the person names theirs at start.
- */
-export async function discoverRepository(cwd: string, options: { head?: boolean } = {}): Promise<GitResult> {
-  // `head`: also HEAD's commit and the ref it names (`HEAD` when detached); git fails the whole question when HEAD
-  // has no commit yet, so a caller asks again without it.
-  const args = ['rev-parse', '--path-format=absolute', '--show-toplevel', '--absolute-git-dir', '--git-common-dir', ...(options.head ? ['HEAD', '--symbolic-full-name', 'HEAD'] : [])];
-  const env = environmentFor(undefined, '/dev/null', []);
-  let outcome: { exitCode: number; stdErr: Buffer[] } | undefined;
-  const git = simpleGit({
-    baseDir: cwd,
-    unsafe: UNSAFE_UNLOCKED,
-    allowEnvironment: Object.keys(env).filter((key) => key.toUpperCase().startsWith('GIT_')),
-    errors: (error, result) => {
-      if (error instanceof GitPluginError) return error;
-      outcome = result;
-      return undefined;
-    },
-  }).env(env);
-  const stdout = await git.raw(args);
-  return { exitCode: outcome?.exitCode ?? 0, stdout, stderr: outcome ? Buffer.concat(outcome.stdErr).toString('utf8') : '' };
-}
-
 const isInclude = (key: string): boolean => /^include(if)?\./i.test(key);
 
 /** The override that disarms one configured driver key, if it is one that names a program. */
@@ -304,36 +265,6 @@ export function overrideFor(key: string): (readonly [string, string])[] {
   if (section === 'merge' && variable === 'driver') return [[key, TEXT_MERGE_DRIVER]];
   if (section === 'merge' && variable === 'recursive') return [[key, 'text']];
   return [];
-}
-
-/**
- * The child's environment: the parent's minus anything git or simple-git would read as an
- * instruction, plus the repository named outright and the settings passed as GIT_CONFIG_COUNT
- * pairs (names and values travel apart, so no driver name can be misread).
- */
-function environmentFor(repo: GitRepo | undefined, globalConfig: string, settings: readonly (readonly [string, string])[]): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (value === undefined) continue;
-    const lower = key.toLowerCase();
-    if (GUARDED_AMBIENT.has(lower)) continue;
-    if (lower.startsWith('git_') && !AMBIENT_ALLOWED.includes(key.toUpperCase())) continue;
-    env[key] = value;
-  }
-  if (repo) {
-    env.GIT_DIR = repo.gitDir;
-    if (repo.workTree !== undefined) env.GIT_WORK_TREE = repo.workTree;
-    if (repo.commonDir !== undefined) env.GIT_COMMON_DIR = repo.commonDir;
-  }
-  env.GIT_CONFIG_NOSYSTEM = '1';
-  env.GIT_CONFIG_GLOBAL = globalConfig;
-  env.GIT_TERMINAL_PROMPT = '0';
-  env.GIT_CONFIG_COUNT = String(settings.length);
-  settings.forEach(([key, value], index) => {
-    env[`GIT_CONFIG_KEY_${index}`] = key;
-    env[`GIT_CONFIG_VALUE_${index}`] = value;
-  });
-  return env;
 }
 
 function splitSetting(setting: string): readonly [string, string] {

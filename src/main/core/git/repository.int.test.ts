@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { git, isolateGitConfig } from './git-test-fixture';
 import { openRepository } from './repository';
+import { startRepositoryDiscovery } from './repository-discovery';
 import { openRepo } from '../repos/repo-set';
 
 let restoreConfig: () => void;
@@ -57,6 +58,52 @@ describe('openRepository', () => {
     git(root, 'checkout', '--quiet', '--detach');
     const repository = await openRepository(root);
     expect(repository.headAtOpen).toEqual({ commit: git(root, 'rev-parse', 'HEAD') });
+  });
+});
+
+describe('openRepository with a discovery the host started early', () => {
+  const makeRepo = (path: string, branch: string) => {
+    git(root, 'init', '--quiet', `--initial-branch=${branch}`, path);
+    git(path, 'commit', '--quiet', '--allow-empty', '-m', 'start');
+    return path;
+  };
+
+  it('takes git\'s answer from the discovery started for the same path', async () => {
+    const repo = makeRepo(join(root, 'repo'), 'trunk');
+    const early = startRepositoryDiscovery(repo);
+    await early.withHead;
+    // Moved after git answered: the repository as found then is what the early answer says.
+    git(repo, 'checkout', '--quiet', '-b', 'later');
+    await expect(openRepository(repo, early)).resolves.toMatchObject({ root: realpathSync(repo), headAtOpen: { branch: 'trunk' } });
+  });
+
+  it('asks git again when the discovery was started for another path', async () => {
+    const first = makeRepo(join(root, 'first'), 'main');
+    const second = makeRepo(join(root, 'second'), 'main');
+    await expect(openRepository(second, startRepositoryDiscovery(first))).resolves.toMatchObject({ root: realpathSync(second) });
+  });
+
+  it('still refuses a folder that is not a git work tree', async () => {
+    const plain = join(root, 'plain');
+    mkdirSync(plain);
+    await expect(openRepository(plain, startRepositoryDiscovery(plain))).rejects.toMatchObject({ code: 'not_a_git_repository', details: { path: plain } });
+  });
+
+  it('is not steered to another repository by GIT_DIR or GIT_WORK_TREE in the desk\'s environment', async () => {
+    const repo = makeRepo(join(root, 'repo'), 'main');
+    const other = makeRepo(join(root, 'other'), 'other');
+    const saved = { dir: process.env.GIT_DIR, tree: process.env.GIT_WORK_TREE };
+    process.env.GIT_DIR = join(other, '.git');
+    process.env.GIT_WORK_TREE = other;
+    try {
+      const early = startRepositoryDiscovery(repo);
+      await expect(openRepository(repo, early)).resolves.toMatchObject({ root: realpathSync(repo), headAtOpen: { branch: 'main' } });
+    } finally {
+      for (const [key, value] of [['GIT_DIR', saved.dir], ['GIT_WORK_TREE', saved.tree]] as const) {
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+      }
+    }
   });
 });
 

@@ -35,6 +35,11 @@ describe('the bubblewrap command line', () => {
     expect(args).not.toContain('--new-session');
   });
 
+  it('sets the variables it is given for the command, as bubblewrap options before it', () => {
+    const args = bwrapArguments({ ...layout, env: { DESK_NET_BRIDGE: '["--relay","4000=/s"]' } }, 'node', []);
+    expect(args.slice(-7)).toEqual(['--setenv', 'DESK_NET_BRIDGE', '["--relay","4000=/s"]', '--chdir', '/data/worktrees/t', '--', 'node']);
+  });
+
   it('orders mounts at one path hide, open, close', () => {
     expect(orderedMounts([
       { kind: 'read-only', path: '/a' }, { kind: 'writable', path: '/a' }, { kind: 'hide-dir', path: '/a' },

@@ -33,6 +33,8 @@ export interface SandboxLayout {
    * under a pseudo-terminal that is theirs, whose controlling terminal they must keep.
    */
   newSession: boolean;
+  /** Variables set for the process on top of those it inherits (the network bridge's settings for its preload). */
+  env?: Readonly<Record<string, string>>;
 }
 
 const KIND_ORDER: Record<Mount['kind'], number> = { 'hide-dir': 0, 'scratch-dir': 0, 'hide-file': 1, symlink: 1, writable: 2, 'read-only': 3 };
@@ -63,6 +65,7 @@ export function bwrapArguments(layout: SandboxLayout, command: string, args: rea
       case 'read-only': options.push('--ro-bind', mount.source ?? mount.path, mount.path); break;
     }
   }
+  for (const [name, value] of Object.entries(layout.env ?? {})) options.push('--setenv', name, value);
   options.push('--chdir', layout.cwd, '--');
   return [...options, command, ...args];
 }

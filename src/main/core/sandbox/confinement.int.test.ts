@@ -132,6 +132,31 @@ describe.skipIf(skip)(`an agent in the sandbox${skip ? ` (skipped: ${skip})` : '
     }
   });
 
+  it('gains nothing by going around the bridge in its own process: the one socket bound in answers only /mcp, and only with a token', async () => {
+    const desk = await openDesk({ agents: [scriptedAgent(), hostileAgent()] });
+    const { report } = await attack(desk, 'around', [{ getOverBoundSockets: '/api/tasks' }, { getOverBoundSockets: '/mcp' }]);
+    // The bridge lives in the agent's own Node, so the agent can always skip it and talk to the relay's socket itself.
+    expect(report[0]?.output).toMatch(/^mcp\.sock 404 .*"mcp_only"[^\n]*$/);
+    expect(report[1]?.output).toMatch(/^mcp\.sock 401 .*MCP token[^\n]*$/);
+  });
+
+  it('runs a Node agent with its allowlist and MCP relay and no bridge process: its own Node is the only one in the sandbox', async () => {
+    const vendor = { ...hostileAgent(), id: 'vendor', networkHosts: ['api.example.com'] };
+    const desk = await openDesk({ agents: [scriptedAgent(), vendor] });
+    await desk.api('POST', '/', { id: 'alone', agent: 'vendor', prompt: JSON.stringify([
+      { exec: 'for p in /proc/[0-9]*; do [ "$p" = /proc/$$ ] || tr "\\0" " " < $p/cmdline 2>/dev/null; echo; done' },
+    ]) });
+    await desk.waitForStatus('alone', 'completed');
+    const task = (await desk.api('GET', '/tasks/alone')).json;
+    const report = JSON.parse(git(desk.repo, 'show', `${task.commit}:attack-report.json`)) as AttackResult[];
+    const commands = (report[0]?.output ?? '').split('\n').filter((line) => line.trim() !== '');
+    // Under tests tsx's esbuild service runs beside the agent too; of Node processes there is one: the agent.
+    const nodes = commands.filter((line) => /(^|\/)node$/.test(line.split(' ')[0] ?? ''));
+    expect(nodes).toHaveLength(1);
+    expect(nodes[0]).toMatch(/--import \S*sandbox-net-preload-\w+\.mjs .*hostile-agent\.ts/);
+    expect(commands.filter((line) => line.includes('sandbox-net-bridge'))).toEqual([]);
+  });
+
   it('reaches only the hosts its allowlist names, through the desk\'s proxy, and the refusal is logged', async () => {
     const server = createHttpServer((_request, response) => response.end('allowed service'));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

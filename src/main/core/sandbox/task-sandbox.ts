@@ -29,6 +29,7 @@ import { openTaskGitDir } from '../git/task-git-dir';
 import { createRefSnapshots } from '../git/ref-snapshot';
 import { TaskGitDirRefused } from '../git/task-git-dir-plan';
 import type { TaskLimitGroup, TaskLimits } from './limits/task-limits';
+import type { NetworkBridge } from './network/network-bridge';
 
 /** How one task's processes are started. */
 export interface TaskIsolation {
@@ -52,12 +53,15 @@ export interface TaskIsolation {
   agentCommit?(): string | undefined;
 }
 
-/** The network allowlist as the sandbox uses it (./network/sandbox-network.ts, with the desk's Node filled in). */
-export type AllowlistNetwork = (request: { dir: string; hosts: readonly string[]; noProxy?: readonly string[]; log(line: string): void }) => Promise<{
-  wrap(command: string, args: string[]): { command: string; args: string[] };
+/** The network allowlist as the sandbox uses it (./network/sandbox-network.ts). */
+export type AllowlistNetwork = (request: { dir: string; hosts: readonly string[]; noProxy?: readonly string[]; log(line: string): void }) => Promise<NetworkEnd>;
+
+/** A way out of the sandbox's own network (the egress proxy, the MCP relay): a socket bound in, and the bridge's flags to it. */
+interface NetworkEnd {
+  bridgeFlags: readonly string[];
   bindPaths: readonly string[];
   close(): Promise<void>;
-}>;
+}
 
 export interface TaskSandboxDeps {
   status: SandboxStatus;
@@ -70,11 +74,9 @@ export interface TaskSandboxDeps {
   limits?: TaskLimits;
   allowlistNetwork?: AllowlistNetwork;
   /** The relay to the desk's MCP server for agents without the host's network (./network/mcp-relay.ts). */
-  mcpRelay?: (request: { dir: string; port: number }) => Promise<{
-    wrap(command: string, args: string[]): { command: string; args: string[] };
-    bindPaths: readonly string[];
-    close(): Promise<void>;
-  }>;
+  mcpRelay?: (request: { dir: string; port: number }) => Promise<NetworkEnd>;
+  /** Runs a command behind the bridge to the proxy and the relay (./network/network-bridge.ts); needed with either. */
+  bridge?: NetworkBridge;
   /** The desk's log, told when sandboxes of an earlier run were ended. */
   log?(line: string): void;
   /** The desk's environment, which agents take their variables from (default: this process's). */
@@ -172,9 +174,10 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
       const deskPort = mcpUrl === undefined ? undefined : Number(new URL(mcpUrl).port);
       const { kept: hosts, dropped } = withoutDeskPort(policy.network ?? agent.networkHosts ?? [], deskPort);
       for (const entry of dropped) log(`Network: left out ${JSON.stringify(entry)}: that is the desk's own port, which agents reach only through its MCP server.`);
-      for (const notice of await endpointNotices(agentEnvironment(deps.environment ?? process.env, agent), agentHome, stateDirs, hosts)) log(notice);
+      const agentEnv = agentEnvironment(deps.environment ?? process.env, agent);
+      for (const notice of await endpointNotices(agentEnv, agentHome, stateDirs, hosts)) log(notice);
       let network: 'none' | 'host' = 'none';
-      let proxy: Awaited<ReturnType<AllowlistNetwork>> | undefined;
+      let proxy: NetworkEnd | undefined;
       let networkNote = 'network off';
       if (hosts.includes('*')) {
         network = 'host';
@@ -190,7 +193,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
       }
 
       // Without the host's network the desk's port is out of reach: a relay brings exactly that port in.
-      let relay: Awaited<ReturnType<NonNullable<TaskSandboxDeps['mcpRelay']>>> | undefined;
+      let relay: NetworkEnd | undefined;
       if (mcpUrl !== undefined && network === 'none' && deps.mcpRelay) {
         const netDir = join(root, 'net');
         await mkdir(netDir, { recursive: true, mode: 0o700 });
@@ -240,10 +243,10 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
         description: `Sandboxed (${status.version ?? 'bubblewrap'}): sees its own /tmp and of the home only its toolchains; writes only to the worktree, its own git dir (the repository's objects read-only, its refs out of reach), its temp dir${writablePlaces.length > 0 ? ` and ${writablePlaces.join(', ')}` : ''}; ${networkNote}.${limits?.description ? ` ${limits.description}` : ''}`,
         env: { TMPDIR: tempDir, TMP: tempDir, TEMP: tempDir },
         wrap(command, args, options = {}) {
-          let inner = proxy ? proxy.wrap(command, [...args]) : { command, args: [...args] };
           // The agent and the workspace's setup commands get the relay; terminals a person or agent opens do not.
-          if (relay && !options.terminal) inner = relay.wrap(inner.command, inner.args);
-          const confined = bwrapArguments({ ...layout, newSession: !options.terminal, cwd: options.cwd ?? worktree }, inner.command, inner.args);
+          const flags = [...(proxy?.bridgeFlags ?? []), ...(relay && !options.terminal ? relay.bridgeFlags : [])];
+          const inner = bridged(deps.bridge, command, args, flags, agentEnv.PATH);
+          const confined = bwrapArguments({ ...layout, newSession: !options.terminal, cwd: options.cwd ?? worktree, ...(inner.env && { env: inner.env }) }, inner.command, inner.args);
           // Outside bubblewrap: the cgroup tree is read-only inside, and the join happens before the sandbox exists.
           return limits ? limits.wrap(layout.bwrap, confined) : { command: layout.bwrap, args: confined };
         },
@@ -267,6 +270,13 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
       };
     },
   };
+}
+
+/** One bridge for both ways out (./network/network-bridge.ts decides whether it runs in the command's own Node). */
+function bridged(bridge: NetworkBridge | undefined, command: string, args: readonly string[], flags: readonly string[], searchPath: string | undefined): { command: string; args: string[]; env?: Record<string, string> } {
+  if (flags.length === 0) return { command, args: [...args] };
+  if (!bridge) throw new Error('Network: this sandbox has a proxy or MCP relay but no bridge to reach it; give createTaskSandbox a `bridge`.');
+  return bridge.launch(command, args, flags, searchPath);
 }
 
 /**

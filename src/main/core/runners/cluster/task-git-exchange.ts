@@ -8,7 +8,8 @@ import { appendFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join, resolve } from 'node:path';
 import { deskError } from '../../../../shared/desk-error';
-import { createGitRunner, discoverRepository, type GitRepo } from '../../git/git-runner';
+import { createGitRunner, type GitRepo } from '../../git/git-runner';
+import { discoverRepository } from '../../git/repository-discovery';
 import { runGit } from './exchange-git';
 import { HOOK_BRANCH_VARIABLE, HOOK_REPOSITORY_VARIABLE, HOOK_START_VARIABLE, PRE_RECEIVE_HOOK } from './pre-receive-hook';
 import { serveSmartHttp } from './smart-http';
@@ -133,7 +134,7 @@ async function worktreeRepo(worktree: string, gitCommonDir: string): Promise<Git
   const found = await discoverRepository(worktree);
   const [topLevel, gitDir, commonDir] = found.stdout.split(/\r?\n/);
   if (found.exitCode !== 0 || !topLevel || !gitDir || !commonDir) {
-    throw deskError('invalid', 'not_a_git_repository', `${worktree} is not a git worktree: ${found.stderr.trim()}`, { path: worktree });
+    throw deskError('invalid', 'not_a_git_repository', `${worktree} is not a git worktree: ${found.notStarted ?? found.stderr.trim()}`, { path: worktree });
   }
   if (realpathSync(commonDir) !== realpathSync(gitCommonDir) || realpathSync(topLevel) !== realpathSync(worktree)) {
     throw deskError('invalid', 'foreign_worktree', `${worktree} is not a worktree of the repository at ${gitCommonDir}`, { path: worktree });

@@ -7,21 +7,17 @@ import { createServer, request as httpRequest, type IncomingMessage, type Server
 import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import { MCP_PATH } from '../../../../shared/mcp';
-import { bridgeLauncher } from './sandbox-network';
 
 export interface McpRelayOptions {
   /** A private (0700) per-task directory; the relay's socket is created in it. */
   dir: string;
   /** The desk's port on 127.0.0.1, and the bridge's inside the sandbox. */
   port: number;
-  /** The Node that runs the bridge inside the sandbox. */
-  nodePath: string;
-  bridgeEntry?: string;
 }
 
 export interface McpRelay {
-  /** The command line that runs `command` behind the in-sandbox bridge to the relay. */
-  wrap(command: string, args: string[]): { command: string; args: string[] };
+  /** The bridge's flags (./bridge-settings.ts) that bring the relay in at the desk's port. */
+  bridgeFlags: string[];
   bindPaths: string[];
   close(): Promise<void>;
 }
@@ -43,12 +39,8 @@ export async function prepareMcpRelay(options: McpRelayOptions): Promise<McpRela
       resolve();
     });
   });
-  const launcher = bridgeLauncher(options.bridgeEntry);
   return {
-    wrap: (command, args) => ({
-      command: options.nodePath,
-      args: [...launcher, '--socket', socketPath, '--port', String(options.port), '--plain', '--', command, ...args],
-    }),
+    bridgeFlags: ['--relay', `${options.port}=${socketPath}`],
     bindPaths: [socketPath],
     close: () => new Promise((resolve) => {
       for (const socket of sockets) socket.destroy();

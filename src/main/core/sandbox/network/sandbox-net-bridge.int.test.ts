@@ -48,6 +48,33 @@ describe('the sandbox network bridge', () => {
     await new Promise((done) => proxy.close(done));
   });
 
+  it('serves the proxy and a relay from one process: each port pipes to its own socket', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'bridge-'));
+    const proxySocket = join(dir, 'proxy.sock');
+    const relaySocket = join(dir, 'relay.sock');
+    const proxy = createServer((socket) => socket.end('proxy'));
+    const relay = createServer((socket) => socket.end('relay'));
+    await Promise.all([new Promise<void>((done) => proxy.listen(proxySocket, done)), new Promise<void>((done) => relay.listen(relaySocket, done))]);
+    const relayPort = await freePort();
+    const read = (port: string) => `new Promise((done) => require('node:net').connect(${port}, '127.0.0.1').on('data', (d) => done(String(d))))`;
+    const client = `Promise.all([${read('new URL(process.env.HTTP_PROXY).port')}, ${read(String(relayPort))}]).then((got) => console.log(got.join(' ')));`;
+    const run = bridge(['--socket', proxySocket, '--port', '0', '--relay', `${relayPort}=${relaySocket}`, '--', process.execPath, '-e', client]);
+    expect(await run.exited).toMatchObject({ code: 0, stdout: 'proxy relay\n' });
+    await Promise.all([new Promise((done) => proxy.close(done)), new Promise((done) => relay.close(done))]);
+  });
+
+  it('runs a command behind a relay alone, with no proxy variables set for it', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'bridge-'));
+    const relaySocket = join(dir, 'relay.sock');
+    const relay = createServer((socket) => socket.end('relay only'));
+    await new Promise<void>((done) => relay.listen(relaySocket, done));
+    const relayPort = await freePort();
+    const client = `require('node:net').connect(${relayPort}, '127.0.0.1').on('data', (d) => console.log(String(d), process.env.HTTP_PROXY ?? 'no proxy'));`;
+    const run = bridge(['--relay', `${relayPort}=${relaySocket}`, '--', process.execPath, '-e', client]);
+    expect(await run.exited).toMatchObject({ code: 0, stdout: 'relay only no proxy\n' });
+    await new Promise((done) => relay.close(done));
+  });
+
   /** A stand-in proxy: answers CONNECT with `status`, then echoes what comes through the tunnel, naming its target. */
   async function connectProxy(socketPath: string, status: string) {
     const targets: string[] = [];

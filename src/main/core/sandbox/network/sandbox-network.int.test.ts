@@ -1,14 +1,21 @@
-// An allowlisted network for a command in a real bubblewrap sandbox without network: only the proxy gets out.
+// An allowlisted network for a command in a real bubblewrap sandbox without network: only the proxy gets out, through
+// the bridge inside a Node command's own process or, for any other command, the bridge's wrapper.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import * as http from 'node:http';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareAllowlistNetwork, type AllowlistNetwork } from './sandbox-network';
+import { createNetworkBridge } from './network-bridge';
 
-const BRIDGE_SOURCE = resolve(import.meta.dirname, 'sandbox-net-bridge.ts');
+const bridge = createNetworkBridge({
+  nodePath: process.execPath,
+  wrapperEntry: resolve(import.meta.dirname, 'sandbox-net-bridge.ts'),
+  preloadEntry: resolve(import.meta.dirname, 'sandbox-net-preload.ts'),
+});
 
 /** Why bubblewrap cannot be used here, or undefined when it can (the lead's sandbox probe replaces this later). */
 function bwrapUnavailable(): string | undefined {
@@ -65,11 +72,11 @@ require('node:http').get(url + '/http', (res) => {
   });
 }).on('error', (error) => console.log('error ' + error.code));
 `;
-/** Node 22.21 and 24.5 were the first to send their own http requests and fetch through HTTP_PROXY when told to. */
-const nodeUsesEnvProxy = (() => {
-  const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
-  return major > 24 || (major === 24 && minor >= 5) || (major === 22 && minor >= 21);
-})();
+/**
+ * A Node program with the bridge inside it learns of the proxy after its start, which only Nodes with
+ * http.setGlobalProxyFromEnv can be told (its children, started after, follow NODE_USE_ENV_PROXY from 22.21 and 24.5).
+ */
+const nodeUsesEnvProxy = typeof (http as { setGlobalProxyFromEnv?: unknown }).setGlobalProxyFromEnv === 'function';
 const CONNECT_DIRECTLY = `
 require('node:net').connect(Number(process.argv[1]), '127.0.0.1')
   .on('connect', () => { console.log('connected'); process.exit(0); })
@@ -83,6 +90,7 @@ describe.skipIf(skipReason !== undefined)(`an allowlisted network in bubblewrap$
   let dir: string;
   let network: AllowlistNetwork;
   const logged: string[] = [];
+  const launches: string[] = [];
 
   beforeAll(async () => {
     web = await listen(createHttpServer((request, response) => response.end(`hello from ${request.url}`)));
@@ -93,8 +101,6 @@ describe.skipIf(skipReason !== undefined)(`an allowlisted network in bubblewrap$
       dir,
       hosts: [`127.0.0.1:${web.port}`, `127.0.0.1:${echo.port}`, 'not a host'],
       log: (line) => logged.push(line),
-      nodePath: process.execPath,
-      bridgeEntry: BRIDGE_SOURCE,
     });
   });
 
@@ -105,10 +111,12 @@ describe.skipIf(skipReason !== undefined)(`an allowlisted network in bubblewrap$
   });
 
   function sandboxed(command: string, args: string[], stdin = ''): Promise<{ code: number | null; stdout: string; stderr: string }> {
-    const wrapped = network.wrap(command, args);
+    const wrapped = bridge.launch(command, args, network.bridgeFlags, process.env.PATH);
+    launches.push(wrapped.kind);
     const binds = network.bindPaths.flatMap((path) => ['--bind', path, path]);
+    const env = Object.entries(wrapped.env ?? {}).flatMap(([name, value]) => ['--setenv', name, value]);
     const child = spawn('bwrap', ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-net', '--unshare-pid',
-      '--die-with-parent', ...binds, wrapped.command, ...wrapped.args]);
+      '--die-with-parent', ...binds, ...env, wrapped.command, ...wrapped.args]);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
@@ -129,7 +137,7 @@ describe.skipIf(skipReason !== undefined)(`an allowlisted network in bubblewrap$
     expect(curl.stdout).toBe('hello from /curl 200');
   });
 
-  it.skipIf(!nodeUsesEnvProxy)(`lets a Node agent's own http and fetch reach an allowed host with no proxy named${nodeUsesEnvProxy ? '' : ` (skipped: Node ${process.versions.node} ignores NODE_USE_ENV_PROXY)`}`, async () => {
+  it.skipIf(!nodeUsesEnvProxy)(`lets a Node agent's own http and fetch reach an allowed host with no proxy named${nodeUsesEnvProxy ? '' : ` (skipped: Node ${process.versions.node} has no http.setGlobalProxyFromEnv)`}`, async () => {
     const plain = await sandboxed(process.execPath, ['-e', GET_PLAINLY, `http://127.0.0.1:${web.port}`]);
     expect(plain.stdout.trim().split('\n')).toEqual(['200 hello from /http', '200 hello from /fetch']);
   });
@@ -159,6 +167,18 @@ describe.skipIf(skipReason !== undefined)(`an allowlisted network in bubblewrap$
   it('passes stdin and stdout straight through and exits with the command\'s code', async () => {
     expect(await sandboxed('cat', [], 'ping\n{"jsonrpc":"2.0"}\n')).toMatchObject({ code: 0, stdout: 'ping\n{"jsonrpc":"2.0"}\n' });
     expect((await sandboxed('sh', ['-c', 'exit 7'])).code).toBe(7);
+  });
+
+  it('runs the bridge inside a Node command and as the wrapper of any other', async () => {
+    launches.length = 0;
+    await sandboxed(process.execPath, ['-e', '0']);
+    await sandboxed('cat', []);
+    expect(launches).toEqual(['node-preload', 'wrapper']);
+  });
+
+  it('leaves a Node command no bridge variable to read and nothing on stdout but its own', async () => {
+    const seen = await sandboxed(process.execPath, ['-e', `console.log(JSON.stringify(process.env.DESK_NET_BRIDGE ?? null))`]);
+    expect(seen).toMatchObject({ code: 0, stdout: 'null\n', stderr: '' });
   });
 
   it('logs allowlist entries it cannot parse instead of widening them', () => {

@@ -22,7 +22,9 @@ export type Attack =
   | { exec: string }
   /** Leaves a process behind that double-forks into its own session and ignores TERM and HUP. */
   | { leaveSurvivor: string }
-  | { sleep: number };
+  | { sleep: number }
+  /** An HTTP GET of `path` straight over every unix socket bound into the sandbox (found in its mount table). */
+  | { getOverBoundSockets: string };
 
 export interface AttackResult { attack: Attack; ok: boolean; output?: string; error?: string }
 
@@ -55,6 +57,7 @@ async function attempt(attack: Attack, cwd: string): Promise<AttackResult> {
       spawn('sh', ['-c', script], { stdio: 'ignore', detached: true }).unref();
       return { attack, ok: true };
     }
+    if ('getOverBoundSockets' in attack) return await getOverBoundSockets(attack);
     await new Promise((resolve) => setTimeout(resolve, attack.sleep));
     return { attack, ok: true };
   } catch (error) {
@@ -89,6 +92,21 @@ function getDirectly(attack: { get: string; timeoutMs?: number }): Promise<Attac
     request.on('error', (error: NodeJS.ErrnoException) => resolve({ attack, ok: false, error: error.code ?? error.message }));
     request.end();
   });
+}
+
+async function getOverBoundSockets(attack: { getOverBoundSockets: string }): Promise<AttackResult> {
+  const sockets = readFileSync('/proc/self/mountinfo', 'utf8').split('\n').map((line) => line.split(' ')[4] ?? '').filter((path) => path.endsWith('.sock'));
+  const answers = await Promise.all(sockets.map((socketPath) => new Promise<string>((resolve) => {
+    const request = httpRequest({ socketPath, path: attack.getOverBoundSockets, method: 'GET', timeout: 1500 }, (response) => {
+      let body = '';
+      response.on('data', (chunk: Buffer) => { body += chunk.toString(); });
+      response.on('end', () => resolve(`${socketPath.split('/').pop() ?? ''} ${response.statusCode} ${body}`));
+    });
+    request.on('timeout', () => request.destroy(new Error('timeout')));
+    request.on('error', (error: NodeJS.ErrnoException) => resolve(`${socketPath.split('/').pop() ?? ''} ${error.code ?? error.message}`));
+    request.end();
+  })));
+  return { attack, ok: answers.some((answer) => / 200 /.test(answer)), output: answers.sort().join('\n') };
 }
 
 function tryConnect(attack: { connect: string }): Promise<AttackResult> {
