@@ -2,6 +2,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { endProcessTree } from './process-tree';
+import { endSandboxNamespace } from './namespace-end';
 import { DeskError } from '../../../shared/desk-error';
 
 export interface AgentExit { code: number | null; signal: NodeJS.Signals | null }
@@ -45,6 +46,11 @@ export interface SpawnAgentOptions {
   cwd: string;
   env: Record<string, string>;
   onLogLine?: (line: string) => void;
+  /**
+   * `command` starts a sandbox whose processes share one PID namespace (the task sandbox's bubblewrap): stopping it
+   * waits for that namespace to end instead of walking the process table (./namespace-end.ts).
+   */
+  pidNamespace?: boolean;
 }
 
 const KEPT_LOG_LINES = 20;
@@ -92,7 +98,8 @@ export async function spawnAgent(options: SpawnAgentOptions): Promise<AgentProce
         return;
       }
       child.stdin.end();
-      await endProcessTree(pid, { graceMs: 1000, limitMs: 2500, exited });
+      if (options.pidNamespace) await endSandboxNamespace(pid, { graceMs: 1000, limitMs: 2500, exited });
+      else await endProcessTree(pid, { graceMs: 1000, limitMs: 2500, exited });
     },
   };
 }

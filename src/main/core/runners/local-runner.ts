@@ -24,7 +24,12 @@ export function createLocalRunner(deps: { sandbox: TaskSandbox; capacity(): numb
         ...isolation,
         wrap: (command, args, options) => isolation.wrap(command, args, options),
         dispose: () => isolation.dispose(),
-        startAgent: (options) => spawnAgent({ ...isolation.wrap(options.command, options.args), program: options.command, cwd: options.cwd, env: options.env, ...(options.onLogLine && { onLogLine: options.onLogLine }) }),
+        startAgent: (options) => spawnAgent({
+          ...isolation.wrap(options.command, options.args), program: options.command, cwd: options.cwd, env: options.env,
+          ...(options.onLogLine && { onLogLine: options.onLogLine }),
+          // Every bubblewrap command line unshares the PID namespace (../sandbox/bwrap-arguments.ts).
+          pidNamespace: isolation.kind === 'bubblewrap',
+        }),
       };
     },
   };

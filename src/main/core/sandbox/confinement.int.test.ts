@@ -245,6 +245,13 @@ describe.skipIf(skip)(`an agent in the sandbox${skip ? ` (skipped: ${skip})` : '
     expect(Date.now() - cancelledAt).toBeLessThan(3000);
   });
 
+  it('leaves nothing running once its task has completed, not even a double-forked process that ignores TERM and HUP', async () => {
+    const desk = await openDesk({ agents: [scriptedAgent(), hostileAgent()] });
+    const marker = `desk-survivor-${process.pid}-completed`;
+    await attack(desk, 'finished', [{ leaveSurvivor: marker }]);
+    expect(processesWith(marker)).toEqual([]);
+  });
+
   it('runs terminal commands in the sandbox too: no secrets, no survivors', async () => {
     const desk = await openDesk({ policy: policyAllowing('execute') });
     const marker = `desk-survivor-${process.pid}-terminal`;

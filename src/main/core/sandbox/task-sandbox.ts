@@ -3,22 +3,24 @@
 // PID namespace that dies with it; without, the desk says so and runs them as plain children.
 import { agentCacheDir } from '../agents/agent-installs';
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, realpath, rm } from 'node:fs/promises';
-import { realpathSync, rmSync, statSync } from 'node:fs';
+import { mkdir, readFile, realpath } from 'node:fs/promises';
+import { realpathSync, rmSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { AgentPolicy } from '../../../shared/governance';
 import type { SandboxKind, SandboxStatus } from '../../../shared/sandbox';
 import type { AgentSpec } from '../agents/agent-spec';
 import { bwrapArguments, type Mount, type SandboxLayout } from './bwrap-arguments';
 import { endLeftoverSandboxes, sandboxRootOf } from './leftover-sandboxes';
-import { expandHome, isWithin } from './sandbox-layout';
+import { expandHome, isWithin, sandboxMounts } from './sandbox-layout';
 import { withoutDeskPort } from './network/loopback-forwards';
 import { endpointsInEnvironment, endpointsInToml, unreachableEndpointNotices } from './network/endpoint-notices';
 import { agentEnvironment } from '../agents/agent-environment';
 import { planStateScratch, scratchMounts } from './state-files';
 import { fillStateScratch, hostEntriesOf, returnStateFiles } from './state-scratch';
-import { taskViewMounts, visibleIn } from './read-view';
-import { readViewFactsFor } from './view-facts';
+import { visibleIn } from './read-view';
+import { createFixedViews } from './fixed-view';
+import { hostKindOf } from './view-facts';
+import { removeTree } from './remove-tree';
 import { agentSandboxView } from './agent-view';
 import type { AgentSandboxView } from '../../../shared/sandbox-view';
 import { DeskError } from '../../../shared/desk-error';
@@ -119,6 +121,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
   const git = deps.git ?? createGitRunner({ hooksDir: join(deps.dataDir, 'no-hooks') });
   const refSnapshots = createRefSnapshots(git);
   const confines = (agentId: string) => status.available && deps.policyFor(agentId).sandbox !== 'off';
+  const fixedViews = createFixedViews();
 
   return {
     status,
@@ -153,7 +156,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
       const tempDir = join(root, 'tmp');
       await mkdir(tempDir, { recursive: true, mode: 0o700 });
       const taskGit = await openTaskGitDir(git, { dir: join(root, 'git'), commonDir: gitCommonDir, worktree, worktreeGitDir }, refSnapshots).catch(async (error: unknown) => {
-        await rm(root, { recursive: true, force: true }).catch(() => undefined);
+        await removeTree(root).catch(() => undefined);
         if (error instanceof TaskGitDirRefused) throw worktreeLinkChanged(`The task's worktree ${worktree} cannot run: ${error.message}. Resubmit the task to start again.`);
         throw error;
       });
@@ -199,7 +202,9 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
 
       // The home hidden but for toolchains, /tmp the task's own (./read-view.ts).
       const environment = deps.environment ?? process.env;
-      const baseMounts = taskViewMounts({
+      // The read view is the same for every task of the agent: remembered (./fixed-view.ts); the layout is the task's.
+      const fixed = fixedViews.viewFor({ home: deps.home, agent, policy, environment });
+      const baseMounts = [...sandboxMounts({
           home: deps.home,
           dataDir: deps.dataDir,
           gitCommonDir,
@@ -211,8 +216,9 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
           extraWritable: [...(proxy?.bindPaths ?? []), ...(relay?.bindPaths ?? [])],
           // Agents installed from Settings live in the data dir, which is hidden: their cache comes back read-only.
           keepReadable: [agentCacheDir(deps.dataDir), ...(network === 'host' ? resolverDirs() : [])],
-          kindOf,
-      }, readViewFactsFor({ home: deps.home, tempDir, agent, policy, environment }));
+          // The task's own places are new each run: asked afresh, never remembered.
+          kindOf: (path) => ([worktree, root, ...stateDirs].some((own) => isWithin(path, own)) ? hostKindOf(path) : fixed.kindOf(path)),
+      }), ...fixed.readView(tempDir)];
       // State files live in a scratch copy of their directory (the home), returned to the person's when the task ends.
       const scratch = planStateScratch({
         stateFiles,
@@ -258,7 +264,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
           agentCommit = taken;
           for (const problem of problems) log(problem);
           // Both read from the root (the task's git dir, the state scratch): it goes once they are done.
-          await Promise.all([rm(root, { recursive: true, force: true }).catch(() => undefined), limits?.close()]);
+          await Promise.all([removeTree(root).catch(() => undefined), limits?.close()]);
         },
         agentCommit: () => agentCommit,
       };
@@ -338,14 +344,6 @@ function tryRealpath(path: string): string {
     return realpathSync(path);
   } catch {
     return path;
-  }
-}
-
-function kindOf(path: string): 'dir' | 'file' | undefined {
-  try {
-    return statSync(path).isDirectory() ? 'dir' : 'file';
-  } catch {
-    return undefined;
   }
 }
 
