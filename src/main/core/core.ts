@@ -51,6 +51,7 @@ import { runTask } from './tasks/task-runner';
 import { createRunTimings, timedRun, type RunTimings } from './tasks/run-timings';
 import { prepareAllowlistNetwork } from './sandbox/network/sandbox-network';
 import { prepareMcpRelay } from './sandbox/network/mcp-relay';
+import { runFolderRootsFor } from './sandbox/run-folders';
 import { createNetworkBridge } from './sandbox/network/network-bridge';
 import { probeSandbox } from './sandbox/sandbox-probe';
 import { createTaskSandbox } from './sandbox/task-sandbox';
@@ -164,6 +165,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   const sandbox = createTaskSandbox({
     status: sandboxStatus,
     dataDir: config.dataDir,
+    runFolders: runFolderRootsFor(config.dataDir, { env: process.env, uid: process.getuid?.() }),
     // Found by openRepository above (absolute, symlinks resolved), with no ambient GIT_* variable to steer it.
     gitCommonDir: repository.commonDir,
     home: homedir(),
@@ -299,6 +301,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
       await devServers.stopAll();
       await poller?.stop();
       await tasks.shutdown();
+      sandbox.close();
       await logins.disposeAll();
       await installs.disposeAll();
       await http.close();

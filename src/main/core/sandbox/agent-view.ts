@@ -7,7 +7,7 @@ import type { SandboxStatus } from '../../../shared/sandbox';
 import { agentCacheDir } from '../agents/agent-installs';
 import type { AgentSpec } from '../agents/agent-spec';
 import type { Mount } from './bwrap-arguments';
-import { sandboxRootOf } from './leftover-sandboxes';
+import { dataDirRunFolders, runPlaces, type RunFolderRoots } from './run-folders';
 import { taskViewMounts } from './read-view';
 import { describeView } from './sandbox-view';
 import { expandHome, HIDDEN_HOME_DIRS, HIDDEN_HOME_FILES, isWithin, SOCKET_DIRS } from './sandbox-layout';
@@ -16,6 +16,8 @@ import { hostKindOf, readViewFactsFor } from './view-facts';
 export interface AgentViewRequest {
   status: SandboxStatus;
   dataDir: string;
+  /** Where runs keep their folders (./run-folders.ts); default: the data dir. */
+  runFolders?: RunFolderRoots;
   gitCommonDir: string;
   home: string;
   environment: NodeJS.ProcessEnv;
@@ -31,11 +33,10 @@ export function agentSandboxView(request: AgentViewRequest): AgentSandboxView {
   }
   const task = '<task>';
   const worktree = join(request.dataDir, 'worktrees', task);
-  const taskRoot = join(sandboxRootOf(request.dataDir), task);
+  const { root: taskRoot, tempDir } = runPlaces(request.runFolders ?? dataDirRunFolders(request.dataDir), task);
   // The task's own git dir as ../git/task-git-dir.ts makes it for each run.
   const gitDir = join(taskRoot, 'git');
   const taskGitDir = { dir: gitDir, link: `${gitDir}.link`, readOnly: [join(gitDir, 'config'), join(gitDir, 'info'), join(gitDir, 'objects', 'info')] };
-  const tempDir = join(taskRoot, 'tmp');
   const agentHome = agent.env.HOME ?? request.home;
   const stateDirs = (agent.stateDirs ?? []).map((dir) => expandHome(dir, agentHome));
   const stateFiles = (agent.stateFiles ?? []).map((file) => expandHome(file, agentHome));

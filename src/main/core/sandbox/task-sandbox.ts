@@ -10,7 +10,8 @@ import type { AgentPolicy } from '../../../shared/governance';
 import type { SandboxKind, SandboxStatus } from '../../../shared/sandbox';
 import type { AgentSpec } from '../agents/agent-spec';
 import { bwrapArguments, type Mount, type SandboxLayout } from './bwrap-arguments';
-import { endLeftoverSandboxes, sandboxRootOf } from './leftover-sandboxes';
+import { endLeftoverSandboxes } from './leftover-sandboxes';
+import { dataDirRunFolders, runPlaces, type RunFolderRoots } from './run-folders';
 import { expandHome, isWithin, sandboxMounts } from './sandbox-layout';
 import { withoutDeskPort } from './network/loopback-forwards';
 import { endpointsInEnvironment, endpointsInToml, unreachableEndpointNotices } from './network/endpoint-notices';
@@ -66,6 +67,8 @@ interface NetworkEnd {
 export interface TaskSandboxDeps {
   status: SandboxStatus;
   dataDir: string;
+  /** Where runs keep their folders (./run-folders.ts); default: the data dir. */
+  runFolders?: RunFolderRoots;
   /** The repository's common git dir (absolute, real). */
   gitCommonDir: string;
   home: string;
@@ -94,6 +97,8 @@ export interface TaskSandbox {
   readonly status: SandboxStatus;
   /** Ends the sandboxes a killed desk left running and removes their temp dirs; called before any task of this desk runs. */
   sweep(): Promise<void>;
+  /** After the desk's last run has ended: removes the runs' folder root when it is a memory one (the data dir's stays). */
+  close(): void;
   /** Whether the agent's tasks run confined, as cards show it. */
   confines(agentId: string): boolean;
   /**
@@ -122,6 +127,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
   const refSnapshots = createRefSnapshots(git);
   const confines = (agentId: string) => status.available && deps.policyFor(agentId).sandbox !== 'off';
   const fixedViews = createFixedViews();
+  const runFolders = deps.runFolders ?? dataDirRunFolders(deps.dataDir);
 
   return {
     status,
@@ -129,12 +135,15 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
     async sweep() {
       const ended = await endLeftoverSandboxes(deps.dataDir);
       if (ended > 0) deps.log?.(`Ended ${ended} sandboxed process${ended === 1 ? '' : 'es'} that a stopped desk left running.`);
-      rmSync(sandboxRootOf(deps.dataDir), { recursive: true, force: true });
+      for (const root of new Set([runFolders.folders, runFolders.temp])) rmSync(root, { recursive: true, force: true });
       await deps.limits?.sweep();
+    },
+    close() {
+      if (runFolders.folders !== runFolders.temp) rmSync(runFolders.folders, { recursive: true, force: true });
     },
     viewOf(agent) {
       const environment = deps.environment ?? process.env;
-      return agentSandboxView({ status, dataDir: deps.dataDir, gitCommonDir: deps.gitCommonDir, home: deps.home, environment, agent, policy: deps.policyFor(agent.id) });
+      return agentSandboxView({ status, dataDir: deps.dataDir, runFolders, gitCommonDir: deps.gitCommonDir, home: deps.home, environment, agent, policy: deps.policyFor(agent.id) });
     },
     async isolate({ worktree, agent, log, mcpUrl, ...request }) {
       // The repository the task works in, when the desk has several; else the one it was made for.
@@ -152,11 +161,11 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
 
       const worktreeGitDir = await linkedGitDir(worktree, gitCommonDir);
       // Short on purpose: the network proxy's socket lives below it, and socket paths are limited to 107 bytes.
-      const root = join(sandboxRootOf(deps.dataDir), randomBytes(6).toString('hex'));
-      const tempDir = join(root, 'tmp');
-      await mkdir(tempDir, { recursive: true, mode: 0o700 });
+      const { root, tempDir, owned } = runPlaces(runFolders, randomBytes(6).toString('hex'));
+      const removeRun = () => Promise.all(owned.map((folder) => removeTree(folder).catch(() => undefined)));
+      await Promise.all([mkdir(root, { recursive: true, mode: 0o700 }), mkdir(tempDir, { recursive: true, mode: 0o700 })]);
       const taskGit = await openTaskGitDir(git, { dir: join(root, 'git'), commonDir: gitCommonDir, worktree, worktreeGitDir }, refSnapshots).catch(async (error: unknown) => {
-        await removeTree(root).catch(() => undefined);
+        await removeRun();
         if (error instanceof TaskGitDirRefused) throw worktreeLinkChanged(`The task's worktree ${worktree} cannot run: ${error.message}. Resubmit the task to start again.`);
         throw error;
       });
@@ -217,7 +226,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
           // Agents installed from Settings live in the data dir, which is hidden: their cache comes back read-only.
           keepReadable: [agentCacheDir(deps.dataDir), ...(network === 'host' ? resolverDirs() : [])],
           // The task's own places are new each run: asked afresh, never remembered.
-          kindOf: (path) => ([worktree, root, ...stateDirs].some((own) => isWithin(path, own)) ? hostKindOf(path) : fixed.kindOf(path)),
+          kindOf: (path) => ([worktree, root, tempDir, ...stateDirs].some((own) => isWithin(path, own)) ? hostKindOf(path) : fixed.kindOf(path)),
       }), ...fixed.readView(tempDir)];
       // State files live in a scratch copy of their directory (the home), returned to the person's when the task ends.
       const scratch = planStateScratch({
@@ -264,7 +273,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
           agentCommit = taken;
           for (const problem of problems) log(problem);
           // Both read from the root (the task's git dir, the state scratch): it goes once they are done.
-          await Promise.all([removeTree(root).catch(() => undefined), limits?.close()]);
+          await Promise.all([removeRun(), limits?.close()]);
         },
         agentCommit: () => agentCommit,
       };
