@@ -70,13 +70,14 @@ export async function openTaskGitDir(git: GitRunner, request: TaskGitDirRequest,
   };
   const reasonNotTaken = async (tip: string): Promise<string | undefined> => {
     // The agent's objects come over as git sends them; git checks what arrives, and rev-list that nothing is missing.
-    const fetched = await git.exec(common, ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--no-recurse-submodules', dir, 'HEAD']);
+    // Neither command is asked to be quiet: simple-git waits 50 ms more after a command that printed nothing.
+    const fetched = await git.exec(common, ['fetch', '--no-tags', '--no-write-fetch-head', '--no-recurse-submodules', dir, 'HEAD']);
     if (fetched.exitCode !== 0) {
       // The objects go into the person's repository: when its file system is the full one, that is what to free.
       if (isDiskFull(fetched.stderr)) return diskFullMessage({ what: "the agent's commits", path: commonDir }, await mountPointOf(commonDir));
       return `git could not fetch them (${firstLine(fetched.stderr)})`;
     }
-    const complete = await git.exec(common, ['rev-list', '--objects', '--quiet', tip, '--not', start]);
+    const complete = await git.exec(common, ['rev-list', '--objects', '--count', tip, '--not', start]);
     if (complete.exitCode !== 0) return `${short(tip)} is incomplete: ${firstLine(complete.stderr)}`;
     if (!(await isAncestorCommit(git, common, start, tip))) return `${short(tip)} does not descend from ${short(start)}, where the task's branch was when the turn started`;
     const moved = await git.exec(common, ['update-ref', '-m', 'desk: the agent\'s commits', '--end-of-options', plan.branchRef, tip, start]);
