@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync, writeSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { constants } from 'node:os';
+import { pipeBothWays } from '../sandbox/network/pipe-both-ways';
 
 const USAGE = 'usage: dev-server-forwarder --socket <path> --port <1-65535> -- <command> [args…]';
 const EXIT_FORWARDER_FAILED = 125;
@@ -59,12 +60,7 @@ function main(argv: readonly string[]): void {
   // Only loopback inside the sandbox: the server is never reached at any other address through here.
   const server = createServer((client) => {
     const upstream = connect(forwarder.port, '127.0.0.1');
-    client.on('error', () => upstream.destroy());
-    upstream.on('error', () => client.destroy());
-    client.on('close', () => upstream.destroy());
-    upstream.on('close', () => client.destroy());
-    client.pipe(upstream);
-    upstream.pipe(client);
+    pipeBothWays(client, upstream);
   });
   server.once('error', (error) => {
     say(`cannot listen on ${forwarder.socketPath}: ${error.message}`);

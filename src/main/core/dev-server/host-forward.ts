@@ -1,6 +1,7 @@
 // The host's end of a sandboxed dev server's port: the desk listens on 127.0.0.1:<free port> (never another
 // address) and carries each connection over the unix socket the in-sandbox forwarder listens on.
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
+import { pipeBothWays } from '../sandbox/network/pipe-both-ways';
 
 export interface HostForward {
   /** The port on the host's 127.0.0.1, held by the desk until `close`: no other task's server can get it. */
@@ -19,12 +20,7 @@ export async function openHostForward(socketPath: string): Promise<HostForward> 
     const upstream = connect(socketPath);
     track(upstream);
     // Until the forwarder listens (or after the server ended) the connection is simply closed: the port "does not answer".
-    client.on('error', () => upstream.destroy());
-    upstream.on('error', () => client.destroy());
-    client.on('close', () => upstream.destroy());
-    upstream.on('close', () => client.destroy());
-    client.pipe(upstream);
-    upstream.pipe(client);
+    pipeBothWays(client, upstream);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -3,6 +3,7 @@
 // Node built-ins only (it loads into agents), and never a byte on stdout: that is the agent's protocol stream.
 import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import type { BridgeSettings } from './bridge-settings';
+import { pipeBothWays } from './pipe-both-ways';
 
 /** The longest proxy answer to a CONNECT we wait for before giving up on it. */
 const MAX_CONNECT_REPLY = 8192;
@@ -57,15 +58,6 @@ function listen(server: Server, address: string, port: number): Promise<NodeJS.E
       done(undefined);
     });
   });
-}
-
-function pipeBothWays(client: Socket, upstream: Socket): void {
-  client.on('error', () => upstream.destroy());
-  upstream.on('error', () => client.destroy());
-  client.on('close', () => upstream.destroy());
-  upstream.on('close', () => client.destroy());
-  client.pipe(upstream);
-  upstream.pipe(client);
 }
 
 /**
