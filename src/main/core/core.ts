@@ -104,8 +104,9 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   const now = config.now ?? (() => new Date());
   const log = config.log ?? ((message: string) => process.stderr.write(`${message}\n`));
 
-  // The sandbox probe starts bubblewrap twice: it runs while git answers the checks below and the database opens.
-  // It never rejects, so leaving it behind when a check refuses the configuration is harmless.
+  // The sandbox probe (one bubblewrap trial run; serve.js starts it before the host's code loads) runs while git
+  // answers the checks below and the database opens. It never rejects, so leaving it behind when a check refuses the
+  // configuration is harmless.
   const sandboxProbe = config.sandbox ? Promise.resolve(config.sandbox) : probeSandbox();
   const limitsProbe = startTaskLimits({ dataDir: config.dataDir, log });
 
