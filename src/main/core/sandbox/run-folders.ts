@@ -15,7 +15,7 @@ export interface RunFolderRoots {
   temp: string;
 }
 
-/** Both in the data dir, as where no memory file system is private to this user. */
+/** Both in the data dir: the default where no memory file system private to this user was chosen. */
 export const dataDirRunFolders = (dataDir: string): RunFolderRoots => ({ folders: sandboxRootOf(dataDir), temp: sandboxRootOf(dataDir) });
 
 /** statfs(2)'s f_type for tmpfs. */
