@@ -4,11 +4,16 @@ import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
 import { hostBundlePlugin } from './build/host-bundle-plugin';
+import { standaloneEntriesPlugin } from './build/standalone-entries-plugin';
 
 export default defineConfig({
   main: {
     // The headless host once more as one script, which Node can keep compiled between starts (see the plugin).
-    plugins: [hostBundlePlugin(resolve('src/main/serve-host.ts'))],
+    // And the programs a task starts, each as one file (see the plugin).
+    plugins: [
+      hostBundlePlugin(resolve('src/main/serve-host.ts')),
+      standaloneEntriesPlugin(['sandbox-net-bridge', 'sandbox-net-preload', 'dev-server-forwarder']),
+    ],
     build: {
       // zod (every schema in src/shared), simple-git (the start-up checks), Hono and picomatch are read at start:
       // bundled, each loads as part of one file instead of dozens (Node's loader pays per file: about 100 ms of the
