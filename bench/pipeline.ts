@@ -4,8 +4,9 @@
 // where a run's time goes, stage by stage (the desk's own run timings, src/main/core/tasks/run-timings.ts).
 // Options: --count N (120), --concurrency C (8), --first-event-runs N (7), --rounds R (4 per side, alternating),
 // --smoke (small counts; it fails only when the pipeline does not run), --timeout S.
-import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { RUN_STAGES, type Desk, type RunStage } from '../src/main/core/testing';
 import type { EventEnvelope } from '../src/shared/events';
@@ -61,6 +62,30 @@ const median = (values: readonly number[]): number => {
  * baseline, desk, …: a machine that slows down (others share it) slows both sides, and neither is always first.
  */
 export async function benchPipeline(count: number, concurrency: number, firstEventRuns: number, rounds = 4): Promise<PipelineResult> {
+  return inDataPlace(() => benchPipelineHere(count, concurrency, firstEventRuns, rounds));
+}
+
+/**
+ * Runs `bench` with both sides' repositories and the desk's data dir in the home's cache, where an installed desk keeps
+ * its data (the home), not in /tmp: a sandbox's /tmp is its task's own temp dir, so bubblewrap makes a mount point in
+ * that temp dir (on disk) for every place under /tmp the task sees, which no installed desk pays. Both sides move.
+ */
+async function inDataPlace<T>(bench: () => Promise<T>): Promise<T> {
+  const parent = join(homedir(), '.cache');
+  mkdirSync(parent, { recursive: true });
+  const root = mkdtempSync(join(parent, 'assignment-desk-bench-'));
+  const before = process.env.TMPDIR;
+  process.env.TMPDIR = root;
+  try {
+    return await bench();
+  } finally {
+    if (before === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = before;
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+async function benchPipelineHere(count: number, concurrency: number, firstEventRuns: number, rounds: number): Promise<PipelineResult> {
   // The agent as the app ships it (one bundled file run by node), like the baseline's node: not through tsx.
   if (!existsSync(BUILT_AGENT)) throw new Error(`${BUILT_AGENT} is missing: build the app first (npm run build).`);
   if (count % rounds !== 0) throw usageError(`--count (${count}) must split into ${rounds} equal rounds.`);
