@@ -1,9 +1,9 @@
 // Where runs keep their folders: a memory file system private to this user when there is one, else the data dir.
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, statfsSync, symlinkSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, statfsSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runFolderRootsFor, runPlaces } from './run-folders';
+import { runFolderRootsFor, runPlaces, sweepRunFolders } from './run-folders';
 
 const TMPFS_MAGIC = 0x01021994;
 const uid = process.getuid?.();
@@ -47,6 +47,32 @@ describe.skipIf(process.platform !== 'linux' || uid === undefined || !shmIsTmpfs
     const first = rootsFor('/data/one', env);
     expect(rootsFor('/data/one', env)).toEqual(first);
     expect(rootsFor('/data/two', env).folders).not.toBe(first.folders);
+  });
+
+  it('removes, when a desk starts, the memory roots of data dirs that are gone, and keeps those of data dirs still there', () => {
+    const env = { XDG_RUNTIME_DIR: runtimeDir() };
+    const kept = mkdtempSync(join(tmpdir(), 'kept-data-'));
+    const gone = mkdtempSync(join(tmpdir(), 'gone-data-'));
+    made.push(kept, gone);
+    const keptRoots = rootsFor(kept, env);
+    const goneRoots = rootsFor(gone, env);
+    writeFileSync(join(goneRoots.folders, 'left-by-a-killed-run'), '');
+    rmSync(gone, { recursive: true });
+    const starting = mkdtempSync(join(tmpdir(), 'starting-data-'));
+    made.push(starting);
+    sweepRunFolders(rootsFor(starting, env), starting);
+    expect([existsSync(keptRoots.folders), existsSync(goneRoots.folders)]).toEqual([true, false]);
+  });
+
+  it('leaves a memory root alone that does not say which data dir it serves', () => {
+    const env = { XDG_RUNTIME_DIR: runtimeDir() };
+    const unmarked = join(env.XDG_RUNTIME_DIR, `assignment-desk-${uid}`, 'not-a-desk-root');
+    const starting = mkdtempSync(join(tmpdir(), 'starting-data-'));
+    made.push(starting);
+    const roots = rootsFor(starting, env);
+    mkdirSync(unmarked);
+    sweepRunFolders(roots, starting);
+    expect(existsSync(unmarked)).toBe(true);
   });
 
   it('never keeps the folders behind a link someone planted in the runtime dir', () => {

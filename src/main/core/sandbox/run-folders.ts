@@ -4,8 +4,8 @@
 // user's runtime dir ($XDG_RUNTIME_DIR) or /dev/shm when one is there and private to this user, else to the data dir.
 // The run's temp dir, which an agent may fill with anything, always stays on the data dir's disk.
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, statfsSync } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join } from 'node:path';
 import { sandboxRootOf } from './leftover-sandboxes';
 
 export interface RunFolderRoots {
@@ -40,9 +40,49 @@ export function runFolderRootsFor(dataDir: string, { env, uid }: RunFolderEnviro
     const mine = join(base, `assignment-desk-${uid}`);
     if (!privateFolder(mine, uid)) continue;
     const folders = join(mine, desk);
-    if (privateFolder(folders, uid)) return { folders, temp };
+    if (privateFolder(folders, uid)) {
+      markDataDir(folders, dataDir);
+      return { folders, temp };
+    }
   }
   return { folders: temp, temp };
+}
+
+/** The file in a memory root naming the data dir it serves: how a desk knows a sibling root is left over. */
+const DATA_DIR_MARK = '.data-dir';
+
+function markDataDir(folders: string, dataDir: string): void {
+  try {
+    writeFileSync(join(folders, DATA_DIR_MARK), dataDir);
+  } catch {
+    // Unmarked, it is never taken for another desk's leftover; it goes with its own desk's close.
+  }
+}
+
+/**
+ * Empties this desk's roots (nothing of its runs is running: ./leftover-sandboxes.ts ended that) and, for a memory
+ * root, removes the roots beside it whose data dir is gone (a deleted data dir, a test's temp dir): named after their
+ * data dir, they would otherwise stay in memory until the machine restarts. A root without its mark is left alone.
+ */
+export function sweepRunFolders(roots: RunFolderRoots, dataDir: string): void {
+  for (const root of new Set([roots.folders, roots.temp])) rmSync(root, { recursive: true, force: true });
+  if (roots.folders === roots.temp) return;
+  mkdirSync(roots.folders, { recursive: true, mode: 0o700 });
+  markDataDir(roots.folders, dataDir);
+  const parent = dirname(roots.folders);
+  for (const name of readdirSync(parent)) {
+    if (name === basename(roots.folders)) continue;
+    const servedDataDir = readMark(join(parent, name));
+    if (servedDataDir !== undefined && !existsSync(servedDataDir)) rmSync(join(parent, name), { recursive: true, force: true });
+  }
+}
+
+function readMark(folders: string): string | undefined {
+  try {
+    return readFileSync(join(folders, DATA_DIR_MARK), 'utf8');
+  } catch {
+    return undefined;
+  }
 }
 
 /** Memory file systems a user's processes may make folders in, most private first. */

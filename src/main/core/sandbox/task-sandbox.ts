@@ -11,7 +11,7 @@ import type { SandboxKind, SandboxStatus } from '../../../shared/sandbox';
 import type { AgentSpec } from '../agents/agent-spec';
 import { bwrapArguments, type Mount, type SandboxLayout } from './bwrap-arguments';
 import { endLeftoverSandboxes } from './leftover-sandboxes';
-import { dataDirRunFolders, runPlaces, type RunFolderRoots } from './run-folders';
+import { dataDirRunFolders, runPlaces, sweepRunFolders, type RunFolderRoots } from './run-folders';
 import { expandHome, isWithin, sandboxMounts } from './sandbox-layout';
 import { withoutDeskPort } from './network/loopback-forwards';
 import { endpointsInEnvironment, endpointsInToml, unreachableEndpointNotices } from './network/endpoint-notices';
@@ -135,7 +135,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
     async sweep() {
       const ended = await endLeftoverSandboxes(deps.dataDir);
       if (ended > 0) deps.log?.(`Ended ${ended} sandboxed process${ended === 1 ? '' : 'es'} that a stopped desk left running.`);
-      for (const root of new Set([runFolders.folders, runFolders.temp])) rmSync(root, { recursive: true, force: true });
+      sweepRunFolders(runFolders, deps.dataDir);
       await deps.limits?.sweep();
     },
     close() {
