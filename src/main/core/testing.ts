@@ -8,7 +8,9 @@ export { describeProcess, processesWith, sandboxForTests } from './sandbox/test-
 export { processGroupAlive } from './agents/process-tree';
 export { DEFAULT_OUTPUT_CAP_BYTES } from './store/events-repo';
 export { assertSeedAgentTools, KANDEV_SEED_AGENT } from './agents/test-support/kandev-seed-agent';
-// The pipeline bench: its baseline runs bubblewrap with the desk's flags, and it reads the desk's run timings.
+// The pipeline bench: its baseline runs bubblewrap with the desk's flags and gives node the environment the desk gives
+// an agent, and it reads the desk's run timings.
 export { bwrapArguments } from './sandbox/bwrap-arguments';
+export { agentEnvironment } from './agents/agent-environment';
 export { RUN_STAGES, type RunStage } from './tasks/run-timings';
 export { scriptedAgentSpec } from './agents/builtin-agents';
