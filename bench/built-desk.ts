@@ -5,10 +5,11 @@
 // code took 0.94-0.98 of tsx's time per submission.
 // The core finds some files next to its own modules (the sandbox's network bridge, the scripted agent): a desk that runs
 // agents is bundled into out/main, beside the app's own build of them (`npm run build` first), so it finds those.
+import { execFile } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build } from 'rolldown';
+import { promisify } from 'node:util';
 import type * as TestingModule from '../src/main/core/testing';
 
 type Testing = typeof TestingModule;
@@ -26,13 +27,8 @@ export const APP_BUILD_DIR = join(ROOT, 'out', 'main');
 export async function loadBuiltDesk(dir = OUT_DIR): Promise<Pick<Testing, 'startDesk' | 'destroyDesk' | 'TEST_TOKEN' | 'scriptedAgentSpec' | 'RUN_STAGES'>> {
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `bench-testing-${process.pid}.mjs`);
-  await build({
-    input: join(ROOT, 'src', 'main', 'core', 'testing.ts'),
-    platform: 'node',
-    external: (id) => !id.startsWith('.') && !isAbsolute(id),
-    logLevel: 'warn',
-    output: { file, format: 'esm', codeSplitting: false },
-  });
+  // Built by a process of its own (see bundle-desk.mjs): the desk measured here then carries no bundler's memory.
+  await promisify(execFile)(process.execPath, [join(ROOT, 'bench', 'bundle-desk.mjs'), join(ROOT, 'src', 'main', 'core', 'testing.ts'), file], { cwd: ROOT });
   try {
     return await import(pathToFileURL(file).href) as Testing;
   } finally {
