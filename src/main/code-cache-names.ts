@@ -61,6 +61,15 @@ export function isSettled(stamp: BundleStamp, nowMs: number): boolean {
   return stamp.ctimeNs <= (BigInt(Math.floor(nowMs)) - BigInt(SETTLED_MS)) * 1_000_000n;
 }
 
+/**
+ * Whether a file's stamp may name its code on this platform: where the kernel alone sets a file's change time (Linux,
+ * macOS and the other Unixes). On Windows a program may set it (SetFileInformationByHandle), so there the content
+ * alone names the code.
+ */
+export function stampsNameCode(platform: NodeJS.Platform): boolean {
+  return platform !== 'win32';
+}
+
 /** The cache files of `bundle` to delete: all but the `keep` most recently written of each kind (content, stamp). */
 export function staleCacheFiles(bundle: string, files: { name: string; mtimeMs: number }[], keep = KEPT_PER_KIND): string[] {
   const prefix = cachePrefix(bundle);

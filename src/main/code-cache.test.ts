@@ -249,6 +249,22 @@ describe('loadWithCodeCache', () => {
       expect(aliases()).toEqual([]);
     });
 
+    it('neither makes nor reads a stamp\'s name on Windows, where a program may set a file\'s change time', () => {
+      loadWithCodeCache(bundle, cacheDir, { now: later }).keep();
+      const [alias] = aliases() as [string];
+      // Only a broken file under the stamp's name is left: read, it would make the start 'remade', not 'made'.
+      rmSync(cacheDir, { recursive: true });
+      mkdirSync(cacheDir, { recursive: true });
+      writeFileSync(join(cacheDir, alias), Buffer.from('not code at all'));
+      const windows = loadWithCodeCache<Fixture>(bundle, cacheDir, { now: later, platform: 'win32' });
+      expect(windows.cache).toBe('made');
+      expectWorking(windows.exports);
+      windows.keep();
+      expect(aliases()).toEqual([alias]);
+      expect(readFileSync(join(cacheDir, alias)).toString()).toBe('not code at all');
+      expect(loadWithCodeCache(bundle, cacheDir, { platform: 'win32' }).cache).toBe('used');
+    });
+
     it('never runs code kept under the stamp of a bundle since changed in place, with its size and times put back', () => {
       // Whole seconds, which `utimes` can put back exactly.
       const dates = new Date(1_700_000_000_000);

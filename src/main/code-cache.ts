@@ -10,7 +10,7 @@ import { isAscii } from 'node:buffer';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
-import { type BundleStamp, type CodeCacheRuntime, codeCacheFileName, isSettled, stampAliasName, staleCacheFiles } from './code-cache-names';
+import { type BundleStamp, type CodeCacheRuntime, codeCacheFileName, isSettled, stampAliasName, stampsNameCode, staleCacheFiles } from './code-cache-names';
 import { HOST_BUNDLE_WRAPPER } from './host-bundle';
 
 export type { CodeCacheRuntime } from './code-cache-names';
@@ -43,6 +43,8 @@ export interface LoadOptions {
   runtime?: CodeCacheRuntime;
   /** The clock that says whether the bundle has settled (code-cache-names.ts); tests move it on. */
   now?: () => number;
+  /** Whether the bundle's stamp may name its code depends on it (stampsNameCode). */
+  platform?: NodeJS.Platform;
 }
 
 export function currentRuntime(): CodeCacheRuntime {
@@ -70,13 +72,14 @@ export function codeCacheDir(platform: NodeJS.Platform, env: NodeJS.ProcessEnv, 
 export function loadWithCodeCache<T>(bundle: string, cacheDir: string | undefined, options: LoadOptions = {}): LoadedBundle<T> {
   const runtime = options.runtime ?? currentRuntime();
   const now = options.now ?? Date.now;
+  const byStamp = stampsNameCode(options.platform ?? process.platform);
   const { bytes, stamp } = readWhole(bundle);
   // The bundle is ASCII (the build warns otherwise): read as Latin-1 it becomes V8's one-byte string straight from the
   // bytes, with no UTF-8 decoding, held outside V8's heap (about 2 ms less than decoding it, and less to collect).
   const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
   // Anything else would run its top level in the desk's global scope.
   if (!source.startsWith(HOST_BUNDLE_WRAPPER.head)) throw new Error(`${bundle} is not a wrapped module: it does not start with ${HOST_BUNDLE_WRAPPER.head}`);
-  const found = cacheDir === undefined ? undefined : findCode(bundle, cacheDir, bytes, stamp, runtime);
+  const found = cacheDir === undefined ? undefined : findCode(bundle, cacheDir, bytes, byStamp ? stamp : undefined, runtime);
   // No `importModuleDynamically`: code V8 takes from its cache on Node 20 loses it, so `import()` would work on the
   // first start and throw on the next. The bundle has no `import()` (build/host-bundle-plugin.ts makes sure).
   const script = new Script(source, { filename: bundle, ...(found?.code && { cachedData: found.code }) });
@@ -90,7 +93,7 @@ export function loadWithCodeCache<T>(bundle: string, cacheDir: string | undefine
   const keep = () => {
     if (kept) return;
     kept = true;
-    const settled = isSettled(stamp, now());
+    const settled = byStamp && isSettled(stamp, now());
     if (used) {
       // Found by content: name it by the stamp too, so the next start skips the hash.
       if (settled && found.by === 'content') linkAlias(found.file, alias);
@@ -112,11 +115,11 @@ interface FoundCode {
   digest?: string;
 }
 
-/** The saved code for the bundle: under its stamp's name first (no hashing), else under its content's. */
-function findCode(bundle: string, cacheDir: string, bytes: Buffer, stamp: BundleStamp, runtime: CodeCacheRuntime): FoundCode {
-  const byStamp = join(cacheDir, stampAliasName(bundle, stamp, runtime));
-  const stamped = readIfThere(byStamp);
-  if (stamped) return { code: stamped, by: 'stamp', file: byStamp };
+/** The saved code for the bundle: under its stamp's name first (no hashing) when given one, else under its content's. */
+function findCode(bundle: string, cacheDir: string, bytes: Buffer, stamp: BundleStamp | undefined, runtime: CodeCacheRuntime): FoundCode {
+  const byStamp = stamp && join(cacheDir, stampAliasName(bundle, stamp, runtime));
+  const stamped = byStamp && readIfThere(byStamp);
+  if (byStamp && stamped) return { code: stamped, by: 'stamp', file: byStamp };
   const digest = digestOf(bytes);
   const byContent = join(cacheDir, codeCacheFileName(bundle, digest, runtime));
   const code = readIfThere(byContent);
