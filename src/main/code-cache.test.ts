@@ -1,12 +1,13 @@
 // The code cache of the headless host's bundle: where it lives, when a start makes new code, and that a missing,
 // broken or unwritable cache never changes what the bundle does. Real bundles in temp dirs, compiled by V8.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HOST_BUNDLE_WRAPPER } from './host-bundle';
-import { codeCacheDir, codeCacheFileName, currentRuntime, loadWithCodeCache, staleCacheFiles } from './code-cache';
+import { codeCacheDir, currentRuntime, loadWithCodeCache } from './code-cache';
+import { codeCacheFileName, isSettled, stampAliasName, staleCacheFiles } from './code-cache-names';
 
 describe('codeCacheDir', () => {
   it('is the user\'s own cache folder on each platform', () => {
@@ -46,7 +47,39 @@ describe('codeCacheFileName', () => {
   });
 });
 
+describe('stampAliasName and isSettled', () => {
+  const runtime = { node: 'v20.20.2', v8: '11.3', arch: 'x64', flags: '' };
+  const stamp = { dev: 2049n, ino: 123n, size: 1_800_000n, mtimeNs: 1_700_000_000_000_000_000n, ctimeNs: 1_700_000_000_000_000_000n };
+  const name = stampAliasName('/app/out/main/serve-host.script.js', stamp, runtime);
+
+  it('is another name than any content\'s, and changes with every field of the stamp and the runtime', () => {
+    expect(name).toMatch(/^serve-host\.script\.js-stamp-[0-9a-f]{24}\.v8$/);
+    const others = [
+      ...(['dev', 'ino', 'size', 'mtimeNs', 'ctimeNs'] as const).map((field) => stampAliasName('/app/out/main/serve-host.script.js', { ...stamp, [field]: stamp[field] + 1n }, runtime)),
+      stampAliasName('/app/out/main/serve-host.script.js', stamp, { ...runtime, flags: '--max-old-space-size=512' }),
+    ];
+    expect(new Set([name, ...others]).size).toBe(others.length + 1);
+  });
+
+  it('takes a bundle as settled only once it has not changed for two seconds', () => {
+    const changedAtMs = 1_700_000_000_000;
+    expect(isSettled(stamp, changedAtMs + 1999)).toBe(false);
+    expect(isSettled(stamp, changedAtMs + 2000)).toBe(true);
+    // A change time ahead of this clock (another machine's, over a network file system) never counts as settled.
+    expect(isSettled(stamp, changedAtMs - 60_000)).toBe(false);
+  });
+});
+
 describe('staleCacheFiles', () => {
+  it('keeps the three newest of each kind of the bundle\'s names', () => {
+    const files = [
+      { name: 'serve-host.cjs-a.v8', mtimeMs: 1 }, { name: 'serve-host.cjs-b.v8', mtimeMs: 5 }, { name: 'serve-host.cjs-c.v8', mtimeMs: 3 },
+      { name: 'serve-host.cjs-stamp-a.v8', mtimeMs: 1 }, { name: 'serve-host.cjs-stamp-b.v8', mtimeMs: 5 }, { name: 'serve-host.cjs-stamp-c.v8', mtimeMs: 3 },
+      { name: 'serve-host.cjs-stamp-d.v8', mtimeMs: 4 },
+    ];
+    expect(staleCacheFiles('/app/serve-host.cjs', files)).toEqual(['serve-host.cjs-stamp-a.v8']);
+  });
+
   it('keeps the three newest of the bundle and leaves other files alone', () => {
     const files = [
       { name: 'serve-host.cjs-a.v8', mtimeMs: 1 }, { name: 'serve-host.cjs-b.v8', mtimeMs: 5 }, { name: 'serve-host.cjs-c.v8', mtimeMs: 3 },
@@ -99,14 +132,14 @@ describe('loadWithCodeCache', () => {
    * A start in a fresh process: V8 also keeps compiled code in memory for a source it has seen, so only another
    * process shows whether the code on disk was used.
    */
-  function startInChild(): { cache: string; answer: number; where: Fixture['where']; later: string; line: string } {
+  function startInChild(clockAheadMs = 0): { cache: string; answer: number; where: Fixture['where']; later: string; line: string } {
     const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', `
       const { loadWithCodeCache } = await import(${JSON.stringify(join(import.meta.dirname, 'code-cache.ts'))});
-      const loaded = loadWithCodeCache(process.argv[1], process.argv[2]);
+      const loaded = loadWithCodeCache(process.argv[1], process.argv[2], { now: () => Date.now() + Number(process.argv[3]) });
       loaded.keep();
       const { answer, where, later, line } = loaded.exports;
       process.stdout.write(JSON.stringify({ cache: loaded.cache, answer, where, later: later(), line: line() }));
-    `, bundle, cacheDir], { encoding: 'utf8', cwd: join(import.meta.dirname, '../..') });
+    `, bundle, cacheDir, String(clockAheadMs)], { encoding: 'utf8', cwd: join(import.meta.dirname, '../..') });
     expect(run.status, run.stderr).toBe(0);
     return JSON.parse(run.stdout) as ReturnType<typeof startInChild>;
   }
@@ -186,6 +219,74 @@ describe('loadWithCodeCache', () => {
     expect(cacheFiles()).toHaveLength(2);
   });
 
+  describe('under the bundle\'s stamp', () => {
+    const later = () => Date.now() + 10_000;
+    const aliases = () => cacheFiles().filter((name) => name.includes('-stamp-'));
+
+    it('gives the kept code a second name by the settled bundle\'s stamp, which the next start finds without the content\'s', () => {
+      expect(startInChild(10_000).cache).toBe('made');
+      const [alias] = aliases() as [string];
+      const [byContent] = cacheFiles().filter((name) => name !== alias) as [string];
+      expect(statSync(join(cacheDir, alias)).ino).toBe(statSync(join(cacheDir, byContent)).ino);
+      rmSync(join(cacheDir, byContent));
+      const start = startInChild();
+      expect(start.cache).toBe('used');
+      expectWorkingChild(start);
+    });
+
+    it('names code found by content by the stamp too, once the bundle has settled', () => {
+      loadWithCodeCache(bundle, cacheDir).keep();
+      expect(aliases()).toEqual([]);
+      const found = loadWithCodeCache<Fixture>(bundle, cacheDir, { now: later });
+      expect(found.cache).toBe('used');
+      found.keep();
+      expect(aliases()).toHaveLength(1);
+    });
+
+    it('gives no second name to a bundle written just now, whose stamp a change in the same clock tick could keep', () => {
+      loadWithCodeCache(bundle, cacheDir).keep();
+      expect(cacheFiles()).toHaveLength(1);
+      expect(aliases()).toEqual([]);
+    });
+
+    it('neither makes nor reads a stamp\'s name on Windows, where a program may set a file\'s change time', () => {
+      loadWithCodeCache(bundle, cacheDir, { now: later }).keep();
+      const [alias] = aliases() as [string];
+      // Only a broken file under the stamp's name is left: read, it would make the start 'remade', not 'made'.
+      rmSync(cacheDir, { recursive: true });
+      mkdirSync(cacheDir, { recursive: true });
+      writeFileSync(join(cacheDir, alias), Buffer.from('not code at all'));
+      const windows = loadWithCodeCache<Fixture>(bundle, cacheDir, { now: later, platform: 'win32' });
+      expect(windows.cache).toBe('made');
+      expectWorking(windows.exports);
+      windows.keep();
+      expect(aliases()).toEqual([alias]);
+      expect(readFileSync(join(cacheDir, alias)).toString()).toBe('not code at all');
+      expect(loadWithCodeCache(bundle, cacheDir, { platform: 'win32' }).cache).toBe('used');
+    });
+
+    it('never runs code kept under the stamp of a bundle since changed in place, with its size and times put back', () => {
+      // Whole seconds, which `utimes` can put back exactly.
+      const dates = new Date(1_700_000_000_000);
+      utimesSync(bundle, dates, dates);
+      loadWithCodeCache(bundle, cacheDir, { now: later }).keep();
+      expect(aliases()).toHaveLength(1);
+      const before = statSync(bundle, { bigint: true });
+      const changed = readFileSync(bundle, 'utf8').replace('twice(fib(20))', 'twice(fib(19))');
+      // The same file, length and modification time: only the change time differs, which the kernel sets from its
+      // clock. A real bundle is named by its stamp two seconds after its last change at the earliest; here the
+      // change is written again until the file system's clock (coarse on some) has moved on from the stamp's.
+      do {
+        writeFileSync(bundle, changed);
+        utimesSync(bundle, dates, dates);
+      } while (statSync(bundle, { bigint: true }).ctimeNs === before.ctimeNs);
+      expect(statSync(bundle, { bigint: true })).toMatchObject({ ino: before.ino, size: before.size, mtimeNs: before.mtimeNs });
+      const rebuilt = loadWithCodeCache<Fixture>(bundle, cacheDir, { now: later });
+      expect(rebuilt.cache).toBe('made');
+      expect(rebuilt.exports.answer).toBe(8362);
+    });
+  });
+
   it('keeps at most three builds\' code', () => {
     for (let build = 0; build < 5; build += 1) {
       writeFileSync(bundle, wrapped([`exports.build = ${build};`]));
@@ -218,8 +319,7 @@ describe('loadWithCodeCache', () => {
     expect(cacheFiles()).toEqual([]);
   });
 
-  it('reads a bundle of many pieces, characters of several bytes across their edges included', () => {
-    // Three bytes each, read 64 KiB at a time: 65,536 is not a multiple of 3, so most edges cut a character in two.
+  it('reads a bundle that is not all ASCII as UTF-8', () => {
     const text = '→'.repeat(100_000);
     writeFileSync(bundle, wrapped([`exports.text = ${JSON.stringify(text)};`]));
     expect(loadWithCodeCache<{ text: string }>(bundle, undefined).exports.text).toBe(text);

@@ -34,9 +34,10 @@ function envWithCacheIn(cacheHome: string): NodeJS.ProcessEnv {
   return env;
 }
 
+/** The code kept, by its content's name (a settled bundle's code also has its stamp's name, a link to the same file). */
 const cacheFilesIn = (cacheHome: string): string[] => {
   const dir = join(cacheHome, 'assignment-desk', 'code-cache');
-  return existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith('.v8')).map((name) => join(dir, name)) : [];
+  return existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith('.v8') && !name.includes('-stamp-')).map((name) => join(dir, name)) : [];
 };
 
 async function stop(child: ChildProcessWithoutNullStreams): Promise<void> {

@@ -20,6 +20,7 @@ const repoPath = firstRepoArgument(process.argv.slice(2));
 const repository = repoPath === undefined ? undefined : startRepositoryDiscovery(repoPath);
 const sandbox = probeSandbox();
 const bundle = fileURLToPath(new URL(HOST_BUNDLE, import.meta.url));
+// Held for the process's life: so are the bundle's bytes (`bytes`, see code-cache.ts).
 const host = existsSync(bundle)
   ? loadWithCodeCache<ServeHost>(bundle, codeCacheDir(process.platform, process.env, homedir()))
   : { exports: await import('./serve-host') as ServeHost, keep: () => undefined };

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from './database';
+import { FRESH_SCHEMA } from './fresh-schema';
 import { MIGRATIONS } from './migrations';
 
 let dir: string | undefined;
@@ -50,6 +51,32 @@ describe('openDatabase', () => {
     db.close();
   });
 
+  it('makes a new database from the written-out schema, with every table, column and index the migrations make', () => {
+    expect(FRESH_SCHEMA.version, 'fresh-schema.ts is for another version than migrations.ts reaches: write the new migration into it too').toBe(MIGRATIONS.length);
+    const fresh = openDatabase(dbPath());
+    const replayed = openDatabase(join(dir as string, 'replayed.sqlite'), MIGRATIONS, { freshSchema: undefined });
+    expect(shapeOf(fresh)).toEqual(shapeOf(replayed));
+    expect(fresh.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+    fresh.close();
+    replayed.close();
+  });
+
+  it('replays the migrations for a new database when the written-out schema is for another version', () => {
+    const db = openDatabase(dbPath(), ['CREATE TABLE notes (text TEXT)'], { freshSchema: { version: 2, sql: 'CREATE TABLE other (x TEXT)' } });
+    expect(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all()).toEqual([{ name: 'notes' }]);
+    db.close();
+  });
+
+  it('upgrades an existing database by its migrations, never by the written-out schema', () => {
+    const path = dbPath();
+    openDatabase(path, ['CREATE TABLE notes (text TEXT)']).exec("INSERT INTO notes VALUES ('kept')");
+    const schema = { version: 2, sql: 'CREATE TABLE notes (text TEXT, at TEXT); CREATE TABLE other (x TEXT)' };
+    const db = openDatabase(path, ['CREATE TABLE notes (text TEXT)', 'ALTER TABLE notes ADD COLUMN at TEXT'], { freshSchema: schema });
+    expect(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all()).toEqual([{ name: 'notes' }]);
+    expect(db.prepare('SELECT text, at FROM notes').all()).toEqual([{ text: 'kept', at: null }]);
+    db.close();
+  });
+
   it('refuses a database written by a newer version of the app', () => {
     const path = dbPath();
     const newer = new Database(path);
@@ -59,3 +86,13 @@ describe('openDatabase', () => {
     expect(() => openDatabase(path)).toThrow(/understands up to/);
   });
 });
+
+/** Every table's columns (name, type, NOT NULL, default, key) and every index's columns, as SQLite reports them. */
+function shapeOf(db: Database.Database): unknown {
+  const objects = db.prepare("SELECT type, name, tbl_name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY name").all() as { type: string; name: string; tbl_name: string }[];
+  return objects.map((object) => ({
+    ...object,
+    columns: object.type === 'table' ? db.pragma(`table_xinfo(${object.name})`) : db.pragma(`index_xinfo(${object.name})`),
+    indexes: object.type === 'table' ? db.pragma(`index_list(${object.name})`) : undefined,
+  }));
+}

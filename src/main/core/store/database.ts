@@ -1,7 +1,9 @@
-// Opens the desk's SQLite database: WAL, migrations stamped in user_version, refusal of a newer schema.
+// Opens the desk's SQLite database: WAL, migrations stamped in user_version (a new database made from the schema they
+// lead to, fresh-schema.ts), refusal of a newer schema.
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { type FreshSchema, FRESH_SCHEMA } from './fresh-schema';
 import { MIGRATIONS } from './migrations';
 import { DeskError } from '../../../shared/desk-error';
 
@@ -14,6 +16,11 @@ const databaseTooNew = (path: string, found: number, supported: number) => new D
 export interface OpenDatabaseOptions {
   /** A better-sqlite3 binary built for this runtime (Electron's), instead of the one in node_modules. */
   nativeBinding?: string;
+  /**
+   * What a new database is made from when it is for the version the migrations reach (else they are replayed).
+   * Default: the desk's own (fresh-schema.ts) with the desk's migrations, none with others.
+   */
+  freshSchema?: FreshSchema;
 }
 
 export function openDatabase(path: string, migrations: readonly string[] = MIGRATIONS, options: OpenDatabaseOptions = {}): Db {
@@ -38,7 +45,7 @@ export function openDatabase(path: string, migrations: readonly string[] = MIGRA
     // WAL reach that same 16 MiB first (4,096 pages, not SQLite's 1,000) copies a page rewritten by many commits (an
     // index's last leaf, during a burst of submissions) once instead of every few commits: about 10% more intake.
     db.pragma('wal_autocheckpoint = 4096');
-    migrate(db, path, migrations);
+    migrate(db, path, migrations, 'freshSchema' in options ? options.freshSchema : migrations === MIGRATIONS ? FRESH_SCHEMA : undefined);
     useIncrementalVacuum(db);
     return db;
   } catch (error) {
@@ -61,14 +68,16 @@ function useIncrementalVacuum(db: Db): void {
 
 /**
  * Every migration the database has not seen, in one transaction: an upgrade happens whole or not at all, and a new
- * database is made with one commit instead of one per migration (a few milliseconds of a first start).
+ * database is made with one commit instead of one per migration (a few milliseconds of a first start), from `fresh`
+ * when that is written for the version the migrations reach.
  */
-function migrate(db: Db, path: string, migrations: readonly string[]): void {
+function migrate(db: Db, path: string, migrations: readonly string[], fresh: FreshSchema | undefined): void {
   const version = db.pragma('user_version', { simple: true }) as number;
   if (version > migrations.length) throw databaseTooNew(path, version, migrations.length);
   if (version === migrations.length) return;
   db.transaction(() => {
-    for (let next = version; next < migrations.length; next += 1) db.exec(migrations[next] as string);
+    if (version === 0 && fresh?.version === migrations.length) db.exec(fresh.sql);
+    else for (let next = version; next < migrations.length; next += 1) db.exec(migrations[next] as string);
     db.pragma(`user_version = ${migrations.length}`);
   })();
 }
