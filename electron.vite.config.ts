@@ -12,7 +12,7 @@ export default defineConfig({
     // And the programs a task starts, each as one file (see the plugin).
     plugins: [
       hostBundlePlugin(resolve('src/main/serve-host.ts')),
-      standaloneEntriesPlugin({ 'sandbox-net-bridge': 'esm', 'sandbox-net-preload': 'cjs', 'dev-server-forwarder': 'esm' }),
+      standaloneEntriesPlugin({ 'sandbox-net-bridge': 'esm', 'sandbox-net-preload': 'cjs', 'dev-server-forwarder': 'esm', 'scripted-agent': 'cjs' }),
     ],
     build: {
       // zod (every schema in src/shared), simple-git (the start-up checks), Hono and picomatch are read at start:

@@ -17,9 +17,9 @@ describe('bridgeLaunch', () => {
   });
 
   it('loads the bridge into the scripted agent\'s own Node, its flags in the environment', () => {
-    expect(bridgeLaunch({ ...base, command: '/opt/node/bin/node', args: ['/desk/out/main/scripted-agent.js'] })).toEqual({
+    expect(bridgeLaunch({ ...base, command: '/opt/node/bin/node', args: ['/desk/out/main/scripted-agent.cjs'] })).toEqual({
       command: '/opt/node/bin/node',
-      args: ['--require', '/desk/out/main/sandbox-net-preload.cjs', '/desk/out/main/scripted-agent.js'],
+      args: ['--require', '/desk/out/main/sandbox-net-preload.cjs', '/desk/out/main/scripted-agent.cjs'],
       env: settings,
       kind: 'node-preload',
     });
