@@ -69,7 +69,10 @@ export function openInWorkerSync(threads: Threads, entry: string, flags: string[
 export function serveFromWorker(threads: Threads): void {
   const order = (threads.workerData as Record<string, unknown> | null)?.[WORKER_MARK] as WorkerOrder | undefined;
   if (!order || !(order.done instanceof Int32Array)) return;
+  let woken = false;
   const wake = (opened: Opened): void => {
+    if (woken) return;
+    woken = true;
     try {
       order.answer.postMessage(opened);
       order.answer.close();
@@ -78,6 +81,9 @@ export function serveFromWorker(threads: Threads): void {
       Atomics.notify(order.done, 0);
     }
   };
+  // A worker that ends before answering (an uncaught error) still wakes the agent's thread, which would otherwise wait
+  // out WORKER_WAIT_MS.
+  process.once('exit', () => wake(failed('the worker ended')));
   const flags = readFlags(order.flags);
   const parsed = flags ? parseBridgeFlags(flags) : undefined;
   if (!parsed) return wake(failed('its flags are not bridge flags'));
