@@ -10,6 +10,7 @@
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { build } from 'rolldown';
+import type { OutputBundle, OutputChunk } from 'rolldown';
 import type { Plugin } from 'vite';
 
 /** How each standalone program is written. */
@@ -40,8 +41,28 @@ export function standaloneEntriesPlugin(entries: Readonly<Record<string, Standal
             : { format: 'cjs', entryFileNames: `${chunk.name}.cjs`, chunkFileNames: 'chunks/[name]-[hash].cjs', dynamicImportInCjs: false },
         });
         for (const file of written) if (file.type === 'chunk') await writeFile(join(outDir, file.fileName), file.code);
-        if (format === 'cjs') await rm(input);
+        if (format !== 'cjs') continue;
+        // Its ES-module files go: its code is all in the `.cjs` files now, and the app would ship them unused.
+        for (const fileName of [chunk.fileName, ...chunksOnlyOf(chunk, bundle)]) await rm(join(outDir, fileName));
       }
     },
   };
+}
+
+/** The chunks `entry` imports, at once or lazily, that no other entry of the build reaches. */
+export function chunksOnlyOf(entry: Pick<OutputChunk, 'fileName'>, bundle: OutputBundle): string[] {
+  const chunks = new Map(Object.values(bundle).flatMap((item) => (item.type === 'chunk' ? [[item.fileName, item] as const] : [])));
+  const reached = (from: string): Set<string> => {
+    const seen = new Set<string>();
+    const visit = (fileName: string): void => {
+      const chunk = chunks.get(fileName);
+      if (!chunk || seen.has(fileName)) return;
+      seen.add(fileName);
+      for (const next of [...chunk.imports, ...chunk.dynamicImports]) visit(next);
+    };
+    visit(from);
+    return seen;
+  };
+  const others = new Set([...chunks.values()].filter((chunk) => chunk.isEntry && chunk.fileName !== entry.fileName).flatMap((chunk) => [...reached(chunk.fileName)]));
+  return [...reached(entry.fileName)].filter((fileName) => fileName !== entry.fileName && !others.has(fileName));
 }
