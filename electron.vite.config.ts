@@ -12,7 +12,7 @@ export default defineConfig({
     // And the programs a task starts, each as one file (see the plugin).
     plugins: [
       hostBundlePlugin(resolve('src/main/serve-host.ts')),
-      standaloneEntriesPlugin(['sandbox-net-bridge', 'sandbox-net-preload', 'dev-server-forwarder']),
+      standaloneEntriesPlugin({ 'sandbox-net-bridge': 'esm', 'sandbox-net-preload': 'cjs', 'dev-server-forwarder': 'esm', 'scripted-agent': 'cjs' }),
     ],
     build: {
       // zod (every schema in src/shared), simple-git (the start-up checks), Hono and picomatch are read at start:
@@ -28,7 +28,7 @@ export default defineConfig({
           'scripted-agent': resolve('src/scripted-agent/scripted-agent-main.ts'),
           // Runs inside an agent's sandbox as a wrapper, bridging its loopback to the desk's egress proxy.
           'sandbox-net-bridge': resolve('src/main/core/sandbox/network/sandbox-net-bridge.ts'),
-          // The same bridge loaded into a Node agent's own process (`--import`), instead of the wrapper.
+          // The same bridge loaded into a Node agent's own process (`--require`), instead of the wrapper.
           'sandbox-net-preload': resolve('src/main/core/sandbox/network/sandbox-net-preload.ts'),
           // Runs inside a task's sandbox around its dev server, carrying the desk's host port to the server's.
           'dev-server-forwarder': resolve('src/main/core/dev-server/dev-server-forwarder.ts'),

@@ -36,7 +36,7 @@ export interface PipelineResult {
 /** What the issue asks of the pipeline on the 2-core machine. */
 export const PIPELINE_TARGETS = { ratio: 0.7, firstEventMs: 120, cpuMsPerTask: 25 } as const;
 
-const BUILT_AGENT = resolve(APP_BUILD_DIR, 'scripted-agent.js');
+const BUILT_AGENT = resolve(APP_BUILD_DIR, 'scripted-agent.cjs');
 const epochNow = () => performance.timeOrigin + performance.now();
 /**
  * The whole machine's busy CPU time so far (every core, user and system, from /proc/stat), in ms. Children that

@@ -5,7 +5,7 @@
 # Usage: bench/scripted-agent-start.sh [rounds] [agent.js]
 set -euo pipefail
 rounds=${1:-20}
-agent=${2:-out/main/scripted-agent.js}
+agent=${2:-out/main/scripted-agent.cjs}
 [ -f "$agent" ] || { echo "No $agent: run npm run build first." >&2; exit 1; }
 command -v perf >/dev/null || { echo "perf is not installed (linux-perf / linux-tools)." >&2; exit 1; }
 

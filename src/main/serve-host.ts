@@ -117,7 +117,7 @@ function builtRendererDir(entryUrl: string): string {
 /** The bundled scripted agent next to this file, or its source when running from source. */
 function scriptedAgentEntry(entryUrl: string): string {
   const here = dirname(fileURLToPath(entryUrl));
-  const bundled = resolve(here, 'scripted-agent.js');
+  const bundled = resolve(here, 'scripted-agent.cjs');
   return existsSync(bundled) ? bundled : resolve(here, '../scripted-agent/scripted-agent-main.ts');
 }
 

@@ -1,7 +1,10 @@
 // Text files straight on disk: what a session uses when the client does not offer its own file system.
-import { access, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+// node:fs/promises loads on first use: a session whose client offers its file system (the desk does) may never need
+// it, and loading it is about 1 ms of CPU of every agent's start.
 import { dirname } from 'node:path';
 import type { TextFiles } from './script-sink';
+
+const fs = () => import('node:fs/promises');
 
 export function diskTextFiles(): TextFiles {
   return { read: readTextIfExists, write: writeTextCreatingDirs };
@@ -9,7 +12,7 @@ export function diskTextFiles(): TextFiles {
 
 export async function readTextIfExists(absolutePath: string): Promise<string | null> {
   try {
-    return await readFile(absolutePath, 'utf8');
+    return await (await fs()).readFile(absolutePath, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
@@ -17,21 +20,23 @@ export async function readTextIfExists(absolutePath: string): Promise<string | n
 }
 
 export async function writeTextCreatingDirs(absolutePath: string, text: string): Promise<void> {
+  const { mkdir, writeFile } = await fs();
   await mkdir(dirname(absolutePath), { recursive: true });
   await writeFile(absolutePath, text, 'utf8');
 }
 
 export async function deleteFile(absolutePath: string): Promise<void> {
   // No `force`: deleting a file that is not there is a failure the script should hear about.
-  await rm(absolutePath);
+  await (await fs()).rm(absolutePath);
 }
 
-export function pathExists(absolutePath: string): Promise<boolean> {
-  return access(absolutePath).then(() => true, () => false);
+export async function pathExists(absolutePath: string): Promise<boolean> {
+  return (await fs()).access(absolutePath).then(() => true, () => false);
 }
 
 /** Moves a file, creating the destination's directories. */
 export async function moveFile(from: string, to: string): Promise<void> {
+  const { mkdir, rename } = await fs();
   await mkdir(dirname(to), { recursive: true });
   await rename(from, to);
 }

@@ -10,7 +10,9 @@ export { DEFAULT_OUTPUT_CAP_BYTES } from './store/events-repo';
 export { assertSeedAgentTools, KANDEV_SEED_AGENT } from './agents/test-support/kandev-seed-agent';
 // The pipeline bench: its baseline runs bubblewrap with the desk's flags and gives node the environment the desk gives
 // an agent, and it reads the desk's run timings.
-export { bwrapArguments } from './sandbox/bwrap-arguments';
+export { bwrapArguments, type SandboxLayout } from './sandbox/bwrap-arguments';
+// The sandboxed agent's start bench launches the agent behind the network bridge as the desk does.
+export { createNetworkBridge } from './sandbox/network/network-bridge';
 export { agentEnvironment } from './agents/agent-environment';
 export { RUN_STAGES, type RunStage } from './tasks/run-timings';
 export { scriptedAgentSpec } from './agents/builtin-agents';

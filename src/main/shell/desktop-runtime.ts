@@ -10,7 +10,7 @@ import { DeskError } from '../../shared/desk-error';
 
 export interface DesktopAgentsInput {
   dataDir: string;
-  /** out/main, where the bundled scripted-agent.js sits. */
+  /** out/main, where the bundled scripted-agent.cjs sits. */
   mainDir: string;
   packaged: boolean;
   electronPath: string;
@@ -25,7 +25,7 @@ export function desktopAgentCatalog(input: DesktopAgentsInput): AgentCatalog {
   const launch = scriptedAgentLaunch({ packaged: input.packaged, electronPath: input.electronPath, systemNode: node.found ? node.path : undefined });
   if (launch.note) input.log(launch.note);
   // A system Node cannot read inside app.asar; the packaged scripted agent and its modules are unpacked.
-  const spec = scriptedAgentSpec(asarUnpacked(join(input.mainDir, 'scripted-agent.js')), launch.command);
+  const spec = scriptedAgentSpec(asarUnpacked(join(input.mainDir, 'scripted-agent.cjs')), launch.command);
   return hostAgentCatalog({
     dataDir: input.dataDir,
     scripted: { ...spec, env: { ...spec.env, ...launch.env } },

@@ -6,7 +6,7 @@ import type { AgentSpec } from './agent-spec';
 
 /**
  * The scripted agent runs with the same Node as the desk. From a build, `entry` is the bundled
- * scripted-agent.js; from source (tests, development) it is the .ts file, loaded through tsx.
+ * scripted-agent.cjs; from source (tests, development) it is the .ts file, loaded through tsx.
  */
 export function scriptedAgentSpec(entry: string, nodePath = process.execPath): AgentSpec {
   const args = entry.endsWith('.ts') ? ['--import', tsxLoaderUrl(), entry] : [entry];

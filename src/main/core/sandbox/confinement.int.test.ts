@@ -153,7 +153,7 @@ describe.skipIf(skip)(`an agent in the sandbox${skip ? ` (skipped: ${skip})` : '
     // Under tests tsx's esbuild service runs beside the agent too; of Node processes there is one: the agent.
     const nodes = commands.filter((line) => /(^|\/)node$/.test(line.split(' ')[0] ?? ''));
     expect(nodes).toHaveLength(1);
-    expect(nodes[0]).toMatch(/--import \S*sandbox-net-preload-\w+\.mjs .*hostile-agent\.ts/);
+    expect(nodes[0]).toMatch(/--require \S*sandbox-net-preload-\w+\.cjs .*hostile-agent\.ts/);
     expect(commands.filter((line) => line.includes('sandbox-net-bridge'))).toEqual([]);
   });
 

@@ -7,7 +7,7 @@ const base: BridgeLaunchInput = {
   command: '', args: [], flags: FLAGS,
   nodePath: '/opt/node/bin/node',
   wrapper: ['/desk/out/main/sandbox-net-bridge.js'],
-  preload: ['--import', 'file:///desk/out/main/sandbox-net-preload.js'],
+  preload: ['--require', '/desk/out/main/sandbox-net-preload.cjs'],
 };
 const settings = { DESK_NET_BRIDGE: JSON.stringify(FLAGS) };
 
@@ -17,9 +17,9 @@ describe('bridgeLaunch', () => {
   });
 
   it('loads the bridge into the scripted agent\'s own Node, its flags in the environment', () => {
-    expect(bridgeLaunch({ ...base, command: '/opt/node/bin/node', args: ['/desk/out/main/scripted-agent.js'] })).toEqual({
+    expect(bridgeLaunch({ ...base, command: '/opt/node/bin/node', args: ['/desk/out/main/scripted-agent.cjs'] })).toEqual({
       command: '/opt/node/bin/node',
-      args: ['--import', 'file:///desk/out/main/sandbox-net-preload.js', '/desk/out/main/scripted-agent.js'],
+      args: ['--require', '/desk/out/main/sandbox-net-preload.cjs', '/desk/out/main/scripted-agent.cjs'],
       env: settings,
       kind: 'node-preload',
     });
@@ -38,14 +38,14 @@ describe('bridgeLaunch', () => {
 
   it('loads the bridge into any Node a custom agent names, before its own Node options', () => {
     expect(bridgeLaunch({ ...base, command: 'node', args: ['--no-warnings', 'my-agent.js'] }).args)
-      .toEqual(['--import', 'file:///desk/out/main/sandbox-net-preload.js', '--no-warnings', 'my-agent.js']);
+      .toEqual(['--require', '/desk/out/main/sandbox-net-preload.cjs', '--no-warnings', 'my-agent.js']);
   });
 
   it('runs a `#!/usr/bin/env node` script on the Node found on the agent\'s PATH, with the bridge loaded', () => {
     const launch = bridgeLaunch({ ...base, command: 'gemini', args: ['--acp'], shebang: '#!/usr/bin/env node', scriptPath: '/agents/.bin/gemini', pathNode: '/usr/bin/node' });
     expect(launch).toEqual({
       command: '/usr/bin/node',
-      args: ['--import', 'file:///desk/out/main/sandbox-net-preload.js', '/agents/.bin/gemini', '--acp'],
+      args: ['--require', '/desk/out/main/sandbox-net-preload.cjs', '/agents/.bin/gemini', '--acp'],
       env: settings,
       kind: 'script-preload',
     });
@@ -54,7 +54,7 @@ describe('bridgeLaunch', () => {
   it('keeps the one argument a `#!/path/to/node` line passes', () => {
     const launch = bridgeLaunch({ ...base, command: '/agents/a.js', shebang: '#!/usr/local/bin/node --max-old-space-size=4096', scriptPath: '/agents/a.js' });
     expect(launch.command).toBe('/usr/local/bin/node');
-    expect(launch.args).toEqual(['--max-old-space-size=4096', '--import', 'file:///desk/out/main/sandbox-net-preload.js', '/agents/a.js']);
+    expect(launch.args).toEqual(['--max-old-space-size=4096', '--require', '/desk/out/main/sandbox-net-preload.cjs', '/agents/a.js']);
   });
 
   it('keeps the wrapper for a binary agent, with the flags before its command line', () => {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createNetworkBridge } from './network-bridge';
 
-const bridge = createNetworkBridge({ nodePath: '/desk/node', wrapperEntry: '/desk/out/main/sandbox-net-bridge.js', preloadEntry: '/desk/out/main/sandbox-net-preload.js' });
+const bridge = createNetworkBridge({ nodePath: '/desk/node', wrapperEntry: '/desk/out/main/sandbox-net-bridge.js', preloadEntry: '/desk/out/main/sandbox-net-preload.cjs' });
 const FLAGS = ['--relay', '4000=/t/mcp.sock'];
 let dir: string;
 let bin: string;
@@ -32,7 +32,7 @@ describe('the network bridge service', () => {
     chmodSync(join(dir, 'pkg', 'cli.js'), 0o755);
     symlinkSync(join(dir, 'pkg', 'cli.js'), join(bin, 'gemini'));
     const launch = bridge.launch('gemini', ['--acp'], FLAGS, `/nowhere:${bin}`);
-    expect(launch).toMatchObject({ kind: 'script-preload', command: node, args: ['--import', 'file:///desk/out/main/sandbox-net-preload.js', join(bin, 'gemini'), '--acp'] });
+    expect(launch).toMatchObject({ kind: 'script-preload', command: node, args: ['--require', '/desk/out/main/sandbox-net-preload.cjs', join(bin, 'gemini'), '--acp'] });
   });
 
   it('keeps the wrapper for a native program found on PATH', () => {

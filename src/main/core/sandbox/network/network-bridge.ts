@@ -2,7 +2,6 @@
 // command's `#!` line and looks up Node on the agent's PATH, then lets ./bridge-launch.ts decide how it starts.
 import { accessSync, closeSync, constants, openSync, readSync, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { bridgeLaunch, type BridgeLaunch } from './bridge-launch';
 import { builtNetworkFile, bundledSource, nodeLauncher } from './bridge-files';
 
@@ -16,7 +15,7 @@ export interface NetworkBridgeOptions {
   nodePath: string;
   /** The wrapper program: the bundled sandbox-net-bridge.js, or its .ts source (run through tsx). */
   wrapperEntry?: string;
-  /** The preload: the bundled sandbox-net-preload.js, or its .ts source. */
+  /** The preload: the bundled sandbox-net-preload.cjs, or its .ts source. */
   preloadEntry?: string;
 }
 
@@ -28,7 +27,7 @@ export function createNetworkBridge(options: NetworkBridgeOptions): NetworkBridg
   let files: { wrapper: string[]; preload: string[] } | undefined;
   const filesOnce = () => (files ??= {
     wrapper: nodeLauncher(options.wrapperEntry ?? builtNetworkFile('sandbox-net-bridge')),
-    preload: preloadArguments(options.preloadEntry ?? builtNetworkFile('sandbox-net-preload')),
+    preload: preloadArguments(options.preloadEntry ?? builtNetworkFile('sandbox-net-preload', '.cjs')),
   });
   return {
     launch(command, args, flags, searchPath) {
@@ -41,9 +40,12 @@ export function createNetworkBridge(options: NetworkBridgeOptions): NetworkBridg
   };
 }
 
-/** `--import` takes a URL: a bare path would be looked up as a package, and the agent's cwd is its worktree. */
+/**
+ * `--require` of the preload's absolute path (a CommonJS script: it spares a CommonJS agent Node's ES-module loader).
+ * Absolute, or it would be looked up as a package from the agent's cwd, its worktree.
+ */
 function preloadArguments(entry: string): string[] {
-  return ['--import', pathToFileURL(entry.endsWith('.ts') ? bundledSource(entry) : entry).href];
+  return ['--require', entry.endsWith('.ts') ? bundledSource(entry) : entry];
 }
 
 /** Where a command runs from: itself when it names a path, else the first executable file of that name on PATH. */

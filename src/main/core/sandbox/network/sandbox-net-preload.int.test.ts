@@ -101,6 +101,13 @@ describe('the network bridge inside an agent\'s Node', () => {
     expect(result).toEqual({ code: 0, stdout: 'through the parent', stderr: '' });
   });
 
+  it('lets the agent\'s own worker threads, which load the preload too, run quietly beside the bridge\'s', async () => {
+    const code = `const { Worker } = require('node:worker_threads');`
+      + ` new Worker('console.log(\\'worker ran\\', Boolean(process.env.HTTPS_PROXY))', { eval: true }).on('exit', (code) => process.exit(code));`;
+    const result = await agent(code, ['--socket', await socketSaying('x'), '--port', '0']);
+    expect(result).toEqual({ code: 0, stdout: 'worker ran true\n', stderr: '' });
+  });
+
   it('tells on stderr, not stdout, when its settings are not bridge flags, and lets the agent run', async () => {
     const result = await agent('console.log("agent ran")', ['--relay', '1=x'], { DESK_NET_BRIDGE: '{"not":"flags"}' });
     expect(result.stdout).toBe('agent ran\n');
