@@ -18,6 +18,9 @@ export interface RunFolderRoots {
 /** Both in the data dir: the default where no memory file system private to this user was chosen. */
 export const dataDirRunFolders = (dataDir: string): RunFolderRoots => ({ folders: sandboxRootOf(dataDir), temp: sandboxRootOf(dataDir) });
 
+/** Whether the runs' folders are on a memory file system: chosen only where one private to this user was found. */
+export const foldersInMemory = (roots: RunFolderRoots): boolean => roots.folders !== roots.temp;
+
 /** statfs(2)'s f_type for tmpfs. */
 const TMPFS_MAGIC = 0x01021994;
 
