@@ -11,7 +11,11 @@ export interface WorktreeRecord {
   branch: string;
   /** The worktree's files. */
   path: string;
-  /** The worktree's git dir (`<common dir>/worktrees/<name>`) as git wrote it into `<path>/.git`; absent until the worktree exists. */
+  /**
+   * The worktree's git dir (`<common dir>/worktrees/<name>`): before the worktree exists, the one git is expected to
+   * give it (../git/expected-git-dir.ts); once it exists, the one git wrote into `<path>/.git`. Absent in records of
+   * earlier desks made before the worktree existed. Every use checks it both ways first (./worktree-guard.ts).
+   */
   gitDir?: string;
 }
 
@@ -43,10 +47,15 @@ export function createWorktreeRecords(dir: string): WorktreeRecords {
       return record?.path === path ? record : undefined;
     },
     async put(record) {
-      await mkdir(dir, { recursive: true });
       // Written whole, then renamed over: a crash never leaves half a record.
       const file = fileOf(worktreeDirNameFor(record.taskId));
-      await writeFile(`${file}.tmp`, `${JSON.stringify(record, null, 2)}\n`);
+      const text = `${JSON.stringify(record, null, 2)}\n`;
+      // The folder is made on the first write (and again should it be deleted), not asked for before every one.
+      await writeFile(`${file}.tmp`, text).catch(async (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT') throw error;
+        await mkdir(dir, { recursive: true });
+        await writeFile(`${file}.tmp`, text);
+      });
       await rename(`${file}.tmp`, file);
     },
     remove: (taskId) => rm(fileOf(worktreeDirNameFor(taskId)), { force: true }),
