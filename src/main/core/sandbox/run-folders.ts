@@ -120,6 +120,9 @@ function privateFolder(path: string, uid: number): boolean {
 /** One run's places: its folder (git dir, sockets, state scratch), its temp dir, and the folders to remove at its end. */
 export function runPlaces(roots: RunFolderRoots, id: string): { root: string; tempDir: string; owned: string[] } {
   const root = join(roots.folders, id);
-  const tempHome = roots.temp === roots.folders ? root : join(roots.temp, id);
-  return { root, tempDir: join(tempHome, 'tmp'), owned: tempHome === root ? [root] : [root, tempHome] };
+  if (!foldersInMemory(roots)) return { root, tempDir: join(root, 'tmp'), owned: [root] };
+  // The temp dir is the run's folder on the disk itself: one directory made per run there, not two (on a disk a new
+  // inode is the dearest file-system step a run takes).
+  const tempDir = join(roots.temp, id);
+  return { root, tempDir, owned: [root, tempDir] };
 }
