@@ -61,6 +61,8 @@ async function readText(file: string): Promise<string | undefined> {
 }
 
 async function samePath(a: string, b: string): Promise<boolean> {
+  // One spelling has one real path: the file system is asked only when the spellings differ (a link on the way).
+  if (resolve(a) === resolve(b)) return true;
   const [ra, rb] = await Promise.all([realpath(a).catch(() => resolve(a)), realpath(b).catch(() => resolve(b))]);
   return ra === rb;
 }
