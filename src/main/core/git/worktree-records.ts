@@ -27,9 +27,17 @@ export interface WorktreeRecords {
   remove(taskId: string): Promise<void>;
 }
 
+/** Records kept in memory after they are written, newest last. */
+const KEPT_RECORDS = 256;
+
 export function createWorktreeRecords(dir: string): WorktreeRecords {
   const fileOf = (dirName: string) => join(dir, `${dirName}.json`);
+  // What this desk wrote, kept as written: one desk holds a data dir at a time (../host/instance-lock.ts), so a record
+  // it wrote is read back from memory (every turn's commit asks) and only others are read from their files.
+  const written = new Map<string, WorktreeRecord>();
   const read = async (dirName: string): Promise<WorktreeRecord | undefined> => {
+    const kept = written.get(dirName);
+    if (kept) return { ...kept };
     const text = await readFile(fileOf(dirName), 'utf8').catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') return undefined;
       throw error;
@@ -57,7 +65,13 @@ export function createWorktreeRecords(dir: string): WorktreeRecords {
         await writeFile(`${file}.tmp`, text);
       });
       await rename(`${file}.tmp`, file);
+      written.set(worktreeDirNameFor(record.taskId), { ...record });
+      // Running tasks' records are the ones asked for again: older ones go back to being read from their files.
+      if (written.size > KEPT_RECORDS) written.delete(written.keys().next().value as string);
     },
-    remove: (taskId) => rm(fileOf(worktreeDirNameFor(taskId)), { force: true }),
+    async remove(taskId) {
+      written.delete(worktreeDirNameFor(taskId));
+      await rm(fileOf(worktreeDirNameFor(taskId)), { force: true });
+    },
   };
 }
