@@ -1,7 +1,8 @@
 // Reads the person's branches, tags and remote-tracking branches as git's files backend stores them: loose ref files
 // under refs/ and packed-refs. Only reads; what the text means is ref-snapshot-text.ts's to say.
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync } from 'node:fs';
+import { lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { readPlainSync } from './plain-file';
 import { SNAPSHOT_PREFIXES, type RefFiles } from './ref-snapshot-text';
 
 /** Past this many loose refs, reading them costs the desk about what one git process does (see ref-snapshot.ts). */
@@ -66,34 +67,4 @@ export function readRefFiles(commonDir: string): RefFilesRead {
   const packedText = packed === 'missing' ? undefined : packed;
   if (packedText?.includes(' refs/replace/')) return { kind: 'ask-git', why: 'the repository replaces objects' };
   return { kind: 'files', files: { loose, packed: packedText } };
-}
-
-/**
- * A plain file's text (a link is not followed: one planted to mislead, or a legacy symbolic ref), `missing` when
- * nothing is there, `odd` for anything else: a directory, a FIFO, a file over `maxBytes`, an error reading it.
- */
-function readPlainSync(path: string, maxBytes: number): string | 'missing' | 'odd' {
-  let fd: number;
-  try {
-    // O_NONBLOCK: a FIFO put in the place of a ref opens without waiting for a writer, and is refused below.
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : 'odd';
-  }
-  try {
-    const info = fstatSync(fd);
-    if (!info.isFile() || info.size > maxBytes) return 'odd';
-    const buffer = Buffer.alloc(info.size);
-    let length = 0;
-    while (length < buffer.length) {
-      const read = readSync(fd, buffer, length, buffer.length - length, length);
-      if (read === 0) break;
-      length += read;
-    }
-    return buffer.toString('utf8', 0, length);
-  } catch {
-    return 'odd';
-  } finally {
-    closeSync(fd);
-  }
 }
