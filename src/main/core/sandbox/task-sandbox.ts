@@ -3,7 +3,7 @@
 // PID namespace that dies with it; without, the desk says so and runs them as plain children.
 import { agentCacheDir } from '../agents/agent-installs';
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, realpath } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { existsSync, realpathSync, rmSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { AgentPolicy } from '../../../shared/governance';
@@ -27,6 +27,7 @@ import type { AgentSandboxView } from '../../../shared/sandbox-view';
 import { DeskError } from '../../../shared/desk-error';
 import { createGitRunner, type GitRunner } from '../git/git-runner';
 import { openTaskGitDir } from '../git/task-git-dir';
+import { readPlainSync } from '../git/plain-file';
 import { createRefSnapshots } from '../git/ref-snapshot';
 import { TaskGitDirRefused } from '../git/task-git-dir-plan';
 import type { TaskLimitGroup, TaskLimits } from './limits/task-limits';
@@ -321,14 +322,24 @@ function unconfined(description: string, limits: TaskLimitGroup | undefined): Ta
  */
 export async function linkedGitDir(worktree: string, gitCommonDir: string): Promise<string> {
   const file = join(worktree, '.git');
-  const text = await readFile(file, 'utf8').catch(() => '');
+  // Blocking reads that refuse a link or a FIFO put in its place (../git/plain-file.ts): microseconds, once per run.
+  const read = readPlainSync(file, 64 * 1024);
+  const text = read === 'missing' || read === 'odd' ? '' : read;
   const match = /^gitdir: (.+)$/m.exec(text);
   const target = match?.[1] ? resolve(worktree, match[1].trim()) : undefined;
-  const real = target ? await realpath(target).catch(() => undefined) : undefined;
+  const real = target ? realOrUndefined(target) : undefined;
   if (!real || !isAbsolute(real) || !isWithin(real, join(gitCommonDir, 'worktrees')) || real === join(gitCommonDir, 'worktrees')) {
     throw worktreeLinkChanged(`${file} was changed: it no longer leads to this repository's worktrees, so the task cannot run in it.`);
   }
   return real;
+}
+
+function realOrUndefined(path: string): string | undefined {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
