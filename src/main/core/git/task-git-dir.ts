@@ -5,6 +5,7 @@ import { copyFile, lstat, mkdir, readFile, rm, writeFile } from 'node:fs/promise
 import { dirname, join } from 'node:path';
 import { diskFullMessage, isDiskFull, mountPointOf } from '../host/disk-full';
 import type { GitRepo, GitRunner } from './git-runner';
+import { readPlainSync } from './plain-file';
 import { isAncestorCommit } from './refs';
 import { createRefSnapshots, type RefSnapshots } from './ref-snapshot';
 import { planTaskGitDir, refNamedBy, tipOf } from './task-git-dir-plan';
@@ -67,7 +68,8 @@ const COPIED_INFO = ['exclude', 'attributes'];
 export async function openTaskGitDir(git: GitRunner, request: TaskGitDirRequest, snapshots: RefSnapshots = createRefSnapshots(git)): Promise<TaskGitDir> {
   const { dir, commonDir, worktree, worktreeGitDir, files = threadPoolFiles } = request;
   const common: GitRepo = { gitDir: commonDir };
-  const [worktreeHead, refs] = await Promise.all([readFile(join(worktreeGitDir, 'HEAD'), 'utf8'), snapshots.read(commonDir)]);
+  const worktreeHead = readHead(join(worktreeGitDir, 'HEAD'));
+  const refs = await snapshots.read(commonDir);
   const plan = planTaskGitDir({ commonDir, worktreeHead, refs });
   const link = `${dir}.link`;
   await Promise.all(['objects/info', 'objects/pack', dirname(plan.branchRef), 'refs/tags', 'info'].map((sub) => files.mkdir(join(dir, sub))));
@@ -135,6 +137,13 @@ export async function openTaskGitDir(git: GitRunner, request: TaskGitDirRequest,
       return tip;
     },
   };
+}
+
+/** The worktree's HEAD as git wrote it, read with a blocking call (./plain-file.ts); throws when it is not a plain file. */
+function readHead(file: string): string {
+  const text = readPlainSync(file, 4096);
+  if (text === 'missing' || text === 'odd') throw new Error(`${file} is ${text === 'missing' ? 'missing' : 'not a plain file'}: the worktree's git dir is damaged. Resubmit the task to start again.`);
+  return text;
 }
 
 async function copyIfThere(from: string, to: string): Promise<void> {
