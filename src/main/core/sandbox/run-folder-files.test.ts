@@ -41,6 +41,12 @@ describe.each([['memory', memoryFolderFiles], ['disk', diskFolderFiles]])('a run
     expect(await files.readPlainFile(join(root, 'HEAD'))).toBeUndefined();
   });
 
+  it('reads a file larger than a megabyte whole', async () => {
+    const text = 'x'.repeat(3 * 1024 * 1024);
+    await files.writeFile(join(root, 'packed-refs'), text);
+    expect(await files.readPlainFile(join(root, 'packed-refs'))).toBe(text);
+  });
+
   it('removes the folder whole', async () => {
     mkdirSync(join(root, 'run', 'git', 'objects'), { recursive: true });
     writeFileSync(join(root, 'run', 'git', 'HEAD'), 'x');

@@ -1,9 +1,13 @@
 // The file operations that make and remove a run's folder (its git dir, sockets, state scratch). On a memory file
 // system each is done synchronously: there it takes microseconds, while a trip through libuv's thread pool costs the
 // desk's thread a wake-up, a callback and a promise, a few dozen times per run. On a disk they stay off the event loop.
-import { copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { copyFile, lstat, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readPlainSync } from '../git/plain-file';
 import { removeSmallTreeNow, removeTree } from './remove-tree';
+
+/** Read on the desk's thread up to this size; a larger file (an agent's packed-refs, say) is read off it. */
+const READ_NOW_MAX_BYTES = 1024 * 1024;
 
 /** What ../git/task-git-dir.ts and the sandbox need to fill and empty a run's folder. */
 export interface RunFolderFiles {
@@ -52,11 +56,11 @@ export const memoryFolderFiles: RunFolderFiles = {
     }
   },
   async readPlainFile(path) {
-    try {
-      return lstatSync(path, { throwIfNoEntry: false })?.isFile() ? readFileSync(path, 'utf8') : undefined;
-    } catch {
-      return undefined;
-    }
+    // Opened without following a link and without waiting on a FIFO, then checked to be a file: nothing swapped in
+    // between a look and the read can hold the desk's thread.
+    const text = readPlainSync(path, READ_NOW_MAX_BYTES);
+    if (text === 'missing') return undefined;
+    return text === 'odd' ? diskFolderFiles.readPlainFile(path) : text;
   },
   removeTree: (path) => removeSmallTreeNow(path),
 };
