@@ -1,8 +1,8 @@
 // Where a branch points, read from git's own ref files without starting git: the two look-ups every new task's
 // worktree needs (its base, and whether its branch is taken). Undefined whenever the files are not the plain kind.
-import { constants } from 'node:fs';
-import { lstat, open } from 'node:fs/promises';
+import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
+import { readPlainSync } from './plain-file';
 
 const SHA = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
 /** A packed-refs file larger than this is left to git: reading it whole per task would cost more than a process. */
@@ -38,31 +38,14 @@ function plainBranch(branch: string): boolean {
  */
 export async function branchInFiles(commonDir: string, branch: string): Promise<BranchInFiles> {
   if (!plainBranch(branch)) return undefined;
-  if (await lstat(join(commonDir, 'reftable')).then(() => true, () => false)) return undefined;
-  const loose = await readPlain(join(commonDir, 'refs', 'heads', branch), 256);
-  if (loose.state === 'odd') return undefined;
-  if (loose.state === 'read') return SHA.test(loose.text.trim()) ? { kind: 'found', commit: loose.text.trim() } : undefined;
-  const packed = await readPlain(join(commonDir, 'packed-refs'), PACKED_REFS_MAX_BYTES);
-  if (packed.state === 'odd') return undefined;
-  const sha = packed.state === 'read' ? shaInPackedRefs(packed.text, `refs/heads/${branch}`) : undefined;
+  // Blocking reads of a few small files (./plain-file.ts says why).
+  if (lstatSync(join(commonDir, 'reftable'), { throwIfNoEntry: false }) !== undefined) return undefined;
+  const loose = readPlainSync(join(commonDir, 'refs', 'heads', branch), 256);
+  if (loose === 'odd') return undefined;
+  if (loose !== 'missing') return SHA.test(loose.trim()) ? { kind: 'found', commit: loose.trim() } : undefined;
+  const packed = readPlainSync(join(commonDir, 'packed-refs'), PACKED_REFS_MAX_BYTES);
+  if (packed === 'odd') return undefined;
+  const sha = packed === 'missing' ? undefined : shaInPackedRefs(packed, `refs/heads/${branch}`);
   if (sha === undefined) return { kind: 'absent' };
   return SHA.test(sha) ? { kind: 'found', commit: sha } : undefined;
-}
-
-/**
- * A plain file's text (a link is not followed: a legacy symbolic ref, or one planted to mislead), `missing` when
- * nothing is there, `odd` for anything else: a directory, a link, a file over `maxBytes`, an error reading it.
- */
-async function readPlain(path: string, maxBytes: number): Promise<{ state: 'read'; text: string } | { state: 'missing' } | { state: 'odd' }> {
-  const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW).catch((error: NodeJS.ErrnoException) => error);
-  if (!('fd' in handle)) return handle.code === 'ENOENT' ? { state: 'missing' } : { state: 'odd' };
-  try {
-    const info = await handle.stat();
-    if (!info.isFile() || info.size > maxBytes) return { state: 'odd' };
-    return { state: 'read', text: await handle.readFile('utf8') };
-  } catch {
-    return { state: 'odd' };
-  } finally {
-    await handle.close();
-  }
 }

@@ -93,14 +93,14 @@ describe('the driver look-up kept between commands', () => {
     await runner.run(target, ['add', 'a.txt']);
     await runner.run(target, ['add', 'b.txt']);
     expect(lookUps()).toBe(2);
-    expect(await configStamp(target, '/dev/null')).toBeUndefined();
+    expect(configStamp(target, '/dev/null')).toBeUndefined();
   });
 
   it('stamps the config files by content changes even when their size stays the same', async () => {
     git(repo, 'config', 'desk.test', 'one');
-    const before = await configStamp(target, '/dev/null', aMinuteOn());
+    const before = configStamp(target, '/dev/null', aMinuteOn());
     git(repo, 'config', 'desk.test', 'two');
-    const after = await configStamp(target, '/dev/null', aMinuteOn());
+    const after = configStamp(target, '/dev/null', aMinuteOn());
     expect(before).toBeDefined();
     expect(after).toBeDefined();
     expect(after).not.toBe(before);

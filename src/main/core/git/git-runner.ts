@@ -2,8 +2,7 @@
 // tell "answered no" (exit 1) from "failed" themselves. Every command names its repository and work
 // tree from the desk's own records and carries settings that leave git nothing to execute that the
 // repository's content or config chose (hooks, fsmonitor, filters, textconv, merge drivers).
-import { existsSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { existsSync, statSync, type BigIntStats } from 'node:fs';
 import { join } from 'node:path';
 import { GitPluginError, simpleGit } from 'simple-git';
 import { gitFailed } from './git-errors';
@@ -169,7 +168,7 @@ export function createGitRunner(options: GitRunnerOptions = {}): GitRunner {
   };
   const configLookUp = async (repo: GitRepo): Promise<{ keys: readonly string[]; overrides: (readonly [string, string])[] }> => {
     // Taken before the look-up: a change made while git reads gives a stamp that no longer matches.
-    const stamp = await configStamp(repo, globalConfig, now());
+    const stamp = configStamp(repo, globalConfig, now());
     if (stamp === undefined) return lookUp(repo);
     const kept = driverCache.get(stamp);
     if (kept) {
@@ -222,19 +221,33 @@ const RACY_CONFIG_MS = 2_000;
  * undefined when one of them changed too recently for its timestamp to tell a later change apart; then nothing may be
  * kept. Equal stamps mean git reads the same config: a git dir without a config.worktree of its own is not named, so
  * the checkout and its task worktrees share one stamp.
+ * Synchronous: it runs before every git command, and three stats of files git is about to read anyway take
+ * microseconds, where three trips through the thread pool cost the desk's thread more than the stats themselves.
  */
-export async function configStamp(repo: GitRepo, globalConfig: string, now: number = Date.now()): Promise<string | undefined> {
+export function configStamp(repo: GitRepo, globalConfig: string, now: number = Date.now()): string | undefined {
   const commonDir = repo.commonDir ?? repo.gitDir;
   const files = [join(commonDir, 'config'), join(repo.gitDir, 'config.worktree'), globalConfig];
-  const stamps = await Promise.all(files.map(async (file) => {
-    const info = await stat(file, { bigint: true }).catch(() => undefined);
-    if (!info) return 'absent';
+  const stamps: string[] = [];
+  for (const file of files) {
+    const info = statOrUndefined(file);
+    if (!info) {
+      stamps.push('absent');
+      continue;
+    }
     if (now - Number(info.mtimeMs) < RACY_CONFIG_MS || now - Number(info.ctimeMs) < RACY_CONFIG_MS) return undefined;
-    return `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
-  }));
-  if (stamps.includes(undefined)) return undefined;
+    stamps.push(`${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`);
+  }
   const named = stamps[1] === 'absent' ? [files[0], 'no config.worktree', files[2]] : files;
   return `${named.join('\0')}\0${stamps.join('\0')}`;
+}
+
+/** A file's stat, or undefined when it cannot be read (absent, or a folder on the way is not one). */
+function statOrUndefined(file: string): BigIntStats | undefined {
+  try {
+    return statSync(file, { bigint: true, throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
 }
 
 /**

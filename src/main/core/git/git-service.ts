@@ -23,6 +23,7 @@ import { liveDiff } from './live-diff';
 import { taskDiff } from './task-diff';
 import { assertWorktreeIntact, linkedGitDir } from './worktree-guard';
 import { createWorktreeRecords } from './worktree-records';
+import { expectedWorktreeGitDir } from './expected-git-dir';
 import type { TaskDiff } from '../../../shared/review';
 import type { RetireContext } from './retire-task';
 
@@ -204,8 +205,10 @@ export function createGitService(options: GitServiceOptions): GitService {
         // add, not after a failed one: an add that failed part way (a full disk) leaves the branch it just made.
         const known = await branchInFiles(context.repository.commonDir, branch);
         if (known ? known.kind === 'found' : await resolveCommit(git, repo, `refs/heads/${branch}`)) throw branchTaken(branch);
-        // Recorded before it exists, so a crash right after `worktree add` still leaves it ours.
-        await records.put({ taskId, branch, path });
+        // Recorded before it exists, so a crash right after `worktree add` still leaves it ours; with the git dir git
+        // names it after (./expected-git-dir.ts), so the record is written once, not again after the add.
+        const expected = expectedWorktreeGitDir(context.repository.commonDir, path);
+        await records.put({ taskId, branch, path, gitDir: expected });
         // Start from the commit resolved above, so every dependency merges onto the same base.
         // Without --force, git refuses a branch that appeared meanwhile instead of moving it.
         const add = () => git.exec(repo, ['worktree', 'add', '-b', branch, '--end-of-options', path, baseCommit]);
@@ -213,7 +216,7 @@ export function createGitService(options: GitServiceOptions): GitService {
         if (added.exitCode !== 0 && fresh && !(await resolveCommit(git, repo, `refs/heads/${branch}`))) {
           await records.remove(taskId);
           await retireTask(context, taskId);
-          await records.put({ taskId, branch, path });
+          await records.put({ taskId, branch, path, gitDir: expected });
           added = await add();
         }
         if (added.exitCode !== 0) {
@@ -222,7 +225,7 @@ export function createGitService(options: GitServiceOptions): GitService {
         }
         // The link git has just written, before any agent ran there, is what every later command names.
         const gitDir = (await readFile(join(path, '.git'), 'utf8')).trim().replace(/^gitdir:\s*/, '');
-        await records.put({ taskId, branch, path, gitDir });
+        if (gitDir !== expected) await records.put({ taskId, branch, path, gitDir });
         return { gitDir, workTree: path, commonDir: context.repository.commonDir };
       });
       try {

@@ -1,5 +1,5 @@
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, git, isolateGitConfig, writeFiles } from './git-test-fixture';
 import type { Sandbox } from './git-test-fixture';
@@ -94,6 +94,19 @@ describe('prepareWorktree', () => {
     expect(await sandbox.service.isAncestor(firstCommit, second.branch)).toBe(false);
     const archived = git(sandbox.repo, 'for-each-ref', '--format=%(objectname)', 'refs/desk/archive/');
     expect(archived.split('\n')).toEqual([firstCommit]);
+  });
+
+  it('commits a task whose worktree git named otherwise, its usual name being taken in the repository', async () => {
+    sandbox = createSandbox();
+    const path = sandbox.service.worktreePathFor('taken');
+    // A folder of that name among the repository's worktrees makes git add a number to the new one's.
+    mkdirSync(join(sandbox.repo, '.git', 'worktrees', basename(path)), { recursive: true });
+    const worktree = await sandbox.service.prepareWorktree({ taskId: 'taken', baseBranch: 'main', dependencyBranches: [] });
+    expect(readFileSync(join(worktree.path, '.git'), 'utf8')).toContain(`${basename(path)}1`);
+    writeFiles(worktree.path, { 'done.txt': 'done\n' });
+    const commit = await sandbox.service.commitChanges(worktree.path, 'Work of taken');
+    expect(git(sandbox.repo, 'rev-parse', worktree.branch)).toBe(commit);
+    expect(git(sandbox.repo, 'show', `${worktree.branch}:done.txt`)).toBe('done');
   });
 
   it('prepares eight tasks at once without tripping over git\'s locks', async () => {

@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createGitRunner, type GitRunner } from './git-runner';
 import { commitFiles, git, isolateGitConfig } from './git-test-fixture';
 import { createSandbox, type Sandbox } from './git-test-fixture';
+import { readRefFiles, type LooseRefMemory } from './ref-files';
 import { createRefSnapshots, type RefSnapshots } from './ref-snapshot';
 import { REF_SNAPSHOT_FORMAT, REF_SNAPSHOT_PATTERNS } from './task-git-dir-plan';
 
@@ -118,9 +119,16 @@ describe('refs the files leave to git', () => {
     expect(calls).toEqual(['for-each-ref']);
   });
 
+  it('reads a few hundred loose refs (a desk\'s finished tasks\' branches) from files, without git', async () => {
+    const main = git(repo(), 'rev-parse', 'main');
+    execFileSync('git', ['update-ref', '--stdin'], { cwd: repo(), input: Array.from({ length: 300 }, (_, index) => `create refs/heads/desk/x/task-${index} ${main}\n`).join('') });
+    expect(await snapshots.read(commonDir())).toBe(gitsOwn());
+    expect(calls).toEqual([]);
+  });
+
   it('asks git once there are more loose refs than reading them one by one is worth', async () => {
     const main = git(repo(), 'rev-parse', 'main');
-    execFileSync('git', ['update-ref', '--stdin'], { cwd: repo(), input: Array.from({ length: 130 }, (_, index) => `create refs/heads/task-${index} ${main}\n`).join('') });
+    execFileSync('git', ['update-ref', '--stdin'], { cwd: repo(), input: Array.from({ length: 520 }, (_, index) => `create refs/heads/task-${index} ${main}\n`).join('') });
     expect(await snapshots.read(commonDir())).toBe(gitsOwn());
     expect(calls).toEqual(['for-each-ref']);
   });
@@ -155,5 +163,24 @@ describe('refs the files leave to git', () => {
     git(repo(), 'branch', 'z');
     expect(await snapshots.read(commonDir())).toBe(gitsOwn());
     expect(calls).toEqual(['for-each-ref']);
+  });
+});
+
+describe('loose refs remembered between runs', () => {
+  const aMinuteOn = () => Date.now() + 60_000;
+  const looseOf = (read: ReturnType<typeof readRefFiles>) => (read.kind === 'files' ? Object.fromEntries(read.files.loose) : read.why);
+
+  it('gives a ref\'s new commit once git moved it, and leaves out one git deleted', () => {
+    const first = git(repo(), 'rev-parse', 'main');
+    git(repo(), 'branch', 'moving');
+    git(repo(), 'branch', 'going');
+    const memory: LooseRefMemory = new Map();
+    expect(looseOf(readRefFiles(commonDir(), memory, aMinuteOn()))).toMatchObject({ 'refs/heads/moving': `${first}\n`, 'refs/heads/going': `${first}\n` });
+    const second = commitFiles(repo(), { 'next.txt': 'next\n' });
+    git(repo(), 'branch', '--force', 'moving', second);
+    git(repo(), 'branch', '--delete', 'going');
+    const after = looseOf(readRefFiles(commonDir(), memory, aMinuteOn()));
+    expect(after).toMatchObject({ 'refs/heads/moving': `${second}\n` });
+    expect(after).not.toHaveProperty('refs/heads/going');
   });
 });

@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import type { GitRunner } from './git-runner';
 import { looseDeref } from './loose-object';
-import { readRefFiles } from './ref-files';
+import { readRefFiles, type LooseRefMemory } from './ref-files';
 import { snapshotFromFiles } from './ref-snapshot-text';
 import { REF_SNAPSHOT_FORMAT, REF_SNAPSHOT_PATTERNS } from './task-git-dir-plan';
 
@@ -21,6 +21,8 @@ const OBJECT = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 export function createRefSnapshots(git: GitRunner): RefSnapshots {
   // Object name → what `%(*objectname)` shows for it: the tagged object, or null for an object that is no tag.
   const derefs = new Map<string, string | null>();
+  // The loose refs' texts, kept while their files stay the same (./ref-files.ts).
+  const looseRefs: LooseRefMemory = new Map();
   const remember = (object: string, deref: string | null) => {
     if (derefs.size >= REMEMBERED_MAX) derefs.clear();
     derefs.set(object, deref);
@@ -39,7 +41,7 @@ export function createRefSnapshots(git: GitRunner): RefSnapshots {
 
   return {
     async read(commonDir) {
-      const read = readRefFiles(commonDir);
+      const read = readRefFiles(commonDir, looseRefs);
       // Git's answer is remembered only where the files were the plain kind: with objects replaced, it is not universal.
       if (read.kind === 'ask-git') return askGit(commonDir, false);
       const known = (object: string) => derefs.get(object);

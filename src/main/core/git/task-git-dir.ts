@@ -5,6 +5,7 @@ import { copyFile, lstat, mkdir, readFile, rm, writeFile } from 'node:fs/promise
 import { dirname, join } from 'node:path';
 import { diskFullMessage, isDiskFull, mountPointOf } from '../host/disk-full';
 import type { GitRepo, GitRunner } from './git-runner';
+import { readPlainSync } from './plain-file';
 import { isAncestorCommit } from './refs';
 import { createRefSnapshots, type RefSnapshots } from './ref-snapshot';
 import { planTaskGitDir, refNamedBy, tipOf } from './task-git-dir-plan';
@@ -17,7 +18,26 @@ export interface TaskGitDirRequest {
   worktree: string;
   /** The worktree's own git dir in the repository, `<commonDir>/worktrees/<name>` (checked by the caller). */
   worktreeGitDir: string;
+  /** How `dir` is written and read (../sandbox/run-folder-files.ts: synchronously on a memory file system); default: through the thread pool. */
+  files?: TaskGitDirFiles;
 }
+
+/** The file operations on the task's git dir. */
+export interface TaskGitDirFiles {
+  mkdir(path: string): Promise<void>;
+  writeFile(path: string, text: string): Promise<void>;
+  /** Copies `from` when it exists. */
+  copyIfThere(from: string, to: string): Promise<void>;
+  /** The text of `path` when it is a plain file (never a link or a FIFO the agent planted), else undefined. */
+  readPlainFile(path: string): Promise<string | undefined>;
+}
+
+const threadPoolFiles: TaskGitDirFiles = {
+  mkdir: async (path) => { await mkdir(path, { recursive: true }); },
+  writeFile: (path, text) => writeFile(path, text),
+  copyIfThere: (from, to) => copyIfThere(from, to),
+  readPlainFile: (path) => readIfThere(path),
+};
 
 export interface TaskGitDir {
   readonly dir: string;
@@ -46,17 +66,18 @@ const COPIED_INFO = ['exclude', 'attributes'];
  * are mostly read from files (see ref-snapshot.ts). Git runs only when the files cannot say, or the agent committed.
  */
 export async function openTaskGitDir(git: GitRunner, request: TaskGitDirRequest, snapshots: RefSnapshots = createRefSnapshots(git)): Promise<TaskGitDir> {
-  const { dir, commonDir, worktree, worktreeGitDir } = request;
+  const { dir, commonDir, worktree, worktreeGitDir, files = threadPoolFiles } = request;
   const common: GitRepo = { gitDir: commonDir };
-  const [worktreeHead, refs] = await Promise.all([readFile(join(worktreeGitDir, 'HEAD'), 'utf8'), snapshots.read(commonDir)]);
+  const worktreeHead = readHead(join(worktreeGitDir, 'HEAD'));
+  const refs = await snapshots.read(commonDir);
   const plan = planTaskGitDir({ commonDir, worktreeHead, refs });
   const link = `${dir}.link`;
-  await Promise.all(['objects/info', 'objects/pack', dirname(plan.branchRef), 'refs/tags', 'info'].map((sub) => mkdir(join(dir, sub), { recursive: true })));
+  await Promise.all(['objects/info', 'objects/pack', dirname(plan.branchRef), 'refs/tags', 'info'].map((sub) => files.mkdir(join(dir, sub))));
   await Promise.all([
-    ...Object.entries(plan.files).map(([name, text]) => writeFile(join(dir, name), text)),
-    ...COPIED_STATE.map((name) => copyIfThere(join(worktreeGitDir, name), join(dir, name))),
-    ...COPIED_INFO.map((name) => copyIfThere(join(commonDir, 'info', name), join(dir, 'info', name))),
-    writeFile(link, `gitdir: ${dir}\n`),
+    ...Object.entries(plan.files).map(([name, text]) => files.writeFile(join(dir, name), text)),
+    ...COPIED_STATE.map((name) => files.copyIfThere(join(worktreeGitDir, name), join(dir, name))),
+    ...COPIED_INFO.map((name) => files.copyIfThere(join(commonDir, 'info', name), join(dir, 'info', name))),
+    files.writeFile(link, `gitdir: ${dir}\n`),
   ]);
   const branch = plan.branchRef.slice('refs/heads/'.length);
   const start = plan.startCommit;
@@ -65,7 +86,7 @@ export async function openTaskGitDir(git: GitRunner, request: TaskGitDirRequest,
   // config from elsewhere (a `commondir` file, an objects dir put in place of the read-only one) is not read at all.
   const ledAway = async (): Promise<string | undefined> => {
     if (await lstat(join(dir, 'commondir')).then(() => true, () => false)) return 'its git dir was made to lead to another (a commondir file)';
-    if (await readIfThere(join(dir, 'objects', 'info', 'alternates')) !== plan.files['objects/info/alternates']) return 'its git dir was made to borrow objects from elsewhere';
+    if (await files.readPlainFile(join(dir, 'objects', 'info', 'alternates')) !== plan.files['objects/info/alternates']) return 'its git dir was made to borrow objects from elsewhere';
     return undefined;
   };
   const reasonNotTaken = async (tip: string): Promise<string | undefined> => {
@@ -92,12 +113,12 @@ export async function openTaskGitDir(git: GitRunner, request: TaskGitDirRequest,
     startCommit: start,
     async takeCommits(log) {
       // Files only: a turn whose agent made no commit costs no git process here.
-      const head = await readIfThere(join(dir, 'HEAD'));
+      const head = await files.readPlainFile(join(dir, 'HEAD'));
       const ref = refNamedBy(head);
       const tip = tipOf({
         head,
-        looseRef: ref === undefined ? undefined : await readIfThere(join(dir, ref)),
-        packedRefs: await readIfThere(join(dir, 'packed-refs')),
+        looseRef: ref === undefined ? undefined : await files.readPlainFile(join(dir, ref)),
+        packedRefs: await files.readPlainFile(join(dir, 'packed-refs')),
       });
       if (tip === undefined || tip === start) return undefined;
       const reason = await ledAway() ?? await reasonNotTaken(tip);
@@ -116,6 +137,13 @@ export async function openTaskGitDir(git: GitRunner, request: TaskGitDirRequest,
       return tip;
     },
   };
+}
+
+/** The worktree's HEAD as git wrote it, read with a blocking call (./plain-file.ts); throws when it is not a plain file. */
+function readHead(file: string): string {
+  const text = readPlainSync(file, 4096);
+  if (text === 'missing' || text === 'odd') throw new Error(`${file} is ${text === 'missing' ? 'missing' : 'not a plain file'}: the worktree's git dir is damaged. Resubmit the task to start again.`);
+  return text;
 }
 
 async function copyIfThere(from: string, to: string): Promise<void> {

@@ -1,6 +1,7 @@
 // What an agent can write in its worktree (or, with commands, in the person's .git/config) must not
 // steer the desk's own git: no commit into another repository, nothing executed along the way.
-import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { commitFiles, createSandbox, git, isolateGitConfig, writeFiles, type Sandbox } from './git-test-fixture';
@@ -67,6 +68,32 @@ describe('a worktree whose .git was changed', () => {
     await expect(sandbox.service.commitAll(path, 'in my own repo')).rejects.toThrow(`${join(path, '.git')} was changed (it is now a directory, a repository of its own); nothing was committed`);
     expect(readdirSync(mark.dir)).toEqual([]);
     expect(git(path, 'rev-list', '--all')).toBe('');
+    expect(git(sandbox.repo, 'rev-parse', branch)).toBe(tip);
+  });
+
+  it('is refused, without the desk waiting on it, when .git was replaced by a FIFO', async () => {
+    sandbox = createSandbox();
+    const { path, branch } = await sandbox.service.prepareWorktree({ taskId: 'fifo', baseBranch: 'main', dependencyBranches: [] });
+    const tip = git(sandbox.repo, 'rev-parse', branch);
+    rmSync(join(path, '.git'));
+    execFileSync('mkfifo', [join(path, '.git')]);
+    writeFiles(path, { 'work.txt': 'work\n' });
+
+    await expect(sandbox.service.commitAll(path, 'through a fifo')).rejects.toThrow(`${join(path, '.git')} was changed (it is no longer a plain file); nothing was committed`);
+    expect(git(sandbox.repo, 'rev-parse', branch)).toBe(tip);
+  });
+
+  it('is refused when .git was replaced by a link to the link file git wrote', async () => {
+    sandbox = createSandbox();
+    const { path, branch } = await sandbox.service.prepareWorktree({ taskId: 'linked', baseBranch: 'main', dependencyBranches: [] });
+    const tip = git(sandbox.repo, 'rev-parse', branch);
+    const copy = join(sandbox.root, 'dot-git-copy');
+    writeFileSync(copy, readFileSync(join(path, '.git')));
+    rmSync(join(path, '.git'));
+    symlinkSync(copy, join(path, '.git'));
+    writeFiles(path, { 'work.txt': 'work\n' });
+
+    await expect(sandbox.service.commitAll(path, 'through a link')).rejects.toThrow(`${join(path, '.git')} was changed (it is no longer a plain file); nothing was committed`);
     expect(git(sandbox.repo, 'rev-parse', branch)).toBe(tip);
   });
 

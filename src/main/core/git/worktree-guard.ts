@@ -1,9 +1,14 @@
 // Checks that a task worktree still links to its repository the way the desk made it: the `.git`
 // file, and the worktree's git dir files that say where the repository and the worktree are. An agent
 // can rewrite any of them; git would then read or write another repository.
+import { lstatSync } from 'node:fs';
 import { lstat, readFile, realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { worktreeTampered } from './git-errors';
+import { readPlainSync } from './plain-file';
+
+/** The link files git writes are one line; anything much longer is not git's. */
+const LINK_FILE_MAX_BYTES = 64 * 1024;
 
 export interface ExpectedWorktree {
   /** The worktree's files. */
@@ -16,28 +21,34 @@ export interface ExpectedWorktree {
   branch?: string;
 }
 
-/** Throws `worktree_tampered` naming the first file that no longer says what the desk expects. */
+/**
+ * Throws `worktree_tampered` naming the first file that no longer says what the desk expects. Checked before every
+ * commit: its files are read with blocking calls (./plain-file.ts), which refuse a link or a FIFO an agent planted.
+ */
 export async function assertWorktreeIntact(expected: ExpectedWorktree): Promise<void> {
   const dotGit = join(expected.path, '.git');
-  const info = await lstat(dotGit).catch(() => undefined);
-  if (!info) throw worktreeTampered(dotGit, 'it is gone');
-  if (!info.isFile()) throw worktreeTampered(dotGit, info.isDirectory() ? 'it is now a directory, a repository of its own' : 'it is no longer a plain file');
-  const link = (await readFile(dotGit, 'utf8')).trim();
+  const read = readPlainSync(dotGit, LINK_FILE_MAX_BYTES);
+  if (read === 'missing') throw worktreeTampered(dotGit, 'it is gone');
+  if (read === 'odd') {
+    const info = lstatSync(dotGit, { throwIfNoEntry: false });
+    throw worktreeTampered(dotGit, info?.isDirectory() ? 'it is now a directory, a repository of its own' : 'it is no longer a plain file');
+  }
+  const link = read.trim();
   if (link !== `gitdir: ${expected.gitDir}`) throw worktreeTampered(dotGit, `it points at ${link.replace(/^gitdir:\s*/, '')} instead of ${expected.gitDir}`);
 
   const commondirFile = join(expected.gitDir, 'commondir');
-  const common = await readText(commondirFile);
+  const common = readLinkFile(commondirFile);
   if (common === undefined || !(await samePath(resolve(expected.gitDir, common), expected.commonDir))) {
     throw worktreeTampered(commondirFile, `it should name ${expected.commonDir}`);
   }
   const gitdirFile = join(expected.gitDir, 'gitdir');
-  const back = await readText(gitdirFile);
+  const back = readLinkFile(gitdirFile);
   if (back === undefined || !isAbsolute(back) || !(await samePath(dirname(back), expected.path)) || !back.endsWith('.git')) {
     throw worktreeTampered(gitdirFile, `it should name ${dotGit}`);
   }
   if (expected.branch !== undefined) {
     const headFile = join(expected.gitDir, 'HEAD');
-    const head = await readText(headFile);
+    const head = readLinkFile(headFile);
     if (head !== `ref: refs/heads/${expected.branch}`) throw worktreeTampered(headFile, `HEAD should name the task's branch ${expected.branch}`);
   }
 }
@@ -56,11 +67,19 @@ export async function linkedGitDir(path: string, commonDir: string): Promise<str
   return back !== undefined && await samePath(dirname(back), path) ? gitDir : undefined;
 }
 
+/** One of git's link files in the worktree's git dir, trimmed; undefined when it is not a plain file. */
+function readLinkFile(file: string): string | undefined {
+  const text = readPlainSync(file, LINK_FILE_MAX_BYTES);
+  return text === 'missing' || text === 'odd' ? undefined : text.trim();
+}
+
 async function readText(file: string): Promise<string | undefined> {
   return readFile(file, 'utf8').then((text) => text.trim(), () => undefined);
 }
 
 async function samePath(a: string, b: string): Promise<boolean> {
+  // One spelling has one real path: the file system is asked only when the spellings differ (a link on the way).
+  if (resolve(a) === resolve(b)) return true;
   const [ra, rb] = await Promise.all([realpath(a).catch(() => resolve(a)), realpath(b).catch(() => resolve(b))]);
   return ra === rb;
 }

@@ -11,7 +11,11 @@ export interface WorktreeRecord {
   branch: string;
   /** The worktree's files. */
   path: string;
-  /** The worktree's git dir (`<common dir>/worktrees/<name>`) as git wrote it into `<path>/.git`; absent until the worktree exists. */
+  /**
+   * The worktree's git dir (`<common dir>/worktrees/<name>`): before the worktree exists, the one git is expected to
+   * give it (../git/expected-git-dir.ts); once it exists, the one git wrote into `<path>/.git`. Absent in records of
+   * earlier desks made before the worktree existed. Every use checks it both ways first (./worktree-guard.ts).
+   */
   gitDir?: string;
 }
 
@@ -23,9 +27,17 @@ export interface WorktreeRecords {
   remove(taskId: string): Promise<void>;
 }
 
+/** Records kept in memory after they are written, newest last. */
+const KEPT_RECORDS = 256;
+
 export function createWorktreeRecords(dir: string): WorktreeRecords {
   const fileOf = (dirName: string) => join(dir, `${dirName}.json`);
+  // What this desk wrote, kept as written: one desk holds a data dir at a time (../host/instance-lock.ts), so a record
+  // it wrote is read back from memory (every turn's commit asks) and only others are read from their files.
+  const written = new Map<string, WorktreeRecord>();
   const read = async (dirName: string): Promise<WorktreeRecord | undefined> => {
+    const kept = written.get(dirName);
+    if (kept) return { ...kept };
     const text = await readFile(fileOf(dirName), 'utf8').catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') return undefined;
       throw error;
@@ -43,12 +55,23 @@ export function createWorktreeRecords(dir: string): WorktreeRecords {
       return record?.path === path ? record : undefined;
     },
     async put(record) {
-      await mkdir(dir, { recursive: true });
       // Written whole, then renamed over: a crash never leaves half a record.
       const file = fileOf(worktreeDirNameFor(record.taskId));
-      await writeFile(`${file}.tmp`, `${JSON.stringify(record, null, 2)}\n`);
+      const text = `${JSON.stringify(record, null, 2)}\n`;
+      // The folder is made on the first write (and again should it be deleted), not asked for before every one.
+      await writeFile(`${file}.tmp`, text).catch(async (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT') throw error;
+        await mkdir(dir, { recursive: true });
+        await writeFile(`${file}.tmp`, text);
+      });
       await rename(`${file}.tmp`, file);
+      written.set(worktreeDirNameFor(record.taskId), { ...record });
+      // Running tasks' records are the ones asked for again: older ones go back to being read from their files.
+      if (written.size > KEPT_RECORDS) written.delete(written.keys().next().value as string);
     },
-    remove: (taskId) => rm(fileOf(worktreeDirNameFor(taskId)), { force: true }),
+    async remove(taskId) {
+      written.delete(worktreeDirNameFor(taskId));
+      await rm(fileOf(worktreeDirNameFor(taskId)), { force: true });
+    },
   };
 }

@@ -9,8 +9,12 @@ const MAX_LINK_HOPS = 40;
 export function realPathOf(path: string, hops = 0): string {
   // Joined by hand: path.join/resolve would fold `link/..` lexically, but the file system climbs from the link's target.
   const absolute = isAbsolute(path) ? path : `${process.cwd()}${sep}${path}`;
+  // A path that exists is resolved by the kernel in one call, `..` after a link included; one that does not (a file
+  // about to be written, a dangling link) is walked segment by segment below.
+  const whole = realOrMissing(absolute);
+  if (whole !== undefined) return whole;
   const { root } = parse(absolute);
-  let current = realpathSync(root);
+  let current = realpathSync.native(root);
   for (const segment of absolute.slice(root.length).split(/[\\/]+/)) {
     if (segment === '' || segment === '.') continue;
     if (segment === '..') {
@@ -22,13 +26,20 @@ export function realPathOf(path: string, hops = 0): string {
   return current;
 }
 
-function resolveSegment(next: string, hops: number): string {
+/** realpath(3) of `path` (one system call, where fs.realpathSync looks at every segment itself); undefined when it is missing. */
+function realOrMissing(path: string): string | undefined {
   try {
-    return realpathSync(next);
+    return realpathSync.native(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
+    return undefined;
   }
+}
+
+function resolveSegment(next: string, hops: number): string {
+  const real = realOrMissing(next);
+  if (real !== undefined) return real;
   // A dangling link still decides where a write lands: follow it to its (missing) target.
   let isLink = false;
   try {

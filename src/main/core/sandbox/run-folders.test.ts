@@ -107,9 +107,9 @@ describe('runPlaces', () => {
     expect(runPlaces({ folders: '/d/sb', temp: '/d/sb' }, 'ab12')).toEqual({ root: '/d/sb/ab12', tempDir: '/d/sb/ab12/tmp', owned: ['/d/sb/ab12'] });
   });
 
-  it('puts a run\'s temp dir on the data dir\'s disk when its folder is in memory, and removes both', () => {
+  it('makes a run\'s temp dir a folder of its own on the data dir\'s disk when its folder is in memory, and removes both', () => {
     expect(runPlaces({ folders: '/run/user/1000/assignment-desk-1000/x', temp: '/d/sb' }, 'ab12')).toEqual({
-      root: '/run/user/1000/assignment-desk-1000/x/ab12', tempDir: '/d/sb/ab12/tmp', owned: ['/run/user/1000/assignment-desk-1000/x/ab12', '/d/sb/ab12'],
+      root: '/run/user/1000/assignment-desk-1000/x/ab12', tempDir: '/d/sb/ab12', owned: ['/run/user/1000/assignment-desk-1000/x/ab12', '/d/sb/ab12'],
     });
   });
 });

@@ -18,6 +18,9 @@ export interface RunFolderRoots {
 /** Both in the data dir: the default where no memory file system private to this user was chosen. */
 export const dataDirRunFolders = (dataDir: string): RunFolderRoots => ({ folders: sandboxRootOf(dataDir), temp: sandboxRootOf(dataDir) });
 
+/** Whether the runs' folders are on a memory file system: chosen only where one private to this user was found. */
+export const foldersInMemory = (roots: RunFolderRoots): boolean => roots.folders !== roots.temp;
+
 /** statfs(2)'s f_type for tmpfs. */
 const TMPFS_MAGIC = 0x01021994;
 
@@ -117,6 +120,9 @@ function privateFolder(path: string, uid: number): boolean {
 /** One run's places: its folder (git dir, sockets, state scratch), its temp dir, and the folders to remove at its end. */
 export function runPlaces(roots: RunFolderRoots, id: string): { root: string; tempDir: string; owned: string[] } {
   const root = join(roots.folders, id);
-  const tempHome = roots.temp === roots.folders ? root : join(roots.temp, id);
-  return { root, tempDir: join(tempHome, 'tmp'), owned: tempHome === root ? [root] : [root, tempHome] };
+  if (!foldersInMemory(roots)) return { root, tempDir: join(root, 'tmp'), owned: [root] };
+  // The temp dir is the run's folder on the disk itself: one directory made per run there, not two (on a disk a new
+  // inode is the dearest file-system step a run takes).
+  const tempDir = join(roots.temp, id);
+  return { root, tempDir, owned: [root, tempDir] };
 }

@@ -3,15 +3,16 @@
 // PID namespace that dies with it; without, the desk says so and runs them as plain children.
 import { agentCacheDir } from '../agents/agent-installs';
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, realpath } from 'node:fs/promises';
-import { realpathSync, rmSync } from 'node:fs';
+import { mkdir, readFile } from 'node:fs/promises';
+import { existsSync, realpathSync, rmSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { AgentPolicy } from '../../../shared/governance';
 import type { SandboxKind, SandboxStatus } from '../../../shared/sandbox';
 import type { AgentSpec } from '../agents/agent-spec';
 import { bwrapArguments, type Mount, type SandboxLayout } from './bwrap-arguments';
 import { endLeftoverSandboxes } from './leftover-sandboxes';
-import { dataDirRunFolders, runPlaces, sweepRunFolders, type RunFolderRoots } from './run-folders';
+import { dataDirRunFolders, foldersInMemory, runPlaces, sweepRunFolders, type RunFolderRoots } from './run-folders';
+import { diskFolderFiles, memoryFolderFiles } from './run-folder-files';
 import { expandHome, isWithin, sandboxMounts } from './sandbox-layout';
 import { withoutDeskPort } from './network/loopback-forwards';
 import { endpointsInEnvironment, endpointsInToml, unreachableEndpointNotices } from './network/endpoint-notices';
@@ -21,12 +22,12 @@ import { fillStateScratch, hostEntriesOf, returnStateFiles } from './state-scrat
 import { visibleIn } from './read-view';
 import { createFixedViews } from './fixed-view';
 import { hostKindOf } from './view-facts';
-import { removeTree } from './remove-tree';
 import { agentSandboxView } from './agent-view';
 import type { AgentSandboxView } from '../../../shared/sandbox-view';
 import { DeskError } from '../../../shared/desk-error';
 import { createGitRunner, type GitRunner } from '../git/git-runner';
 import { openTaskGitDir } from '../git/task-git-dir';
+import { readPlainSync } from '../git/plain-file';
 import { createRefSnapshots } from '../git/ref-snapshot';
 import { TaskGitDirRefused } from '../git/task-git-dir-plan';
 import type { TaskLimitGroup, TaskLimits } from './limits/task-limits';
@@ -128,6 +129,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
   const confines = (agentId: string) => status.available && deps.policyFor(agentId).sandbox !== 'off';
   const fixedViews = createFixedViews();
   const runFolders = deps.runFolders ?? dataDirRunFolders(deps.dataDir);
+  const folderFiles = foldersInMemory(runFolders) ? memoryFolderFiles : diskFolderFiles;
 
   return {
     status,
@@ -139,7 +141,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
       await deps.limits?.sweep();
     },
     close() {
-      if (runFolders.folders !== runFolders.temp) rmSync(runFolders.folders, { recursive: true, force: true });
+      if (foldersInMemory(runFolders)) rmSync(runFolders.folders, { recursive: true, force: true });
     },
     viewOf(agent) {
       const environment = deps.environment ?? process.env;
@@ -162,9 +164,9 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
       const worktreeGitDir = await linkedGitDir(worktree, gitCommonDir);
       // Short on purpose: the network proxy's socket lives below it, and socket paths are limited to 107 bytes.
       const { root, tempDir, owned } = runPlaces(runFolders, randomBytes(6).toString('hex'));
-      const removeRun = () => Promise.all(owned.map((folder) => removeTree(folder).catch(() => undefined)));
-      await Promise.all([mkdir(root, { recursive: true, mode: 0o700 }), mkdir(tempDir, { recursive: true, mode: 0o700 })]);
-      const taskGit = await openTaskGitDir(git, { dir: join(root, 'git'), commonDir: gitCommonDir, worktree, worktreeGitDir }, refSnapshots).catch(async (error: unknown) => {
+      const removeRun = () => Promise.all(owned.map((folder) => (folder === root ? folderFiles : diskFolderFiles).removeTree(folder).catch(() => undefined)));
+      await Promise.all([folderFiles.mkdir(root, { mode: 0o700 }), diskFolderFiles.mkdir(tempDir, { mode: 0o700 })]);
+      const taskGit = await openTaskGitDir(git, { dir: join(root, 'git'), commonDir: gitCommonDir, worktree, worktreeGitDir, files: folderFiles }, refSnapshots).catch(async (error: unknown) => {
         await removeRun();
         if (error instanceof TaskGitDirRefused) throw worktreeLinkChanged(`The task's worktree ${worktree} cannot run: ${error.message}. Resubmit the task to start again.`);
         throw error;
@@ -177,7 +179,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
       const stateFiles = (agent.stateFiles ?? []).map((file) => expandHome(file, agentHome));
       for (const file of stateFiles) await mkdir(dirname(file), { recursive: true }).catch(() => undefined);
       // Read-only only works on what exists: an `info/attributes` written later would steer every worktree.
-      await mkdir(join(gitCommonDir, 'info'), { recursive: true }).catch(() => undefined);
+      if (!existsSync(join(gitCommonDir, 'info'))) await mkdir(join(gitCommonDir, 'info'), { recursive: true }).catch(() => undefined);
 
       // The desk's own port stays out of reach whatever the policy names: the MCP relay is the way to the desk.
       const deskPort = mcpUrl === undefined ? undefined : Number(new URL(mcpUrl).port);
@@ -193,7 +195,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
         networkNote = 'network open (policy)';
       } else if (hosts.length > 0 && deps.allowlistNetwork) {
         const netDir = join(root, 'net');
-        await mkdir(netDir, { mode: 0o700 });
+        await folderFiles.mkdir(netDir, { mode: 0o700 });
         // The MCP relay's bridge listens on the sandbox's own loopback: reached directly, not through the proxy.
         proxy = await deps.allowlistNetwork({ dir: netDir, hosts, log, ...(deskPort !== undefined && { noProxy: ['127.0.0.1'], reservedPorts: [deskPort] }) });
         networkNote = `network limited to ${hosts.join(', ')}`;
@@ -205,7 +207,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
       let relay: NetworkEnd | undefined;
       if (mcpUrl !== undefined && network === 'none' && deps.mcpRelay) {
         const netDir = join(root, 'net');
-        await mkdir(netDir, { recursive: true, mode: 0o700 });
+        await folderFiles.mkdir(netDir, { mode: 0o700 });
         relay = await deps.mcpRelay({ dir: netDir, port: Number(new URL(mcpUrl).port) });
       }
 
@@ -320,14 +322,24 @@ function unconfined(description: string, limits: TaskLimitGroup | undefined): Ta
  */
 export async function linkedGitDir(worktree: string, gitCommonDir: string): Promise<string> {
   const file = join(worktree, '.git');
-  const text = await readFile(file, 'utf8').catch(() => '');
+  // Blocking reads that refuse a link or a FIFO put in its place (../git/plain-file.ts): microseconds, once per run.
+  const read = readPlainSync(file, 64 * 1024);
+  const text = read === 'missing' || read === 'odd' ? '' : read;
   const match = /^gitdir: (.+)$/m.exec(text);
   const target = match?.[1] ? resolve(worktree, match[1].trim()) : undefined;
-  const real = target ? await realpath(target).catch(() => undefined) : undefined;
+  const real = target ? realOrUndefined(target) : undefined;
   if (!real || !isAbsolute(real) || !isWithin(real, join(gitCommonDir, 'worktrees')) || real === join(gitCommonDir, 'worktrees')) {
     throw worktreeLinkChanged(`${file} was changed: it no longer leads to this repository's worktrees, so the task cannot run in it.`);
   }
   return real;
+}
+
+function realOrUndefined(path: string): string | undefined {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -350,7 +362,8 @@ function realMounts(mounts: Mount[]): Mount[] {
 
 function tryRealpath(path: string): string {
   try {
-    return realpathSync(path);
+    // realpath(3), one system call: fs.realpathSync looks at every segment of every mount itself, each run.
+    return realpathSync.native(path);
   } catch {
     return path;
   }
