@@ -99,9 +99,8 @@ export function deferringTasks(tasks: TasksRepo, writes: DeferredWrites): TasksR
     get,
     update(id, patch) {
       let updated: TaskRecord | undefined;
-      if (writes.run(() => { updated = tasks.update(id, patch); })) return updated as TaskRecord;
-      // Nothing was written (it waits for room): the record read now is the one before this change.
       const before = get(id);
+      if (writes.run(() => { updated = tasks.update(id, patch); })) return updated as TaskRecord;
       if (!before) throw new Error(`No task ${id} to update`);
       const later = applyPatch(before, patch);
       ahead.set(id, later);

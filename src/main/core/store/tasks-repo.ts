@@ -3,7 +3,6 @@ import type { DependencyGate, NoChanges, ProposalState, PushOutcome, ReviewState
 import type { AgentImplementation } from '../../../shared/agents';
 import type { RunnerKind } from '../../../shared/runners';
 import type { PullRequest } from '../../../shared/pull-request';
-import type Database from 'better-sqlite3';
 import type { Db } from './database';
 import { withChanges } from '../with-changes';
 
@@ -107,7 +106,7 @@ export function createTasksRepo(db: Db, repo: string, options: { defaultRepo?: s
   // REPLACE: a resubmission's row takes the earlier one's place in one statement (no transaction of its own).
   // Bound by position: binding 33 named parameters from an object cost more than the insert itself.
   const insert = db.prepare(`INSERT OR REPLACE INTO tasks (repo, ${ROW_COLUMNS.join(', ')}, repo_name) VALUES (${Array.from({ length: ROW_COLUMNS.length + 2 }, () => '?').join(', ')})`);
-  const updateStatements = new Map<string, Database.Statement<[Record<string, unknown>], unknown[]>>();
+  const updateStatements = new Map<string, ReturnType<Db['prepare']>>();
 
   function get(id: string): TaskRecord | undefined {
     const row = selectOne.get(repo, id);
@@ -140,8 +139,7 @@ export function createTasksRepo(db: Db, repo: string, options: { defaultRepo?: s
         let statement = updateStatements.get(signature);
         if (!statement) {
           const assignments = keys.map((key) => `${COLUMNS[key]} = @${key}`).join(', ');
-          // The row comes back from the update itself: a task's run updates it about ten times, each a read fewer.
-          statement = db.prepare<[Record<string, unknown>], unknown[]>(`UPDATE tasks SET ${assignments} WHERE repo = @repo AND id = @id RETURNING ${READ_COLUMNS.join(', ')}`).raw();
+          statement = db.prepare(`UPDATE tasks SET ${assignments} WHERE repo = @repo AND id = @id`);
           updateStatements.set(signature, statement);
         }
         const values: Record<string, unknown> = { repo, id };
@@ -149,9 +147,7 @@ export function createTasksRepo(db: Db, repo: string, options: { defaultRepo?: s
           const value = patch[key];
           values[key] = (key === 'dependencies' || key === 'lastActivity' || key === 'conflict' || key === 'push' || key === 'agentInfo' || key === 'pullRequest' || key === 'noChanges') && value !== null && typeof value === 'object' ? JSON.stringify(value) : value;
         }
-        const row = statement.get(values);
-        if (!row) throw new Error(`No task ${id} to update`);
-        return fromRow(row, defaultRepo);
+        statement.run(values);
       }
       const updated = get(id);
       if (!updated) throw new Error(`No task ${id} to update`);
