@@ -12,6 +12,7 @@ import { RUN_STAGES, type Desk, type RunStage } from '../src/main/core/testing';
 import type { EventEnvelope } from '../src/shared/events';
 import { isMain, readCount, runMain, usageError, withCleanup } from './bench-support';
 import { APP_BUILD_DIR, loadBuiltDesk } from './built-desk';
+import { benchDeskCpu, formatDeskCpu } from './desk-cpu';
 import { baselineRepo, inParallel, taskFile } from './pipeline-baseline';
 
 export interface PipelineResult {
@@ -265,6 +266,7 @@ if (isMain(import.meta.url)) {
       readCount(argv, '--rounds', smoke ? 2 : 4),
     );
     process.stdout.write(`${formatPipeline(result)}\n`);
+    process.stdout.write(`${formatDeskCpu(await benchDeskCpu(smoke ? 8 : 48, readCount(argv, '--concurrency', smoke ? 2 : 8)))}\n`);
     if (smoke) process.stdout.write('smoke run (--smoke): small counts, the figures say only that the pipeline runs end to end\n');
   });
 }

@@ -10,6 +10,7 @@ import { benchIntake, type IntakeResult } from './intake';
 import { benchColdStart, benchFlood, benchManyTasks, floodCommand } from './serve-process';
 import { benchUpdates } from './updates';
 import { benchWorktree } from './worktree';
+import { benchDeskCpu, formatDeskCpu } from './desk-cpu';
 import { benchPipeline, formatPipeline, PIPELINE_TARGETS } from './pipeline';
 import { DEFAULT_OUTPUT_CAP_BYTES } from '../src/main/core/testing';
 
@@ -56,6 +57,10 @@ runMain(async (argv) => {
   const pipeline = await benchPipeline(pipelineTasks, 8, 7);
   say(formatPipeline(pipeline));
   const pipelineRatio = pipeline.baselineMsPerTask / pipeline.deskMsPerTask;
+  // The desk's CPU as people run it: the app's process alone (the bench's own holds its client, tsx and vitest too).
+  const deskCpu = await benchDeskCpu(48, 8);
+  say(formatDeskCpu(deskCpu));
+  const deskCpuMs = deskCpu.userMsPerTask + deskCpu.systemMsPerTask;
 
   const rates: BenchResult[] = [];
   const intake: IntakeResult[] = [];
@@ -114,7 +119,7 @@ runMain(async (argv) => {
     { figure: `restart with ${many.count} tasks`, value: ms(many.restartMs), target: '< 1000 ms', pass: many.restartMs < 1000 },
     { figure: `pipeline ${pipeline.count} tasks, 8 at a time, baseline/desk`, value: ratio(pipelineRatio), target: `≥ ${PIPELINE_TARGETS.ratio.toFixed(2)}×`, pass: pipelineRatio >= PIPELINE_TARGETS.ratio },
     { figure: 'POST → first agent event (idle, median)', value: ms(pipeline.firstEventMs), target: `≤ ${PIPELINE_TARGETS.firstEventMs} ms`, pass: pipeline.firstEventMs <= PIPELINE_TARGETS.firstEventMs },
-    { figure: 'pipeline desk CPU per task', value: ms(pipeline.cpuMsPerTask), target: `≤ ${PIPELINE_TARGETS.cpuMsPerTask} ms`, pass: pipeline.cpuMsPerTask <= PIPELINE_TARGETS.cpuMsPerTask },
+    { figure: 'desk CPU per task (the app\'s process, 8 at a time)', value: `${ms(deskCpuMs)} (in the bench's: ${ms(pipeline.cpuMsPerTask)})`, target: `≤ ${PIPELINE_TARGETS.cpuMsPerTask} ms`, pass: deskCpuMs <= PIPELINE_TARGETS.cpuMsPerTask },
   ];
   say(`\n${table([['target', 'measured', 'wanted', ''], ...targets.map((t) => [t.figure, t.value, t.target, verdict(t.pass)])])}`);
   say(`\n${quick ? 'quick run (--quick): smaller counts, figures are indicative only; ' : ''}took ${((Date.now() - startedAt) / 1000).toFixed(0)} s`);
