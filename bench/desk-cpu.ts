@@ -78,7 +78,8 @@ async function runTasks(url: string, prefix: string, count: number, concurrency:
     }
   };
   await Promise.all(Array.from({ length: Math.min(16, count) }, lane));
-  // Asked twice a second: a list of a few hundred tasks costs the desk well under a millisecond, spread over many tasks.
+  // Asked about as often as tasks finish a batch (every 480 ms at 8 at a time): a list of a few hundred tasks costs
+  // the desk well under a millisecond, spread over the tasks that finished meanwhile.
   const pollMs = Math.max(100, concurrency * 60);
   for (;;) {
     const listed = (await api(url, 'GET', '/api/tasks')).json as { tasks: { id: string; status: string; errorMessage?: string }[] };
