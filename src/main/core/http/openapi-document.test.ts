@@ -37,6 +37,17 @@ describe('docs/openapi.json', () => {
     expect(text).not.toContain('$defs');
   });
 
+  it('tells a client that every route that writes may be refused with 503 disk_full when the disk is full', () => {
+    const document = buildOpenApiDocument('test') as { paths: Record<string, Record<string, { responses: Record<string, { $ref?: string }> }>>; components: { responses: Record<string, { description: string }> } };
+    const writes = Object.values(document.paths).flatMap((methods) => Object.entries(methods).filter(([method]) => method !== 'get').map(([, operation]) => operation));
+    expect(writes.length).toBeGreaterThan(10);
+    for (const operation of writes) {
+      const refused = operation.responses['503'];
+      expect(refused?.$ref).toBeDefined();
+      expect(document.components.responses[refused!.$ref!.split('/').pop()!]?.description).toContain('disk_full');
+    }
+  });
+
   it('stays small enough to read and generate from (at most 250 KB)', () => {
     expect(Buffer.byteLength(openApiText())).toBeLessThanOrEqual(250 * 1024);
   });

@@ -12,6 +12,7 @@ const REASONS: Record<number, string> = {
   400: 'Bad request or invalid input', 401: 'No valid token', 403: 'Host, Origin or token not allowed here', 404: 'Not found',
   409: 'Conflict', 413: 'Body too large', 415: 'Not JSON (or not multipart)', 422: 'Unusable input', 429: 'Too many requests',
   500: 'The desk failed', 502: 'A service the desk asked (a forge) failed or could not be reached',
+  503: 'Not now: `disk_full` when the disk under the data dir has no room for the write (the answer says where and what to free; nothing the desk accepted earlier is lost), or a service the route needs is missing',
 };
 
 /**
@@ -120,7 +121,9 @@ function errorResponse(status: number, errorSchema: Json, responses: Record<stri
 }
 
 function operationOf(route: RouteDef, schemas: Converter, responses: Record<string, Json>): Json {
-  const errors = [...new Set([401, 403, ...(route.errors ?? []), 500])].sort((a, b) => a - b);
+  // A route that writes can meet a full disk: the desk then refuses it as `disk_full` (503), never a bare 500.
+  const mayWrite = route.method !== 'GET';
+  const errors = [...new Set([401, 403, ...(route.errors ?? []), ...(mayWrite ? [503] : []), 500])].sort((a, b) => a - b);
   const errorSchema = schemas.convert(route.error, 'output');
   const parameters = parametersOf(route, schemas);
   const bodyType = route.bodyKind === 'multipart' ? 'multipart/form-data' : 'application/json';
