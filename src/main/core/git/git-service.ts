@@ -4,7 +4,7 @@
 // to the repository was changed gets no commit.
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, realpath, stat, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { branchNameFor, worktreeDirNameFor } from './branch-names';
 import { commitIfChanged, stageAndCommit } from './commit-all';
 import { readIdentity } from './commit-identity';
@@ -24,6 +24,7 @@ import { taskDiff } from './task-diff';
 import { assertWorktreeIntact, linkedGitDir } from './worktree-guard';
 import { createWorktreeRecords } from './worktree-records';
 import { expectedWorktreeGitDir } from './expected-git-dir';
+import { addWorktreeByFiles } from './worktree-by-files';
 import type { TaskDiff } from '../../../shared/review';
 import type { RetireContext } from './retire-task';
 
@@ -211,7 +212,9 @@ export function createGitService(options: GitServiceOptions): GitService {
         await records.put({ taskId, branch, path, gitDir: expected });
         // Start from the commit resolved above, so every dependency merges onto the same base.
         // Without --force, git refuses a branch that appeared meanwhile instead of moving it.
-        const add = () => git.exec(repo, ['worktree', 'add', '-b', branch, '--end-of-options', path, baseCommit]);
+        // One git process where the plain case holds (./worktree-by-files.ts), `worktree add`'s four otherwise.
+        const byFiles = { commonDir: context.repository.commonDir, path: join(context.realWorktreesDir, basename(path)), gitDir: expected, branch, commit: baseCommit };
+        const add = async () => (await addWorktreeByFiles(git, byFiles)) ?? git.exec(repo, ['worktree', 'add', '-b', branch, '--end-of-options', path, baseCommit]);
         let added = await add();
         if (added.exitCode !== 0 && fresh && !(await resolveCommit(git, repo, `refs/heads/${branch}`))) {
           await records.remove(taskId);
