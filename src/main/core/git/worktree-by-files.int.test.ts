@@ -45,8 +45,10 @@ describe('addWorktreeByFiles', () => {
     expect(git(request.path, 'rev-parse', 'HEAD')).toBe(request.commit);
     expect(git(request.path, 'status', '--porcelain', '--untracked-files=all')).toBe('');
     expect(git(sandbox.repo, 'worktree', 'list', '--porcelain')).toContain(`worktree ${request.path}\nHEAD ${request.commit}\nbranch refs/heads/task/task-a`);
-    // No longer locked once made, so prune and remove treat it as any worktree.
+    // Not locked: prune and remove treat it as any worktree.
     expect(existsSync(join(request.gitDir, 'locked'))).toBe(false);
+    git(sandbox.repo, 'worktree', 'prune');
+    expect(git(sandbox.repo, 'worktree', 'list', '--porcelain')).toContain(`worktree ${request.path}\n`);
     git(request.path, 'commit', '--quiet', '--allow-empty', '-m', 'work');
     expect(git(sandbox.repo, 'rev-parse', 'task/task-a')).toBe(git(request.path, 'rev-parse', 'HEAD'));
     git(sandbox.repo, 'worktree', 'remove', request.path);

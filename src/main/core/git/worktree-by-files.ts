@@ -79,14 +79,14 @@ export async function addWorktreeByFiles(git: GitRunner, request: WorktreeByFile
     // A worktree registered under this name, or under it and a number (a worktree whose directory was deleted by
     // hand): git's own add tells that case apart and numbers the new one.
     if (adminNameTaken(readdirSync(adminParent), basename(gitDir))) return undefined;
-    mkdirSync(gitDir);
-    made.add(() => rmSync(gitDir, { recursive: true, force: true }));
-    // As git does: a worktree being made is locked, so a `git worktree prune` meanwhile leaves it alone.
-    writeFileSync(join(gitDir, 'locked'), 'initializing');
     mkdirSync(path);
     made.add(() => rmSync(path, { recursive: true, force: true }));
-    writeFileSync(join(gitDir, 'commondir'), '../..\n');
+    mkdirSync(gitDir);
+    made.add(() => rmSync(gitDir, { recursive: true, force: true }));
+    // First, naming a directory that exists: `git worktree prune` (another desk's, the person's) keeps such an admin
+    // dir. git writes a `locked` file for that instead, which here would be two more inodes made and removed.
     writeFileSync(join(gitDir, 'gitdir'), `${join(path, '.git')}\n`);
+    writeFileSync(join(gitDir, 'commondir'), '../..\n');
     writeFileSync(join(gitDir, 'HEAD'), `ref: refs/heads/${branch}\n`);
     writeFileSync(join(path, '.git'), `gitdir: ${gitDir}\n`);
     if (!createLooseBranch(commonDir, branch, commit, made)) {
@@ -99,15 +99,7 @@ export async function addWorktreeByFiles(git: GitRunner, request: WorktreeByFile
   }
   // Not `--quiet`: the runner waits 50 ms more after a command that printed nothing (see commit-all.ts).
   const filled = await git.exec({ gitDir, workTree: path, commonDir }, ['reset', '--hard', '--no-recurse-submodules']);
-  if (filled.exitCode !== 0) {
-    made.run();
-    return filled;
-  }
-  try {
-    unlinkSync(join(gitDir, 'locked'));
-  } catch {
-    // Left locked, the worktree still works; `git worktree unlock` frees it. Not worth failing the task for.
-  }
+  if (filled.exitCode !== 0) made.run();
   return filled;
 }
 
