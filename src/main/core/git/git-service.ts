@@ -24,7 +24,7 @@ import { taskDiff } from './task-diff';
 import { assertWorktreeIntact, linkedGitDir } from './worktree-guard';
 import { createWorktreeRecords } from './worktree-records';
 import { expectedWorktreeGitDir } from './expected-git-dir';
-import { addWorktreeByFiles } from './worktree-by-files';
+import { registerWorktreeByFiles, type RegisteredWorktree } from './worktree-by-files';
 import type { TaskDiff } from '../../../shared/review';
 import type { RetireContext } from './retire-task';
 
@@ -196,7 +196,8 @@ export function createGitService(options: GitServiceOptions): GitService {
       if (unknown !== undefined) throw unknownBranch(unknown);
       const branch = branchFor(taskId);
       const path = worktreePathFor(taskId);
-      const worktree = await repoLock.run(async (): Promise<GitRepo> => {
+      const commonDir = context.repository.commonDir;
+      const { worktree, byFiles } = await repoLock.run(async (): Promise<{ worktree: GitRepo; byFiles?: RegisteredWorktree }> => {
         // A task this desk never made a worktree for, with nothing at its path, has nothing to retire;
         // should git still know a worktree there (its directory deleted by hand), `worktree add`
         // refuses and the full retirement below clears it.
@@ -204,17 +205,19 @@ export function createGitService(options: GitServiceOptions): GitService {
         if (!fresh) await retireTask(context, taskId);
         // A branch of this name that the desk has no record of is someone else's: never replaced. Asked before the
         // add, not after a failed one: an add that failed part way (a full disk) leaves the branch it just made.
-        const known = await branchInFiles(context.repository.commonDir, branch);
+        const known = await branchInFiles(commonDir, branch);
         if (known ? known.kind === 'found' : await resolveCommit(git, repo, `refs/heads/${branch}`)) throw branchTaken(branch);
         // Recorded before it exists, so a crash right after `worktree add` still leaves it ours; with the git dir git
         // names it after (./expected-git-dir.ts), so the record is written once, not again after the add.
-        const expected = expectedWorktreeGitDir(context.repository.commonDir, path);
+        const expected = expectedWorktreeGitDir(commonDir, path);
         await records.put({ taskId, branch, path, gitDir: expected });
         // Start from the commit resolved above, so every dependency merges onto the same base.
+        // In the plain case the desk registers the worktree itself (./worktree-by-files.ts) and git fills it below,
+        // outside the lock: one git process, and the next task's worktree need not wait for this one's checkout.
+        const byFiles = registerWorktreeByFiles({ commonDir, path: join(context.realWorktreesDir, basename(path)), gitDir: expected, branch, commit: baseCommit });
+        if (byFiles) return { worktree: { gitDir: expected, workTree: path, commonDir }, byFiles };
         // Without --force, git refuses a branch that appeared meanwhile instead of moving it.
-        // One git process where the plain case holds (./worktree-by-files.ts), `worktree add`'s four otherwise.
-        const byFiles = { commonDir: context.repository.commonDir, path: join(context.realWorktreesDir, basename(path)), gitDir: expected, branch, commit: baseCommit };
-        const add = async () => (await addWorktreeByFiles(git, byFiles)) ?? git.exec(repo, ['worktree', 'add', '-b', branch, '--end-of-options', path, baseCommit]);
+        const add = () => git.exec(repo, ['worktree', 'add', '-b', branch, '--end-of-options', path, baseCommit]);
         let added = await add();
         if (added.exitCode !== 0 && fresh && !(await resolveCommit(git, repo, `refs/heads/${branch}`))) {
           await records.remove(taskId);
@@ -229,8 +232,15 @@ export function createGitService(options: GitServiceOptions): GitService {
         // The link git has just written, before any agent ran there, is what every later command names.
         const gitDir = (await readFile(join(path, '.git'), 'utf8')).trim().replace(/^gitdir:\s*/, '');
         if (gitDir !== expected) await records.put({ taskId, branch, path, gitDir });
-        return { gitDir, workTree: path, commonDir: context.repository.commonDir };
+        return { worktree: { gitDir, workTree: path, commonDir } };
       });
+      if (byFiles) {
+        const filled = await byFiles.fill(git);
+        if (filled.exitCode !== 0) {
+          await records.remove(taskId);
+          throw gitFailed(['worktree', 'add'], filled.exitCode, filled.stderr);
+        }
+      }
       try {
         // Merges touch only this worktree's index and branch, so they run outside the lock.
         await mergeDependencies(git, worktree, branch, dependencyBranches, context.identity);

@@ -63,12 +63,23 @@ export function adminNameTaken(existing: readonly string[], name: string): boole
   return existing.some((entry) => entry === name || (entry.startsWith(name) && /^\d+$/.test(entry.slice(name.length))));
 }
 
+/** A worktree git now knows of, on its branch, its files not yet checked out. */
+export interface RegisteredWorktree {
+  /**
+   * Checks the files out (`git reset --hard`, which also writes the index) and returns git's result; on a failure
+   * everything registered is undone. Touches only this worktree's own files, index and branch: needs no lock on the
+   * repository.
+   */
+  fill(git: GitRunner): Promise<GitResult>;
+}
+
 /**
- * Makes the worktree and returns git's result of filling it (exit code 0: made), or `undefined` when the plain case
- * does not hold or a file could not be written: nothing is left then, and the caller asks git. Writes with blocking
- * calls: a handful of small files, microseconds each, where the thread pool would cost more than the writes.
+ * Registers the worktree (its admin dir, `.git` link and branch), or returns `undefined` when the plain case does not
+ * hold or a file could not be written: nothing is left then, and the caller asks git. Writes with blocking calls: a
+ * handful of small files, microseconds each where the file system is quick, where the thread pool would cost more.
+ * Call it where `git worktree add` would run (under the repository's lock): it reads the other worktrees' names.
  */
-export async function addWorktreeByFiles(git: GitRunner, request: WorktreeByFilesRequest): Promise<GitResult | undefined> {
+export function registerWorktreeByFiles(request: WorktreeByFilesRequest): RegisteredWorktree | undefined {
   const { commonDir, path, gitDir, branch, commit } = request;
   const config = readPlainSync(join(commonDir, 'config'), CONFIG_MAX_BYTES);
   if (!plainForWorktreeFiles(typeof config === 'string' && config !== 'missing' && config !== 'odd' ? config : undefined, exists(join(commonDir, 'reftable')))) return undefined;
@@ -97,10 +108,19 @@ export async function addWorktreeByFiles(git: GitRunner, request: WorktreeByFile
     made.run();
     return undefined;
   }
-  // Not `--quiet`: the runner waits 50 ms more after a command that printed nothing (see commit-all.ts).
-  const filled = await git.exec({ gitDir, workTree: path, commonDir }, ['reset', '--hard', '--no-recurse-submodules']);
-  if (filled.exitCode !== 0) made.run();
-  return filled;
+  return {
+    async fill(git) {
+      // Not `--quiet`: the runner waits 50 ms more after a command that printed nothing (see commit-all.ts).
+      const filled = await git.exec({ gitDir, workTree: path, commonDir }, ['reset', '--hard', '--no-recurse-submodules']);
+      if (filled.exitCode !== 0) made.run();
+      return filled;
+    },
+  };
+}
+
+/** Both steps at once: git's result of filling the worktree, or `undefined` (ask git), as registerWorktreeByFiles. */
+export async function addWorktreeByFiles(git: GitRunner, request: WorktreeByFilesRequest): Promise<GitResult | undefined> {
+  return registerWorktreeByFiles(request)?.fill(git);
 }
 
 /**
