@@ -213,8 +213,9 @@ export function createGitService(options: GitServiceOptions): GitService {
         await records.put({ taskId, branch, path, gitDir: expected });
         // Start from the commit resolved above, so every dependency merges onto the same base.
         // In the plain case the desk registers the worktree itself (./worktree-by-files.ts) and git fills it below,
-        // outside the lock: one git process, and the next task's worktree need not wait for this one's checkout.
-        const byFiles = registerWorktreeByFiles({ commonDir, path: join(context.realWorktreesDir, basename(path)), gitDir: expected, branch, commit: baseCommit });
+        // outside the lock: one git process, and the next task's worktree need not wait for this one's checkout. Not on
+        // Windows, where git writes its paths with forward slashes and a drive letter the desk would have to match.
+        const byFiles = process.platform === 'win32' ? undefined : registerWorktreeByFiles({ commonDir, path: join(context.realWorktreesDir, basename(path)), gitDir: expected, branch, commit: baseCommit });
         if (byFiles) return { worktree: { gitDir: expected, workTree: path, commonDir }, byFiles };
         // Without --force, git refuses a branch that appeared meanwhile instead of moving it.
         const add = () => git.exec(repo, ['worktree', 'add', '-b', branch, '--end-of-options', path, baseCommit]);
