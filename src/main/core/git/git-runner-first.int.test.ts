@@ -1,6 +1,6 @@
 // A command with `first`: both run with the desk's settings, the second only after the first succeeded, in one shell
 // on POSIX and one after the other where there is none; which of them failed is told apart.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -54,6 +54,23 @@ describe.each([true, false])('a command with a first one (in one shell: %s)', (c
 
     expect(result).toMatchObject({ exitCode: 1 });
     expect(result.firstFailed).toBeUndefined();
+  });
+
+  it('hands the first command its arguments as they are, shell syntax and quotes included', async () => {
+    const name = "it's $(touch pwned) `touch pwned` ; touch pwned.txt";
+    writeFiles(repo, { [name]: 'x\n', 'other.txt': 'y\n' });
+    const result = await createGitRunner({ chainInShell }).exec(target, commit, { input: 'one file\n', config: identity, first: ['add', '--', name] });
+
+    expect(result).toMatchObject({ exitCode: 0 });
+    expect(git(repo, 'show', '--name-only', '--format=', 'HEAD')).toBe(name);
+    expect(existsSync(join(repo, 'pwned'))).toBe(false);
+    expect(git(repo, 'status', '--porcelain')).toBe('?? other.txt');
+  });
+
+  it("refuses, as for any command, an argument simple-git's guards refuse, in the first command too", async () => {
+    const call = createGitRunner({ chainInShell }).exec(target, ['status'], { first: ['-c', 'core.gitProxy=touch pwned', 'status'] });
+    await expect(call).rejects.toMatchObject({ code: 'git_failed' });
+    expect(existsSync(join(repo, 'pwned'))).toBe(false);
   });
 
   it('is not fooled by a file named like the mark a failed first command leaves', async () => {

@@ -240,23 +240,33 @@ interface ShellChain {
 /**
  * `sh -c` runs `git <first>` with stdin closed, then `exec git <args>` (stdin: the call's input) only when the first
  * succeeded. A failed first command ends the shell after one last line on stderr, `<mark> <exit code>`: the mark is
- * random per call, so nothing either command prints (file names are the agent's) can pass for it. Arguments travel as
- * the shell's own parameters, the first command's quoted into the script; none is read as shell syntax.
+ * random per call, so nothing either command prints (file names are the agent's) can pass for it. Every argument of
+ * both commands travels as one of the shell's parameters, never in its script: none is read as shell syntax, and
+ * simple-git's argument guards see them all as they see a single command's.
  */
 export function shellChain(first: readonly string[]): ShellChain {
   const mark = `desk-first-failed-${randomUUID()}`;
-  const quoted = first.map((arg) => `'${arg.replaceAll("'", "'\\''")}'`).join(' ');
-  const script = `git ${quoted} </dev/null || { s=$?; printf '\\n%s %s\\n' "$1" "$s" >&2; exit "$s"; }; shift; exec git "$@"`;
-  const marked = new RegExp(`\\n${mark} (\\d+)\\n$`);
   return {
-    argv: (args) => [script, 'sh', mark, ...args],
+    argv: (args) => [CHAIN_SCRIPT, 'sh', mark, String(first.length), ...first, ...args],
     result(shell) {
-      const found = marked.exec(shell.stderr);
-      if (!found) return shell;
-      return { exitCode: Number(found[1]), stdout: shell.stdout, stderr: shell.stderr.slice(0, found.index), firstFailed: true };
+      const end = `\n${mark} `;
+      const at = shell.stderr.lastIndexOf(end);
+      const code = at === -1 ? undefined : /^(\d+)\n$/.exec(shell.stderr.slice(at + end.length));
+      if (!code) return shell;
+      return { exitCode: Number(code[1]), stdout: shell.stdout, stderr: shell.stderr.slice(0, at), firstFailed: true };
     },
   };
 }
+
+// Parameters: the mark, n, the first command's n arguments, the command's. `first` keeps the first n of its arguments
+// (it appends them, then shifts all that was there before); POSIX sh has no arrays, and a function's parameters are
+// its own.
+const CHAIN_SCRIPT = [
+  'first() { k=$1; shift; c=$(($# - k)); i=0; for a do if [ "$i" -lt "$k" ]; then set -- "$@" "$a"; fi; i=$((i + 1)); done; shift $((k + c)); git "$@" </dev/null; }',
+  'm=$1; n=$2; shift 2',
+  'first "$n" "$@" || { s=$?; printf \'\\n%s %s\\n\' "$m" "$s" >&2; exit "$s"; }',
+  'shift "$n"; exec git "$@"',
+].join('\n');
 
 /**
  * Changes within this long of a file's modification time may share its timestamp (coarse clocks, some
