@@ -27,11 +27,26 @@ export interface NdjsonChannelOptions {
 
 export const PARSE_ERROR = -32700;
 
+/** Where lines go: one whole line (its newline included) per write, settled once it is handed on. */
+export interface LineSink {
+  write(line: string): Promise<void>;
+}
+
+/** Where bytes come from, read as a web stream's reader reads them (`cancel` ends the source). */
+export interface ByteSource {
+  read(): Promise<ReadableStreamReadResult<Uint8Array>>;
+  cancel(reason?: unknown): Promise<void>;
+}
+
 export function ndjsonChannel(output: WritableStream<Uint8Array>, input: ReadableStream<Uint8Array>, options: NdjsonChannelOptions = {}): MessageChannel {
   const encoder = new TextEncoder();
-  const decoder = new TextDecoder();
   const writer = output.getWriter();
-  const reader = input.getReader();
+  return ndjsonChannelOver({ write: (line) => writer.write(encoder.encode(line)) }, input.getReader(), options);
+}
+
+/** The same channel over a line sink and a byte source of the caller's (e.g. a child process's pipes, without web streams). */
+export function ndjsonChannelOver(writer: LineSink, reader: ByteSource, options: NdjsonChannelOptions = {}): MessageChannel {
+  const decoder = new TextDecoder();
   const listeners: ((error: Error) => void)[] = [];
   let closedWith: Error | undefined;
   let controller: ReadableStreamDefaultController<unknown> | undefined;
@@ -42,7 +57,7 @@ export function ndjsonChannel(output: WritableStream<Uint8Array>, input: Readabl
   // Writing goes on after the input ended: an agent finishes the turns it accepted before its client hung up.
   let writing: Promise<void> = Promise.resolve();
   const writeLine = (message: unknown): Promise<void> => {
-    const line = encoder.encode(`${JSON.stringify(message)}\n`);
+    const line = `${JSON.stringify(message)}\n`;
     writing = writing.then(async () => {
       try {
         await writer.write(line);

@@ -8,10 +8,11 @@ import { MCP_SERVER_NAME } from '../../../shared/mcp';
 import type { McpServerEntry } from '../../../shared/mcp';
 import { isAuthRequired, offeredMethods } from './agent-auth';
 import { agentImplementation, agentLoginRequired, agentProtocolError, type AgentSession, type SessionCallbacks } from './agent-session';
-import { keepUnknownUpdates } from './unknown-updates';
+import { tookUnknownUpdate } from './unknown-updates';
+import { filterMessages } from './message-filter';
 import { turnTokensOf } from './acp-update-mapper';
 import { withinHandshake } from './handshake-deadline';
-import { createToolCallMemory, rememberToolCalls } from './tool-call-memory';
+import { createToolCallMemory } from './tool-call-memory';
 
 export interface AcpSessionOptions {
   cwd: string;
@@ -31,9 +32,14 @@ export async function startAcpSession(channel: MessageChannel, options: AcpSessi
   let replaying = false;
   // The SDK checks each message's shape itself; our channel only parses JSON lines.
   // Update kinds newer than the SDK's schema would be dropped by it; they reach the task as text instead.
-  // Permission requests are judged by the tool call they are about, as the session's updates described it.
+  // Permission requests are judged by the tool call they are about, as the session's updates described it: the memory
+  // is filled in the order the agent wrote, before the SDK dispatches anything, so a request finds the updates before it.
   const toolCalls = createToolCallMemory();
-  const readable = rememberToolCalls(keepUnknownUpdates(channel.readable, callbacks.onUpdate), toolCalls);
+  const readable = filterMessages(channel.readable, (message) => {
+    if (tookUnknownUpdate(message, callbacks.onUpdate)) return false;
+    toolCalls.see(message);
+    return true;
+  });
   const stream: Stream = { readable: readable as ReadableStream<AnyMessage>, writable: channel.writable };
   const connection = deskClientApp(callbacks, () => replaying, toolCalls).connect(stream);
   // Closing the channel (agent exit) fails pending calls with its reason; the SDK ending on its own closes the channel.

@@ -76,16 +76,3 @@ export function createToolCallMemory(limit = MAX_REMEMBERED): ToolCallMemory {
     },
   };
 }
-
-/**
- * Passes every message on, remembering tool calls as they go by: the memory is filled in the order the agent wrote,
- * before the SDK dispatches anything, so a request always finds the updates sent ahead of it.
- */
-export function rememberToolCalls(readable: ReadableStream<unknown>, memory: ToolCallMemory): ReadableStream<unknown> {
-  return readable.pipeThrough(new TransformStream<unknown, unknown>({
-    transform(message, controller) {
-      memory.see(message);
-      controller.enqueue(message);
-    },
-  }));
-}

@@ -30,15 +30,10 @@ export function unknownUpdateOf(message: unknown): Record<string, unknown> | und
   return update;
 }
 
-export function keepUnknownUpdates(readable: ReadableStream<unknown>, onUpdate: (update: AgentUpdate) => void): ReadableStream<unknown> {
-  return readable.pipeThrough(new TransformStream<unknown, unknown>({
-    transform(message, controller) {
-      const unknown = unknownUpdateOf(message);
-      if (!unknown) {
-        controller.enqueue(message);
-        return;
-      }
-      onUpdate({ kind: 'other', name: String(unknown.sessionUpdate), data: unknown, text: updateAsText(unknown) });
-    },
-  }));
+/** Takes an update of a kind the SDK does not know out of the conversation, to `onUpdate` as text: true when it did. */
+export function tookUnknownUpdate(message: unknown, onUpdate: (update: AgentUpdate) => void): boolean {
+  const unknown = unknownUpdateOf(message);
+  if (!unknown) return false;
+  onUpdate({ kind: 'other', name: String(unknown.sessionUpdate), data: unknown, text: updateAsText(unknown) });
+  return true;
 }

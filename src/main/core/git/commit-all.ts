@@ -3,7 +3,7 @@
 import { identityConfig, type Identity } from './commit-identity';
 import { gitFailed } from './git-errors';
 import { headCommitFromFiles } from './head-file';
-import type { GitRepo, GitRunner } from './git-runner';
+import type { GitRepo, GitResult, GitRunner } from './git-runner';
 
 // simple-git waits 50 ms more after a command that printed nothing on stdout or stderr (its completion plugin, to let
 // late output arrive): a turn's `add` and `commit` print (`--verbose`; no `--quiet`), which costs git a summary diff
@@ -12,29 +12,34 @@ const STAGE_ALL = ['add', '--all', '--verbose'];
 
 /** Stages new, changed and deleted files and commits (even with nothing staged); returns the full sha. */
 export async function stageAndCommit(git: GitRunner, worktree: GitRepo, message: string, identity: Identity): Promise<string> {
-  await git.run(worktree, STAGE_ALL);
   const config = await identityConfig(git, worktree, identity);
   // The message goes through stdin, not argv: a prompt may hold anything, including text that
   // looks like an option. `verbatim` keeps its blank lines, spacing and '#' lines exactly.
-  await git.run(worktree, ['commit', '--no-verify', '--allow-empty', '--cleanup=verbatim', '--file=-'], { input: message, config });
+  const commit = ['commit', '--no-verify', '--allow-empty', '--cleanup=verbatim', '--file=-'];
+  const committed = await git.exec(worktree, commit, { input: message, config, first: STAGE_ALL });
+  if (committed.exitCode !== 0) throw failure(commit, committed);
   return git.run(worktree, ['rev-parse', 'HEAD']);
 }
 
 /**
  * Like stageAndCommit, but commits nothing and returns undefined when nothing changed: a turn that did nothing.
- * Two git processes for a turn that changed files (stage, commit; the sha is read from git's files): every task's
- * turn ends here.
+ * One process started by the desk for a turn that changed files (stage and commit in one shell, see
+ * GitCallOptions.first; the sha is read from git's files): every task's turn ends here.
  */
 export async function commitIfChanged(git: GitRunner, worktree: GitRepo, message: string, identity: Identity): Promise<string | undefined> {
-  await git.run(worktree, STAGE_ALL);
   const config = await identityConfig(git, worktree, identity);
   // Without --allow-empty, git itself says whether anything is staged: exit 1 and no commit when nothing is.
   const commit = ['commit', '--no-verify', '--cleanup=verbatim', '--file=-'];
-  const committed = await git.exec(worktree, commit, { input: message, config });
+  const committed = await git.exec(worktree, commit, { input: message, config, first: STAGE_ALL });
   if (committed.exitCode === 0) return (await headCommitFromFiles(worktree)) ?? git.run(worktree, ['rev-parse', 'HEAD']);
   // Exit 1 is also how other refusals end: only an index that matches HEAD means "nothing to commit".
-  if (committed.exitCode === 1 && (await git.exec(worktree, ['diff', '--cached', '--quiet', '--no-ext-diff', '--no-textconv'])).exitCode === 0) return undefined;
-  throw gitFailed(commit, committed.exitCode, committed.stderr || committed.stdout);
+  if (!committed.firstFailed && committed.exitCode === 1 && (await git.exec(worktree, ['diff', '--cached', '--quiet', '--no-ext-diff', '--no-textconv'])).exitCode === 0) return undefined;
+  throw failure(commit, committed);
+}
+
+/** The error for a failed stage-and-commit, naming whichever of the two failed. */
+function failure(commit: readonly string[], result: GitResult): Error {
+  return gitFailed(result.firstFailed ? STAGE_ALL : commit, result.exitCode, result.stderr || result.stdout);
 }
 
 /** true when the worktree has changes or untracked (not ignored) files that a commit would keep. */

@@ -86,16 +86,20 @@ export function readRefFiles(commonDir: string, memory: LooseRefMemory = new Map
   return { kind: 'files', files: { loose, packed: packedText } };
 }
 
-/** A loose ref's text as readPlainSync gives it, from memory when the file is the one read before. */
+/**
+ * A loose ref's text as readPlainSync gives it, from memory when the file is the one read before. The stamp's times are
+ * the plain numbers (milliseconds, to a fraction of a microsecond at today's dates): BigInt stats took twice as long per
+ * ref, and every run reads every ref's stamp; a ref git rewrites is a new inode anyway.
+ */
 function readLooseRef(path: string, memory: LooseRefMemory, now: number): string | 'missing' | 'odd' {
-  const info = lstatSync(path, { bigint: true, throwIfNoEntry: false });
+  const info = lstatSync(path, { throwIfNoEntry: false });
   if (info === undefined) return 'missing';
   if (!info.isFile()) return 'odd';
-  const stamp = `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
+  const stamp = `${info.dev}:${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}`;
   const kept = memory.get(path);
   if (kept?.stamp === stamp) return kept.text;
   const read = readPlainSync(path, LOOSE_REF_MAX_BYTES);
-  if (read !== 'missing' && read !== 'odd' && now - Number(info.mtimeMs) >= RACY_MS && now - Number(info.ctimeMs) >= RACY_MS) {
+  if (read !== 'missing' && read !== 'odd' && now - info.mtimeMs >= RACY_MS && now - info.ctimeMs >= RACY_MS) {
     if (memory.size >= REMEMBERED_REFS_MAX) memory.clear();
     memory.set(path, { stamp, text: read });
   }

@@ -7,7 +7,7 @@ import { AgentId, PolicyFile, type AgentPolicy, type GovernanceOutcome, type Gov
 import type { z } from 'zod';
 import type { GovernanceFilter, GovernanceRepo } from './governance-repo';
 import { requestAlreadyAnswered, governanceConflict, rateLimited, governanceRequestNotFound } from './governance-errors';
-import { checkRequestRate, decide, effectivePolicy, type Decision } from './policy';
+import { allowedPathsMatcher, checkRequestRate, decide, effectivePolicy, type Decision } from './policy';
 import type { PolicyStore } from './policy-file';
 import { realPathOf } from './real-path';
 
@@ -86,6 +86,14 @@ export function createGovernanceService(deps: GovernanceServiceDeps): Governance
   let loaded = initialPolicy === undefined ? policyStore.load() : undefined;
   const policy = (): PolicyFile => (loaded ??= initialPolicy === undefined ? policyStore.load() : initialPolicy());
   const requestTimes = new Map<string, number[]>();
+  // A policy's list of allowed paths is one array until the policy is replaced: its matcher is built once (two requests
+  // per task each built it before).
+  const matchers = new WeakMap<readonly string[], (path: string) => boolean>();
+  const matcherFor = (globs: readonly string[]) => {
+    let matcher = matchers.get(globs);
+    if (matcher === undefined) matchers.set(globs, matcher = allowedPathsMatcher(globs));
+    return matcher;
+  };
 
   function get(id: string): GovernanceRecord {
     const record = repo.get(id);
@@ -117,7 +125,7 @@ export function createGovernanceService(deps: GovernanceServiceDeps): Governance
       return { decision: 'rejected', rule: 'no-worktree', reason: `The worktree ${input.worktree} cannot be resolved: ${(error as Error).message}` };
     }
     return decide({ kind: input.kind, title: input.title, paths: input.paths, ...(input.command !== undefined && { command: input.command }) },
-      effectivePolicy(policy(), input.agentId), { worktree, resolvePath });
+      effectivePolicy(policy(), input.agentId), { worktree, resolvePath, allowedPathsMatcher: matcherFor });
   }
 
   function savePolicy(next: PolicyFile): PolicyFile {
@@ -140,10 +148,16 @@ export function createGovernanceService(deps: GovernanceServiceDeps): Governance
         ...(input.command !== undefined && { command: input.command }),
         ...(input.rationale !== undefined && { rationale: input.rationale }),
       };
-      repo.insert(record);
-      record = save(moveTo(record, 'validating', now()), 'pending');
-
-      const verdict = judge(input);
+      // The request is written once, decided: nothing runs between its steps (judging is synchronous), so nobody could
+      // read or move it in between, and its history keeps every step with its time. Two writes fewer per request.
+      record = moveTo(record, 'validating', now());
+      let verdict: Decision;
+      try {
+        verdict = judge(input);
+      } catch (error) {
+        repo.insert(record);
+        throw error;
+      }
       const decidedAt = now();
       let decided = moveTo(record, verdict.decision, decidedAt, { ...verdict, decidedAt: decidedAt.toISOString() });
       if (requestType !== 'APPROVAL') {
@@ -154,9 +168,9 @@ export function createGovernanceService(deps: GovernanceServiceDeps): Governance
         decided = { ...decided, waitedMs: waited(decided, decidedAt) };
         if (verdict.decision === 'rejected') decided = moveTo(decided, 'completed', decidedAt, { outcome: 'rejected', completedAt: decidedAt.toISOString() });
       }
-      record = save(decided, 'validating');
-      notify(record);
-      return record;
+      repo.insert(decided);
+      notify(decided);
+      return decided;
     },
 
     complete(id, { outcome, answeredBy }) {

@@ -27,6 +27,8 @@ export interface PolicyContext {
    * Injected so this module stays pure; it may throw when the path cannot be resolved.
    */
   resolvePath(path: string): string;
+  /** The matcher of a list of allowed paths, kept by the caller across requests; default: built for this request. */
+  allowedPathsMatcher?(globs: readonly string[]): (path: string) => boolean;
 }
 
 export interface Decision {
@@ -59,7 +61,7 @@ export function decide(input: PolicyInput, policy: AgentPolicy, context: PolicyC
     inside.push({ path, relativePath: slashed });
   }
 
-  const allowed = policy.allowedPaths.length > 0 ? loadPicomatch()(policy.allowedPaths, { dot: true }) : () => false;
+  const allowed = (context.allowedPathsMatcher ?? allowedPathsMatcher)(policy.allowedPaths);
   const everywhere = policy.allowedPaths.includes('**');
   for (const { path, relativePath } of inside) {
     // The worktree itself (e.g. a search from its root) is only covered by a policy allowing everything.
@@ -86,6 +88,11 @@ export function decide(input: PolicyInput, policy: AgentPolicy, context: PolicyC
 }
 
 const READ_ONLY_KINDS = new Set(['read', 'search', 'think']);
+
+/** Whether a path relative to the worktree (with `/`) matches one of `globs`; building it costs more than matching. */
+export function allowedPathsMatcher(globs: readonly string[]): (path: string) => boolean {
+  return globs.length > 0 ? loadPicomatch()([...globs], { dot: true }) : () => false;
+}
 
 /** A path that cannot be resolved (a link loop, no permission) is treated as leading anywhere. */
 function tryResolve(context: PolicyContext, absolute: string): string | undefined {

@@ -99,8 +99,11 @@ export function deferringTasks(tasks: TasksRepo, writes: DeferredWrites): TasksR
     get,
     update(id, patch) {
       let updated: TaskRecord | undefined;
-      const before = get(id);
+      // The record before is needed only when the write waits, and a write that waits left the table as it was: it is
+      // read then, not before every update (the update reads the row it wrote anyway).
+      const waitingAhead = writes.waiting() === 0 ? (ahead.clear(), undefined) : ahead.get(id);
       if (writes.run(() => { updated = tasks.update(id, patch); })) return updated as TaskRecord;
+      const before = waitingAhead ?? tasks.get(id);
       if (!before) throw new Error(`No task ${id} to update`);
       const later = applyPatch(before, patch);
       ahead.set(id, later);
