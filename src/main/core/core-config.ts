@@ -2,7 +2,6 @@
 import type { z } from 'zod';
 import type { SandboxStatus } from '../../shared/sandbox';
 import type { RunnersConfig } from '../../shared/runners';
-import type { TaskLimits } from './sandbox/limits/task-limits';
 import type { AgentCatalog } from './agents/agent-registry';
 import type { RepositoryDiscovery } from './git/repository-discovery';
 
@@ -37,11 +36,6 @@ export interface CoreConfig {
    * host passes the probe it started before loading the core, so bubblewrap runs while the core's code loads.
    */
   sandbox?: SandboxStatus | Promise<SandboxStatus>;
-  /**
-   * How tasks' memory and processes are bounded; default: found out once the desk listens (sandbox/limits/desk-limits.ts).
-   * Nothing but runs and the board's settings waits for it; used from then on too. Tests hold one back.
-   */
-  taskLimits?: Promise<TaskLimits>;
   /** The headless host's discovery of the default repository, started before it loaded the core (used for `repoPath` only). */
   repositoryDiscovery?: RepositoryDiscovery;
   /** Bounds on stored agent output; see ARCHITECTURE §13. */

@@ -89,7 +89,7 @@ export interface Core {
   readonly repos: RepoSet;
   readonly agents: AgentRegistry;
   readonly governance: GovernanceService;
-  /** Whether agents run confined here, and why not when they do not (task limits: in the board's settings, once probed). */
+  /** Whether agents run confined here, and why not when they do not. */
   readonly sandbox: SandboxStatus;
   readonly http: HttpHost;
   /** When the recent runs reached each stage (worktree, sandbox, agent, handshake, turn, commit). */
@@ -108,12 +108,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   // answers the checks below and the database opens. It never rejects, so leaving it behind when a check refuses the
   // configuration is harmless.
   const sandboxProbe = config.sandbox ? Promise.resolve(config.sandbox) : probeSandbox();
-  // The limits probe (a trial group joined by one process, 3-5 ms of this thread) is needed by no answer but the
-  // board's settings: it starts once the desk listens and has said so (`listen`), and runs and settings wait for it.
-  let startLimits: () => void = () => {};
-  let limitsStarted = false;
-  const taskLimits = new Promise<void>((resolve) => { startLimits = () => { limitsStarted = true; resolve(); }; })
-    .then(() => config.taskLimits ?? startTaskLimits({ dataDir: config.dataDir, log }));
+  const limitsProbe = startTaskLimits({ dataDir: config.dataDir, log });
 
   // Everything that can refuse the configuration runs before anything is opened or started.
   const repository = await openRepository(config.repoPath, config.repositoryDiscovery);
@@ -165,7 +160,8 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   });
   const tasksRepo = deferringTasks(createTasksRepo(db, repoRoot, { defaultRepo: repos.default.name }), deferred);
   // Awaited only here: opening the database and the parts above take place while bubblewrap's trial runs finish.
-  const sandboxStatus = await sandboxProbe;
+  const taskLimits = await limitsProbe;
+  const sandboxStatus = { ...await sandboxProbe, limits: taskLimits.status };
   if (!sandboxStatus.available) log(`Agents run unsandboxed: ${sandboxStatus.reason} ${sandboxStatus.fix ?? ''}`.trim());
   const sandbox = createTaskSandbox({
     status: sandboxStatus,
@@ -248,10 +244,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     governance, repoRoot, worktreeOf: (id) => tasksRepo.get(id)?.worktreePath,
     sandboxViewOf: (id) => { const spec = agents.get(id); return spec && sandbox.viewOf(spec); },
   });
-  addBoardRoutes(router, {
-    tasks, lastSeq: () => events.lastSeq(), fixedSettings: { serverName: config.serverName, repository: repoRoot, dataDir: config.dataDir },
-    sandbox: async () => ({ ...sandboxStatus, limits: (await taskLimits).status }), quiet, disk,
-  });
+  addBoardRoutes(router, { tasks, lastSeq: () => events.lastSeq(), fixedSettings: { serverName: config.serverName, repository: repoRoot, dataDir: config.dataDir, sandbox: sandboxStatus }, quiet, disk });
   addBaseUpdateRoutes(router, { tasks });
   addReviewRoutes(router, { tasks, viewed: guard(createViewedRepo(db, repoRoot), "the diff's viewed marks"), now });
   addPullRequestRoutes(router, { tasks });
@@ -300,8 +293,6 @@ export async function createCore(config: CoreConfig): Promise<Core> {
       });
       // A request opened (or reopened) from now on arms the poller; it disarms itself once none is open.
       bus.subscribe(({ event }) => { if (event.type === 'task' && event.task.pullRequest?.state === 'open') poller?.wake(); });
-      // After the caller's own continuation (the host's start lines), so that whoever waits for those is woken first.
-      setImmediate(() => { if (!closed) startLimits(); });
       return address;
     },
     async close() {
@@ -321,8 +312,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
       deferred.stop();
       groupCommit.flush();
       db.close();
-      // Never started (the desk never listened): nothing to let go, and nothing would ever answer.
-      if (limitsStarted) (await taskLimits).close();
+      taskLimits.close();
     },
   };
 }

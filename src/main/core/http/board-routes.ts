@@ -10,9 +10,7 @@ import type { Router } from './router';
 export interface BoardRouteDeps {
   tasks: TaskService;
   lastSeq(): number;
-  fixedSettings: Pick<DeskSettings, 'serverName' | 'repository' | 'dataDir'>;
-  /** The sandbox's status with the task limits': these are probed while the desk already answers, and awaited here. */
-  sandbox(): Promise<DeskSettings['sandbox']>;
+  fixedSettings: Pick<DeskSettings, 'serverName' | 'repository' | 'dataDir' | 'sandbox'>;
   /** Holds `quietAfterSeconds`; without it the setting reads as the default and is not changed. */
   quiet?: Pick<QuietTasks, 'limitSeconds' | 'setLimitSeconds'>;
   /** The desk's notice while the data dir's disk is full. */
@@ -21,10 +19,9 @@ export interface BoardRouteDeps {
 
 export function addBoardRoutes(router: Router, deps: BoardRouteDeps): void {
   const { tasks } = deps;
-  const settings = async (): Promise<DeskSettings> => {
-    const sandbox = await deps.sandbox();
+  const settings = (): DeskSettings => {
     const diskFull = deps.disk?.current();
-    return { ...deps.fixedSettings, sandbox, ...tasks.settings(), quietAfterSeconds: deps.quiet?.limitSeconds() ?? DEFAULT_QUIET_AFTER_SECONDS, ...(diskFull && { diskFull }) };
+    return { ...deps.fixedSettings, ...tasks.settings(), quietAfterSeconds: deps.quiet?.limitSeconds() ?? DEFAULT_QUIET_AFTER_SECONDS, ...(diskFull && { diskFull }) };
   };
 
   router
@@ -55,12 +52,12 @@ export function addBoardRoutes(router: Router, deps: BoardRouteDeps): void {
       const remaining = task.dependencies.filter((d) => d !== params.dependency);
       return [200, tasks.detail((await tasks.setDependencies(task.id, remaining)).id)];
     })
-    .on(apiRoutes.settings, async () => [200, await settings()])
+    .on(apiRoutes.settings, async () => [200, settings()])
     .on(apiRoutes.updateSettings, async ({ body }) => {
       const { quietAfterSeconds, ...rest } = await body();
       tasks.configure(rest);
       if (quietAfterSeconds !== undefined) deps.quiet?.setLimitSeconds(quietAfterSeconds);
-      return [200, await settings()];
+      return [200, settings()];
     });
 }
 

@@ -74,11 +74,8 @@ export interface TaskSandboxDeps {
   gitCommonDir: string;
   home: string;
   policyFor(agentId: string): Pick<AgentPolicy, 'sandbox' | 'network' | 'readablePaths' | 'hiddenPaths' | 'limits'>;
-  /**
-   * Memory, process and CPU limits per task (./limits); without, tasks run unbounded. May still be probed: each run
-   * waits for it, so the desk can answer before it is known.
-   */
-  limits?: TaskLimits | Promise<TaskLimits>;
+  /** Memory, process and CPU limits per task (./limits); without, tasks run unbounded. */
+  limits?: TaskLimits;
   allowlistNetwork?: AllowlistNetwork;
   /** The relay to the desk's MCP server for agents without the host's network (./network/mcp-relay.ts). */
   mcpRelay?: (request: { dir: string; port: number }) => Promise<NetworkEnd>;
@@ -133,8 +130,6 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
   const fixedViews = createFixedViews();
   const runFolders = deps.runFolders ?? dataDirRunFolders(deps.dataDir);
   const folderFiles = foldersInMemory(runFolders) ? memoryFolderFiles : diskFolderFiles;
-  // What runs open their limits from: once `sweep` has run, the limits after the groups a stopped desk left are gone.
-  let limitsReady: Promise<TaskLimits | undefined> = Promise.resolve(deps.limits);
 
   return {
     status,
@@ -143,9 +138,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
       const ended = await endLeftoverSandboxes(deps.dataDir);
       if (ended > 0) deps.log?.(`Ended ${ended} sandboxed process${ended === 1 ? '' : 'es'} that a stopped desk left running.`);
       sweepRunFolders(runFolders, deps.dataDir);
-      // Not awaited: the limits may still be probed, and the desk need not wait for them to answer. Runs wait (isolate).
-      limitsReady = Promise.resolve(deps.limits).then(async (known) => { await known?.sweep(); return known; });
-      limitsReady.catch((error: unknown) => deps.log?.(`The task groups a stopped desk left could not be removed: ${error instanceof Error ? error.message : String(error)}`));
+      await deps.limits?.sweep();
     },
     close() {
       if (foldersInMemory(runFolders)) rmSync(runFolders.folders, { recursive: true, force: true });
@@ -159,7 +152,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
       const gitCommonDir = request.gitCommonDir ?? deps.gitCommonDir;
       const policy = deps.policyFor(agent.id);
       // Opened last, so that a refusal on the way leaves no group behind.
-      const openLimits = async () => (await limitsReady)?.open({ taskId: request.taskId, policy: policy.limits, log });
+      const openLimits = () => deps.limits?.open({ taskId: request.taskId, policy: policy.limits, log });
       if (policy.sandbox === 'off') return unconfined('Unsandboxed: the policy turns the sandbox off for this agent.', await openLimits());
       if (!status.available) {
         if (policy.sandbox === 'required') {

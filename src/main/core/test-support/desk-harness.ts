@@ -12,7 +12,6 @@ import { scriptedAgentSpec } from '../agents/builtin-agents';
 import type { AgentSpec } from '../agents/agent-spec';
 import { createCore, type Core } from '../core';
 import type { CoreConfig } from '../core-config';
-import type { TaskLimits } from '../sandbox/limits/task-limits';
 import { createPolicyFileStore } from '../governance/policy-file';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { TaskEvent } from '../../../shared/events';
@@ -49,8 +48,6 @@ export interface DeskOptions {
   reuse?: { root: string; repo: string; dataDir: string };
   /** What confines agents; default: what this machine offers (bubblewrap where it works). */
   sandbox?: SandboxStatus;
-  /** The desk's task limits probe, given its data dir; default: the desk's own (see CoreConfig.taskLimits). */
-  taskLimits?: (dataDir: string) => Promise<TaskLimits>;
   /** A governance policy written to the data dir before the desk starts; default: none (the built-in policy). */
   policy?: z.input<typeof PolicyFile>;
   /** Bounds on stored output (cap, retention days). */
@@ -189,7 +186,6 @@ export async function startDesk(options: DeskOptions = {}): Promise<Desk & { roo
     serverName: 'Test desk', appVersion: '0.0.0-test', log: (line) => { options.log?.(line); if (process.env.DESK_TEST_LOG) console.log(line); }, checkAnswers: options.checkAnswers ?? true,
     ...(options.uiDir !== undefined && { uiDir: options.uiDir }),
     ...(options.sandbox !== undefined && { sandbox: options.sandbox }),
-    ...(options.taskLimits !== undefined && { taskLimits: options.taskLimits(dataDir) }),
     ...(options.output !== undefined && { output: options.output }),
     ...(options.now !== undefined && { now: options.now }),
     ...(options.moreRepos !== undefined && { moreRepos: options.moreRepos }),
