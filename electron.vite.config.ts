@@ -12,7 +12,7 @@ export default defineConfig({
     // And the programs a task starts, each as one file (see the plugin).
     plugins: [
       hostBundlePlugin(resolve('src/main/serve-host.ts')),
-      standaloneEntriesPlugin({ 'sandbox-net-bridge': 'esm', 'sandbox-net-preload': 'cjs', 'dev-server-forwarder': 'esm', 'scripted-agent': 'cjs' }),
+      standaloneEntriesPlugin({ serve: 'cjs-behind-esm', 'sandbox-net-bridge': 'esm', 'sandbox-net-preload': 'cjs', 'dev-server-forwarder': 'esm', 'scripted-agent': 'cjs' }),
     ],
     build: {
       // zod (every schema in src/shared), simple-git (the start-up checks), Hono and picomatch are read at start:
@@ -25,6 +25,8 @@ export default defineConfig({
         input: {
           index: resolve('src/main/index.ts'),
           serve: resolve('src/main/serve.ts'),
+          // The host's modules, which build/host-bundle-plugin.ts makes into the one-file bundle serve.js runs.
+          'serve-host': resolve('src/main/serve-host.ts'),
           'scripted-agent': resolve('src/scripted-agent/scripted-agent-main.ts'),
           // Runs inside an agent's sandbox as a wrapper, bridging its loopback to the desk's egress proxy.
           'sandbox-net-bridge': resolve('src/main/core/sandbox/network/sandbox-net-bridge.ts'),

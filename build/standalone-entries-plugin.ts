@@ -6,7 +6,9 @@
 // `cjs` entries become `<name>.cjs` (the ES-module file is removed): a Node whose entry and preload are CommonJS never
 // starts its ES-module loader, about 5 ms of CPU per start. Their lazy imports (the scripted agent's MCP client) become
 // CommonJS chunks `require`d on first use. An `esm` entry may have none: one file would hold them all, and Node would
-// read and scan them at every start.
+// read and scan them at every start. A `cjs-behind-esm` entry is one a person starts by its name (`node out/main/serve.js`),
+// which the package's type makes an ES module: it becomes `<name>.cjs`, and `<name>.js` two lines that require it. Node
+// then loads one small ES module, and the rest with its CommonJS loader (measured on the headless host: ~4 ms of CPU).
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { build } from 'rolldown';
@@ -14,7 +16,13 @@ import type { OutputBundle, OutputChunk } from 'rolldown';
 import type { Plugin } from 'vite';
 
 /** How each standalone program is written. */
-export type StandaloneFormat = 'esm' | 'cjs';
+export type StandaloneFormat = 'esm' | 'cjs' | 'cjs-behind-esm';
+
+/** The ES module left at a `cjs-behind-esm` entry's name: it runs the entry's CommonJS build beside it. */
+export function esmShimFor(cjsFileName: string): string {
+  return `// Runs ${cjsFileName} (build/standalone-entries-plugin.ts): its CommonJS loads without Node's ES-module loader.\n`
+    + `import { createRequire } from 'node:module';\ncreateRequire(import.meta.url)('./${cjsFileName}');\n`;
+}
 
 /** `entries`: the names of the build's inputs to make standalone, and the format of each. */
 export function standaloneEntriesPlugin(entries: Readonly<Record<string, StandaloneFormat>>): Plugin {
@@ -26,7 +34,7 @@ export function standaloneEntriesPlugin(entries: Readonly<Record<string, Standal
       const chunks = Object.values(bundle).flatMap((item) => (item.type === 'chunk' && item.isEntry && entries[item.name] ? [item] : []));
       for (const chunk of chunks) {
         const format = entries[chunk.name] ?? 'esm';
-        if (format === 'esm' && chunk.dynamicImports.length > 0) throw new Error(`${chunk.fileName} imports modules lazily: making it one file would load them at every start.`);
+        if (format !== 'cjs' && chunk.dynamicImports.length > 0) throw new Error(`${chunk.fileName} imports modules lazily: making it one file would load them at every start.`);
         const input = join(outDir, chunk.fileName);
         const { output: written } = await build({
           input,
@@ -37,10 +45,14 @@ export function standaloneEntriesPlugin(entries: Readonly<Record<string, Standal
           write: false,
           output: format === 'esm'
             ? { format: 'esm', codeSplitting: false }
+            : format === 'cjs-behind-esm'
+            ? { format: 'cjs', entryFileNames: `${chunk.name}.cjs`, codeSplitting: false }
             // Lazy chunks beside the desk's own, named apart from them (`.cjs`); `import()` becomes a lazy `require`.
             : { format: 'cjs', entryFileNames: `${chunk.name}.cjs`, chunkFileNames: 'chunks/[name]-[hash].cjs', dynamicImportInCjs: false },
         });
         for (const file of written) if (file.type === 'chunk') await writeFile(join(outDir, file.fileName), file.code);
+        // Its chunks stay: the desk's other entries share them.
+        if (format === 'cjs-behind-esm') await writeFile(input, esmShimFor(`${chunk.name}.cjs`));
         if (format !== 'cjs') continue;
         // Its ES-module files go: its code is all in the `.cjs` files now, and the app would ship them unused.
         for (const fileName of [chunk.fileName, ...chunksOnlyOf(chunk, bundle)]) await rm(join(outDir, fileName));

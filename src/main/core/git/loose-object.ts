@@ -2,8 +2,12 @@
 // if so the object it tags. Objects in packs are not read here (their caller asks git).
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { constants as zlib, inflateSync } from 'node:zlib';
+import type * as Zlib from 'node:zlib';
+
+// Loaded on first use: the desk's start reads no object, and zlib's modules cost it ~0.7 ms.
+const loadZlib = (): typeof Zlib => createRequire(import.meta.url)('node:zlib') as typeof Zlib;
 
 /** Enough compressed bytes for a tag's header and `object` line. */
 const HEAD_BYTES = 512;
@@ -20,7 +24,8 @@ export async function looseDeref(objectsDir: string, name: string): Promise<stri
     const buffer = Buffer.alloc(HEAD_BYTES);
     const { bytesRead } = await handle.read(buffer, 0, HEAD_BYTES, 0);
     // A partial inflate: the file's first bytes give its first bytes of text.
-    const text = inflateSync(buffer.subarray(0, bytesRead), { finishFlush: zlib.Z_SYNC_FLUSH }).toString('latin1');
+    const zlib = loadZlib();
+    const text = zlib.inflateSync(buffer.subarray(0, bytesRead), { finishFlush: zlib.constants.Z_SYNC_FLUSH }).toString('latin1');
     return derefFromText(text, name.length);
   } catch {
     return undefined;

@@ -5,6 +5,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { type FreshSchema, FRESH_SCHEMA } from './fresh-schema';
 import { MIGRATIONS } from './migrations';
+import { packagedSqliteBinding } from './sqlite-binding';
 import { DeskError } from '../../../shared/desk-error';
 
 export type Db = Database.Database;
@@ -14,7 +15,7 @@ const databaseTooNew = (path: string, found: number, supported: number) => new D
   { path, found, supported });
 
 export interface OpenDatabaseOptions {
-  /** A better-sqlite3 binary built for this runtime (Electron's), instead of the one in node_modules. */
+  /** A better-sqlite3 binary built for this runtime (Electron's), instead of the one in node_modules (sqlite-binding.ts). */
   nativeBinding?: string;
   /**
    * What a new database is made from when it is for the version the migrations reach (else they are replayed).
@@ -25,7 +26,8 @@ export interface OpenDatabaseOptions {
 
 export function openDatabase(path: string, migrations: readonly string[] = MIGRATIONS, options: OpenDatabaseOptions = {}): Db {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path, options.nativeBinding !== undefined ? { nativeBinding: options.nativeBinding } : {});
+  // Always named: in the headless host's bundle better-sqlite3 could not find its own (sqlite-binding.ts).
+  const db = new Database(path, { nativeBinding: options.nativeBinding ?? packagedSqliteBinding() });
   try {
     // A file made just now holds nothing yet: switching it to WAL need not wait for the disk (four syncs, the
     // larger part of a first start on a busy disk). A power cut in that moment loses an empty database.
