@@ -13,6 +13,15 @@ export function realPathOf(path: string, hops = 0): string {
   // about to be written, a dangling link) is walked segment by segment below.
   const whole = realOrMissing(absolute);
   if (whole !== undefined) return whole;
+  // The usual missing path, a new file in a directory that exists: the directory resolved by the kernel in one call
+  // too, where the walk below would resolve every directory above it one by one, then the last name as the walk does.
+  // Not for a path with a backslash, which the walk takes as a separator and the kernel (outside Windows) does not.
+  const cut = absolute.lastIndexOf('/');
+  const last = absolute.slice(cut + 1);
+  if (cut > 0 && !absolute.includes('\\') && last !== '' && last !== '.' && last !== '..') {
+    const parent = realOrMissing(absolute.slice(0, cut));
+    if (parent !== undefined) return resolveSegment(join(parent, last), hops);
+  }
   const { root } = parse(absolute);
   let current = realpathSync.native(root);
   for (const segment of absolute.slice(root.length).split(/[\\/]+/)) {
@@ -43,7 +52,8 @@ function resolveSegment(next: string, hops: number): string {
   // A dangling link still decides where a write lands: follow it to its (missing) target.
   let isLink = false;
   try {
-    isLink = lstatSync(next).isSymbolicLink();
+    // Nothing there (the usual case: a file about to be written) answered without an error object made and thrown.
+    isLink = lstatSync(next, { throwIfNoEntry: false })?.isSymbolicLink() ?? false;
   } catch {
     return next;
   }

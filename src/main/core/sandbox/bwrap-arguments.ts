@@ -76,6 +76,8 @@ export function bwrapArguments(layout: SandboxLayout, command: string, args: rea
  * before opening and opening before closing.
  */
 export function orderedMounts(mounts: readonly Mount[]): Mount[] {
-  const depth = (path: string) => path.split(sep).filter(Boolean).length;
-  return [...mounts].sort((a, b) => depth(a.path) - depth(b.path) || KIND_ORDER[a.kind] - KIND_ORDER[b.kind]);
+  // Each path's depth counted once, not split again in every comparison of the sort (the sort is stable either way).
+  const keyed = mounts.map((mount) => ({ mount, depth: mount.path.split(sep).filter(Boolean).length }));
+  keyed.sort((a, b) => a.depth - b.depth || KIND_ORDER[a.mount.kind] - KIND_ORDER[b.mount.kind]);
+  return keyed.map(({ mount }) => mount);
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { sandboxMounts, type LayoutFacts } from './sandbox-layout';
+import { posix } from 'node:path';
+import { isWithin, sandboxMounts, type LayoutFacts } from './sandbox-layout';
 
 const existing = new Map<string, 'dir' | 'file'>([
   ['/home/me/.ssh', 'dir'], ['/home/me/.aws', 'dir'], ['/home/me/.netrc', 'file'], ['/home/me/.claude', 'dir'],
@@ -43,5 +44,19 @@ describe('what a task\'s sandbox hides, opens and keeps read-only', () => {
     const mounts = sandboxMounts({ ...facts, readablePaths: ['~/.ssh'] });
     expect(paths('hide-dir', mounts)).not.toContain('/home/me/.ssh');
     expect(paths('writable', mounts)).not.toContain('/home/me/.ssh');
+  });
+});
+
+describe('isWithin', () => {
+  // The answer path.relative gives, which plain paths now get by comparing text.
+  const byRelative = (path: string, parent: string) => {
+    const rel = posix.relative(parent, path);
+    return rel === '' || (!rel.startsWith('../') && rel !== '..' && !posix.isAbsolute(rel));
+  };
+  const places = ['/', '/a', '/a/b', '/a/bc', '/ab', '/a/b/c', '/a/', '/a//b', '/a/./b', '/a/../b', '/a/b/..', '/a/.b', '/a/..b', '/a/b.', '/.', '/..'];
+
+  it('answers every pair of plain and odd POSIX paths as path.relative does', () => {
+    if (process.platform === 'win32') return;
+    for (const path of places) for (const parent of places) expect([path, parent, isWithin(path, parent)]).toEqual([path, parent, byRelative(path, parent)]);
   });
 });

@@ -83,6 +83,18 @@ export function sandboxMounts(facts: LayoutFacts): Mount[] {
 
 /** True when `path` is `parent` or inside it (lexically; both absolute and normalised). */
 export function isWithin(path: string, parent: string): boolean {
+  // Two plain POSIX paths are compared as text: path.relative resolves and normalises both on every call, and a task's
+  // sandbox asks this a few hundred times. Anything else (Windows, whose paths compare without case; a `.`, `..`, `//`
+  // or trailing slash) takes path.relative's answer.
+  if (sep === '/' && plainPosix(path) && plainPosix(parent)) return path === parent || parent === '/' || path.startsWith(`${parent}/`);
   const rel = relative(parent, path);
   return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
 }
+
+/** Absolute, and already in path.normalize's form: no empty, `.` or `..` segment, no trailing slash but the root's. */
+function plainPosix(path: string): boolean {
+  if (path === '/') return true;
+  return path.startsWith('/') && !path.endsWith('/') && !path.includes('//') && !DOT_SEGMENT.test(path);
+}
+
+const DOT_SEGMENT = /\/\.\.?(?:\/|$)/;
