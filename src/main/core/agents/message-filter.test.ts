@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { filterMessages } from './message-filter';
+import { readAll } from './test-support/read-all';
 
 const streamOf = (messages: unknown[], error?: Error) => new ReadableStream<unknown>({
   start(controller) {
@@ -8,15 +9,6 @@ const streamOf = (messages: unknown[], error?: Error) => new ReadableStream<unkn
     else controller.close();
   },
 });
-
-async function readAll(stream: ReadableStream<unknown>): Promise<unknown[]> {
-  const seen: unknown[] = [];
-  for (const reader = stream.getReader(); ;) {
-    const { value, done } = await reader.read();
-    if (done) return seen;
-    seen.push(value);
-  }
-}
 
 describe('filterMessages', () => {
   it('passes on the messages kept, in order, and ends when the source ends', async () => {

@@ -2,15 +2,7 @@ import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { ndjsonChannelOver } from '../../../shared/ndjson-channel';
 import { pipeSink, pipeSource } from './pipe-ends';
-
-async function readAll(stream: ReadableStream<unknown>): Promise<unknown[]> {
-  const seen: unknown[] = [];
-  for (const reader = stream.getReader(); ;) {
-    const { value, done } = await reader.read();
-    if (done) return seen;
-    seen.push(value);
-  }
-}
+import { readAll } from './test-support/read-all';
 
 describe('a message channel over a child process pipes', () => {
   it('reads the messages written to the pipe, split anywhere, until it ends', async () => {
