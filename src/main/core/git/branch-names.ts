@@ -12,6 +12,15 @@ export function branchNameFor(deskId: string, taskId: string): string {
   return `${BRANCH_PREFIX}${deskId}/${worktreeDirNameFor(taskId)}`;
 }
 
+/**
+ * The folder of a desk's task branches that `branch` is in, `desk/<desk id>/`, when `branch` is named as
+ * branchNameFor names them; undefined for any other branch.
+ */
+export function taskBranchFolderOf(branch: string): string | undefined {
+  const deskId = new RegExp(`^${BRANCH_PREFIX}([^/]+)/[^/]+$`).exec(branch)?.[1];
+  return deskId === undefined ? undefined : `${BRANCH_PREFIX}${deskId}/`;
+}
+
 /** The task's directory name under the (per-desk) worktrees folder: the branch name's last part. */
 export function worktreeDirNameFor(taskId: string): string {
   // The slug keeps names readable; the hash keeps ids that slug alike (`a/b`, `a:b`) apart.

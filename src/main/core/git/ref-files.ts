@@ -3,7 +3,7 @@
 import { lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { readPlainSync } from './plain-file';
-import { SNAPSHOT_PREFIXES, type RefFiles } from './ref-snapshot-text';
+import { SNAPSHOT_PREFIXES, type HiddenTaskBranches, type RefFiles } from './ref-snapshot-text';
 
 /**
  * Past this many loose refs git is asked instead (see ref-snapshot.ts). Every finished task keeps a branch, so a desk
@@ -42,8 +42,10 @@ const RACY_MS = 2_000;
  * Read with blocking calls on purpose: a few dozen small files take well under a millisecond that way, where the same
  * reads through promises cost the desk more CPU than the git process they replace (measured: 5 ms against 3 ms for 56
  * loose refs), and a spawn blocks the event loop longer still.
+ *
+ * `hidden`'s folder is not listed: of it, only the task's own branch is read.
  */
-export function readRefFiles(commonDir: string, memory: LooseRefMemory = new Map(), now: number = Date.now()): RefFilesRead {
+export function readRefFiles(commonDir: string, memory: LooseRefMemory = new Map(), now: number = Date.now(), hidden?: HiddenTaskBranches): RefFilesRead {
   const exists = (path: string) => lstatSync(path, { throwIfNoEntry: false }) !== undefined;
   if (exists(join(commonDir, 'reftable'))) return { kind: 'ask-git', why: 'the repository keeps its refs in a reftable' };
   if (exists(join(commonDir, 'refs', 'replace'))) return { kind: 'ask-git', why: 'the repository replaces objects' };
@@ -60,6 +62,12 @@ export function readRefFiles(commonDir: string, memory: LooseRefMemory = new Map
       if (entry.name.startsWith('.') || entry.name.endsWith('.lock')) continue;
       const path = join(dir, entry.name);
       const ref = `${name}/${entry.name}`;
+      if (entry.isDirectory() && `${ref}/` === hidden?.hiddenDir) {
+        const read = readLooseRef(join(commonDir, ...hidden.own.split('/')), memory, now);
+        if (read === 'odd') return `${hidden.own} is not a plain file`;
+        if (read !== 'missing') loose.set(hidden.own, read);
+        continue;
+      }
       if (entry.isDirectory()) {
         const odd = depth >= DEPTH_MAX ? `${path} is too deep` : walk(path, ref, depth + 1);
         if (odd !== undefined) return odd;

@@ -1,6 +1,6 @@
 // The snapshot composed from ref files as read: git's precedence, its peel data, and when the files must defer to git.
 import { describe, expect, it } from 'vitest';
-import { snapshotFromFiles, type DerefOf } from './ref-snapshot-text';
+import { hiddenTaskBranchesFor, snapshotFromFiles, type DerefOf } from './ref-snapshot-text';
 
 const A = 'a'.repeat(40);
 const B = 'b'.repeat(40);
@@ -48,5 +48,25 @@ describe('snapshotFromFiles', () => {
 
   it('defers to git for a loose ref holding something other than an object name', () => {
     expect(snapshotFromFiles({ loose: new Map([['refs/heads/main', `${A} trailing\n`]]), packed: undefined }, noTags).kind).toBe('ask-git');
+  });
+});
+
+describe('a task\'s view of the snapshot', () => {
+  const own = 'refs/heads/desk/k3f9qz2a/mine-3f2a9c1b';
+  const hidden = hiddenTaskBranchesFor(own);
+
+  it('hides the other branches of the task\'s desk, only for a branch the desk named', () => {
+    expect(hidden).toEqual({ hiddenDir: 'refs/heads/desk/k3f9qz2a/', own });
+    expect(hiddenTaskBranchesFor('refs/heads/main')).toBeUndefined();
+    expect(hiddenTaskBranchesFor('refs/heads/desk/k3f9qz2a/nested/deeper')).toBeUndefined();
+  });
+
+  it('lists the person\'s refs, another desk\'s and its own branch, loose or packed, and not its desk\'s other tasks\'', () => {
+    const packed = `${HEADER}${A} refs/heads/desk/k3f9qz2a/other-1\n${A} refs/heads/desk/x9/theirs\n${B} refs/heads/main\n`;
+    const loose = new Map([[own, `${B}\n`], ['refs/heads/desk/k3f9qz2a/other-2', `${A}\n`], ['refs/heads/desk/k3f9qz2a-not/x', `${A}\n`]]);
+    expect(snapshotFromFiles({ loose, packed }, noTags, hidden)).toMatchObject({
+      kind: 'text',
+      text: [`${A}  refs/heads/desk/k3f9qz2a-not/x`, `${B}  ${own}`, `${A}  refs/heads/desk/x9/theirs`, `${B}  refs/heads/main`].join('\n'),
+    });
   });
 });

@@ -1,6 +1,7 @@
 // The ref snapshot a task's git dir is made from, composed from git's ref files as read: exactly the text
 // `git for-each-ref --format=REF_SNAPSHOT_FORMAT REF_SNAPSHOT_PATTERNS` prints, or what keeps the files from saying it.
 // Pure: ref-snapshot.ts reads the files and knows the objects.
+import { taskBranchFolderOf } from './branch-names';
 import { REF_SNAPSHOT_PATTERNS } from './task-git-dir-plan';
 
 /** What git's files backend holds under the snapshot's prefixes, as read (see ref-files.ts). */
@@ -28,6 +29,28 @@ export type SnapshotFromFiles =
 /** The refs the snapshot lists (git matches a pattern as a whole path prefix). */
 export const SNAPSHOT_PREFIXES: readonly string[] = REF_SNAPSHOT_PATTERNS.map((pattern) => `${pattern}/`);
 
+/**
+ * What a task is not shown of the snapshot: its desk's other task branches (every ref under `hiddenDir`, e.g.
+ * `refs/heads/desk/k3f9qz2a/`, but `own`). They hold other tasks' work, approved or not, which is no task's to build
+ * on (a dependency's work reaches a task through its base); and a desk keeps a branch for every task it ran, so
+ * every task's start would read them all.
+ */
+export interface HiddenTaskBranches {
+  hiddenDir: string;
+  own: string;
+}
+
+/** The desk's other task branches, which a task on `branchRef` is not shown; undefined for a branch no desk task has. */
+export function hiddenTaskBranchesFor(branchRef: string): HiddenTaskBranches | undefined {
+  const folder = taskBranchFolderOf(branchRef.slice('refs/heads/'.length));
+  return folder === undefined ? undefined : { hiddenDir: `refs/heads/${folder}`, own: branchRef };
+}
+
+/** Whether the ref `name` is in a task's view. */
+export function shownToTask(name: string, hidden: HiddenTaskBranches | undefined): boolean {
+  return hidden === undefined || !name.startsWith(hidden.hiddenDir) || name === hidden.own;
+}
+
 const OBJECT = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 // Names git writes for branches and tags in the usual case; anything else (spaces are not allowed, but other bytes
 // are) is left to git, which also sorts it: compared as text here, names of these characters sort as git's bytes do.
@@ -46,7 +69,7 @@ interface Entry { object: string; deref?: string | null }
  * `fully-peeled` trait a ref without that line is no tag; the `^` object is the innermost one, which `%(*objectname)`
  * shows only for a tag of a non-tag, so it is not taken (the caller's DerefOf knows, or git is asked).
  */
-function parsePacked(text: string): Map<string, Entry> | string {
+function parsePacked(text: string, hidden: HiddenTaskBranches | undefined): Map<string, Entry> | string {
   const lines = text.split('\n');
   if (lines.at(-1) === '') lines.pop();
   const header = lines[0]?.startsWith('# pack-refs with:') ? lines.shift() : undefined;
@@ -66,21 +89,22 @@ function parsePacked(text: string): Map<string, Entry> | string {
     if (space < 0 || !OBJECT.test(object) || !name.startsWith('refs/')) return 'packed-refs has a line git would not read';
     last = { object, deref: null };
     // Refs outside the snapshot (archives, notes, a filter-branch backup's tags) are read past, peel lines and all.
-    if (!SNAPSHOT_PREFIXES.some((prefix) => name.startsWith(prefix))) continue;
+    if (!SNAPSHOT_PREFIXES.some((prefix) => name.startsWith(prefix)) || !shownToTask(name, hidden)) continue;
     if (!plainRefName(name)) return `packed-refs names ${name}`;
     refs.set(name, last);
   }
   return refs;
 }
 
-/** The snapshot from `files`, with `derefOf` for what loose refs and packed tags point at. */
-export function snapshotFromFiles(files: RefFiles, derefOf: DerefOf): SnapshotFromFiles {
-  const packed = parsePacked(files.packed ?? '');
+/** The snapshot from `files`, with `derefOf` for what loose refs and packed tags point at, without `hidden`'s refs. */
+export function snapshotFromFiles(files: RefFiles, derefOf: DerefOf, hidden?: HiddenTaskBranches): SnapshotFromFiles {
+  const packed = parsePacked(files.packed ?? '', hidden);
   if (typeof packed === 'string') return { kind: 'ask-git', why: packed };
   const untagged = [...packed.values()].filter((entry) => entry.deref === null).map((entry) => entry.object);
   const refs = new Map(packed);
   const symbolic = new Map<string, string>();
   for (const [name, text] of files.loose) {
+    if (!shownToTask(name, hidden)) continue;
     if (!plainRefName(name)) return { kind: 'ask-git', why: `the ref name ${name}` };
     const line = text.endsWith('\n') ? text.slice(0, -1) : text;
     const target = /^ref: (refs\/\S+)$/.exec(line)?.[1];

@@ -9,6 +9,7 @@ import { commitFiles, git, isolateGitConfig } from './git-test-fixture';
 import { createSandbox, type Sandbox } from './git-test-fixture';
 import { readRefFiles, type LooseRefMemory } from './ref-files';
 import { createRefSnapshots, type RefSnapshots } from './ref-snapshot';
+import { hiddenTaskBranchesFor } from './ref-snapshot-text';
 import { REF_SNAPSHOT_FORMAT, REF_SNAPSHOT_PATTERNS } from './task-git-dir-plan';
 
 let restoreConfig: () => void;
@@ -182,5 +183,43 @@ describe('loose refs remembered between runs', () => {
     const after = looseOf(readRefFiles(commonDir(), memory, aMinuteOn()));
     expect(after).toMatchObject({ 'refs/heads/moving': `${second}\n` });
     expect(after).not.toHaveProperty('refs/heads/going');
+  });
+});
+
+describe('a task\'s view: its desk\'s other task branches left out', () => {
+  const own = 'refs/heads/desk/k3f9qz2a/mine-3f2a9c1b';
+  const hidden = hiddenTaskBranchesFor(own);
+  /** git's own list without the desk's other task branches. */
+  const gitsOwnShown = () => gitsOwn().split('\n').filter((line) => !line.includes(' refs/heads/desk/k3f9qz2a/') || line.endsWith(` ${own}`)).join('\n');
+  const deskBranches = (count: number) => {
+    const main = git(repo(), 'rev-parse', 'main');
+    const refs = [own, 'refs/heads/desk/other-desk/theirs', ...Array.from({ length: count }, (_, index) => `refs/heads/desk/k3f9qz2a/task-${index}`)];
+    execFileSync('git', ['update-ref', '--stdin'], { cwd: repo(), input: refs.map((ref) => `create ${ref} ${main}\n`).join('') });
+  };
+
+  it('reads only the task\'s own branch of its desk\'s folder, loose, and lists the rest as git does', async () => {
+    git(repo(), 'tag', '-a', '-m', 'release', 'v1');
+    deskBranches(600);
+    const listed = await snapshots.read(commonDir(), hidden);
+    expect(listed).toBe(gitsOwnShown());
+    expect(listed).toContain(own);
+    expect(listed).toContain('refs/heads/desk/other-desk/theirs');
+    expect(listed).not.toContain('task-1');
+    // 600 loose refs would have been past what the files answer for: these were never read.
+    expect(calls).toEqual([]);
+  });
+
+  it('leaves them out once packed, and when git is asked', async () => {
+    deskBranches(20);
+    git(repo(), 'pack-refs', '--all');
+    expect(await snapshots.read(commonDir(), hidden)).toBe(gitsOwnShown());
+    expect(calls).toEqual([]);
+    // A symbolic ref naming another is git's to follow: its answer is left without them too.
+    git(repo(), 'symbolic-ref', 'refs/heads/alias', 'refs/heads/main');
+    git(repo(), 'symbolic-ref', 'refs/heads/alias-of-alias', 'refs/heads/alias');
+    const listed = await snapshots.read(commonDir(), hidden);
+    expect(calls).toEqual(['for-each-ref']);
+    expect(listed).toBe(gitsOwnShown());
+    expect(listed).not.toContain('task-1');
   });
 });

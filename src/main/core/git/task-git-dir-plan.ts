@@ -29,9 +29,15 @@ export interface TaskGitDirPlan {
 /** Thrown when the worktree is not on a branch of the desk's or the branch is not among the refs read. */
 export class TaskGitDirRefused extends Error {}
 
+/** The branch (`refs/heads/…`) a worktree's HEAD file names; throws TaskGitDirRefused when it names none. */
+export function branchRefOfHead(worktreeHead: string): string {
+  const branchRef = /^ref: (refs\/heads\/\S+)$/.exec(worktreeHead.trim())?.[1];
+  if (branchRef === undefined) throw new TaskGitDirRefused(`the worktree's HEAD names no branch (${worktreeHead.trim().slice(0, 80)})`);
+  return branchRef;
+}
+
 export function planTaskGitDir(facts: TaskGitDirFacts): TaskGitDirPlan {
-  const branchRef = /^ref: (refs\/heads\/\S+)$/.exec(facts.worktreeHead.trim())?.[1];
-  if (branchRef === undefined) throw new TaskGitDirRefused(`the worktree's HEAD names no branch (${facts.worktreeHead.trim().slice(0, 80)})`);
+  const branchRef = branchRefOfHead(facts.worktreeHead);
   const refs = parseRefs(facts.refs);
   const start = refs.find((ref) => ref.name === branchRef)?.object;
   if (start === undefined) throw new TaskGitDirRefused(`the task's branch ${branchRef} does not exist`);

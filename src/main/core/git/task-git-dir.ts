@@ -8,7 +8,8 @@ import type { GitRepo, GitRunner } from './git-runner';
 import { readPlainSync } from './plain-file';
 import { isAncestorCommit } from './refs';
 import { createRefSnapshots, type RefSnapshots } from './ref-snapshot';
-import { planTaskGitDir, refNamedBy, tipOf } from './task-git-dir-plan';
+import { hiddenTaskBranchesFor } from './ref-snapshot-text';
+import { branchRefOfHead, planTaskGitDir, refNamedBy, tipOf } from './task-git-dir-plan';
 
 export interface TaskGitDirRequest {
   /** Where to make it (a fresh path in the desk's data dir). */
@@ -69,7 +70,7 @@ export async function openTaskGitDir(git: GitRunner, request: TaskGitDirRequest,
   const { dir, commonDir, worktree, worktreeGitDir, files = threadPoolFiles } = request;
   const common: GitRepo = { gitDir: commonDir };
   const worktreeHead = readHead(join(worktreeGitDir, 'HEAD'));
-  const refs = await snapshots.read(commonDir);
+  const refs = await snapshots.read(commonDir, hiddenTaskBranchesFor(branchRefOfHead(worktreeHead)));
   const plan = planTaskGitDir({ commonDir, worktreeHead, refs });
   const link = `${dir}.link`;
   await Promise.all(['objects/info', 'objects/pack', dirname(plan.branchRef), 'refs/tags', 'info'].map((sub) => files.mkdir(join(dir, sub))));

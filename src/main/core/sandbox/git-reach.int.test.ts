@@ -116,6 +116,15 @@ describe.skipIf(skip)(`an agent's own git in the sandbox${skip ? ` (skipped: ${s
     expect(git(desk().repo, 'symbolic-ref', 'HEAD')).toBe('refs/heads/main');
   });
 
+  it('is shown the person\'s branches and its own, not the other tasks\' branches', async () => {
+    await attack(desk(), 'shown-first', [{ write: 'first.txt', text: 'done' }]);
+    const { report, branch } = await attack(desk(), 'shown-second', [{ exec: 'git for-each-ref --format="%(refname:short)" refs/heads' }]);
+    const shown = report[0]?.output?.trim().split('\n');
+    expect(shown).toEqual(expect.arrayContaining(['main', 'other', branch]));
+    expect(git(desk().repo, 'for-each-ref', '--format=%(refname:short)', 'refs/heads/desk')).toContain('shown-first');
+    expect(shown?.some((name) => name.includes('shown-first'))).toBe(false);
+  });
+
   it('commits, logs and diffs against main with its own git, and its commit lands on the task\'s branch', async () => {
     const before = snapshot();
     const { report, commit, branch } = await attack(desk(), 'own-git', [
