@@ -17,9 +17,8 @@ const TICKS_PER_SECOND = 100;
 export interface DeskCpuResult { count: number; concurrency: number; userMsPerTask: number; systemMsPerTask: number; rssMb: number }
 
 /** `warm` tasks first, untimed, then `count` timed ones; the desk's CPU over the timed ones divided by `count`. */
-export async function benchDeskCpu(count: number, concurrency: number, warm = 16): Promise<DeskCpuResult> {
-  // In the home's cache, as an installed desk keeps its data (see pipeline.ts for why not /tmp).
-  const parent = join(homedir(), '.cache');
+export async function benchDeskCpu(count: number, concurrency: number, warm = 16, parent = join(homedir(), '.cache')): Promise<DeskCpuResult> {
+  // By default in the home's cache, as an installed desk keeps its data (see pipeline.ts for why not /tmp).
   mkdirSync(parent, { recursive: true });
   return withCleanup(() => mkdtempSync(join(parent, 'assignment-desk-bench-cpu-')), (root) => rmSync(root, { recursive: true, force: true }), async (root) => {
     const repo = join(root, 'repo');

@@ -13,6 +13,7 @@ import type { EventEnvelope } from '../src/shared/events';
 import { isMain, readCount, runMain, usageError, withCleanup } from './bench-support';
 import { APP_BUILD_DIR, loadBuiltDesk } from './built-desk';
 import { benchDeskCpu, formatDeskCpu } from './desk-cpu';
+import { dataParentFrom, describeFileSystem } from './data-place';
 import { baselineRepo, inParallel, taskFile } from './pipeline-baseline';
 
 export interface PipelineResult {
@@ -62,17 +63,17 @@ const median = (values: readonly number[]): number => {
  * `count` tasks on each side, `concurrency` at a time, in `rounds` rounds per side taken in the order desk, baseline,
  * baseline, desk, …: a machine that slows down (others share it) slows both sides, and neither is always first.
  */
-export async function benchPipeline(count: number, concurrency: number, firstEventRuns: number, rounds = 4): Promise<PipelineResult> {
-  return inDataPlace(() => benchPipelineHere(count, concurrency, firstEventRuns, rounds));
+export async function benchPipeline(count: number, concurrency: number, firstEventRuns: number, rounds = 4, dataParent = join(homedir(), '.cache')): Promise<PipelineResult> {
+  return inDataPlace(dataParent, () => benchPipelineHere(count, concurrency, firstEventRuns, rounds));
 }
 
 /**
- * Runs `bench` with both sides' repositories and the desk's data dir in the home's cache, where an installed desk keeps
- * its data (the home), not in /tmp: a sandbox's /tmp is its task's own temp dir, so bubblewrap makes a mount point in
- * that temp dir (on disk) for every place under /tmp the task sees, which no installed desk pays. Both sides move.
+ * Runs `bench` with both sides' repositories and the desk's data dir under `parent`, by default the home's cache, where
+ * an installed desk keeps its data (the home), not in /tmp: a sandbox's /tmp is its task's own temp dir, so bubblewrap
+ * makes a mount point in that temp dir (on disk) for every place under /tmp the task sees, which no installed desk
+ * pays. Both sides move.
  */
-async function inDataPlace<T>(bench: () => Promise<T>): Promise<T> {
-  const parent = join(homedir(), '.cache');
+async function inDataPlace<T>(parent: string, bench: () => Promise<T>): Promise<T> {
   mkdirSync(parent, { recursive: true });
   const root = mkdtempSync(join(parent, 'assignment-desk-bench-'));
   const before = process.env.TMPDIR;
@@ -259,14 +260,17 @@ export function formatPipeline(result: PipelineResult): string {
 if (isMain(import.meta.url)) {
   runMain(async (argv) => {
     const smoke = argv.includes('--smoke');
+    const dataParent = dataParentFrom(argv);
+    process.stdout.write(`${describeFileSystem(dataParent)}\n`);
     const result = await benchPipeline(
       readCount(argv, '--count', smoke ? 8 : 120),
       readCount(argv, '--concurrency', smoke ? 2 : 8),
       readCount(argv, '--first-event-runs', smoke ? 5 : 7),
       readCount(argv, '--rounds', smoke ? 2 : 4),
+      dataParent,
     );
     process.stdout.write(`${formatPipeline(result)}\n`);
-    process.stdout.write(`${formatDeskCpu(await benchDeskCpu(smoke ? 8 : 48, readCount(argv, '--concurrency', smoke ? 2 : 8)))}\n`);
+    process.stdout.write(`${formatDeskCpu(await benchDeskCpu(smoke ? 8 : 48, readCount(argv, '--concurrency', smoke ? 2 : 8), 16, dataParent))}\n`);
     if (smoke) process.stdout.write('smoke run (--smoke): small counts, the figures say only that the pipeline runs end to end\n');
   });
 }

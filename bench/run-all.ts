@@ -2,7 +2,8 @@
 // each against its target with PASS or MISS. By hand only: `npm run bench` (or `-- --quick` for a short look).
 // Options: --quick, --intake-count N (2000), --tasks N (10000), --updates-count N (100000), --flood-bytes N
 // (1 GiB with the scripted agent's `spew`, 32 MiB with `flood`), --output-cap-mb N (the stored-output cap the served desk runs with, for the flood's database target; default the desk's own, 50 MiB), --cold-runs N (7),
-// --worktree-files N (2000), --worktree-rounds N (15), --pipeline-tasks N (120), --no-build, --timeout S.
+// --worktree-files N (2000), --worktree-rounds N (15), --pipeline-tasks N (120), --data-parent DIR (where the pipeline
+// benches keep their repositories and the desk's data; the home's cache), --no-build, --timeout S.
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { formatResult, readCount, runMain, type BenchResult } from './bench-support';
@@ -12,6 +13,7 @@ import { benchUpdates } from './updates';
 import { benchWorktree } from './worktree';
 import { benchDeskCpu, formatDeskCpu } from './desk-cpu';
 import { benchPipeline, formatPipeline, PIPELINE_TARGETS } from './pipeline';
+import { dataParentFrom, describeFileSystem } from './data-place';
 import { DEFAULT_OUTPUT_CAP_BYTES } from '../src/main/core/testing';
 
 /** Cold start against the bare server, as issue 27 asks. */
@@ -54,11 +56,13 @@ runMain(async (argv) => {
 
   // First, in a process that has run nothing else: its desk runs in this process (as the app's does, alone), and later
   // benchmarks leave desks' garbage here and a gigabyte of the flood's writes for the disk to take in.
-  const pipeline = await benchPipeline(pipelineTasks, 8, 7);
+  const dataParent = dataParentFrom(argv);
+  say(describeFileSystem(dataParent));
+  const pipeline = await benchPipeline(pipelineTasks, 8, 7, 4, dataParent);
   say(formatPipeline(pipeline));
   const pipelineRatio = pipeline.baselineMsPerTask / pipeline.deskMsPerTask;
   // The desk's CPU as people run it: the app's process alone (the bench's own holds its client, tsx and vitest too).
-  const deskCpu = await benchDeskCpu(48, 8);
+  const deskCpu = await benchDeskCpu(48, 8, 16, dataParent);
   say(formatDeskCpu(deskCpu));
   const deskCpuMs = deskCpu.userMsPerTask + deskCpu.systemMsPerTask;
 

@@ -1,0 +1,66 @@
+// Where the pipeline benches keep their repositories and the desk's data, and what file system that is. Both matter
+// to the figures: an ext4 made without a journal (some cloud images are) makes every new file cost the process that
+// creates it 0.2-1 ms of CPU once many files were deleted in the last minutes (the kernel skips recently deleted
+// inodes one by one in find_inode_bit, only when there is no journal), where a journaled one costs microseconds.
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, sep } from 'node:path';
+import { usageError } from './bench-support';
+
+/**
+ * `--data-parent DIR` when given (it must exist), else the home's cache, made if missing: where an installed desk keeps
+ * its data (the home), not /tmp (see pipeline.ts's inDataPlace). Under runMain the home is the benches' own
+ * (bench-support.ts isolates git's config), in the machine's temp dir.
+ */
+export function dataParentFrom(argv: readonly string[]): string {
+  const at = argv.findIndex((arg) => arg === '--data-parent' || arg.startsWith('--data-parent='));
+  if (at === -1) {
+    const cache = join(homedir(), '.cache');
+    mkdirSync(cache, { recursive: true });
+    return cache;
+  }
+  const value = argv[at]?.includes('=') ? argv[at]?.slice(argv[at].indexOf('=') + 1) : argv[at + 1];
+  if (!value || !existsSync(value)) throw usageError(`--data-parent needs a folder that exists (got ${value ?? 'nothing'}).`);
+  return value;
+}
+
+/** One line for the bench's output: the mount `path` is on, its type, and for ext4 whether it keeps a journal. */
+export function describeFileSystem(path: string): string {
+  const mount = mountOf(realpathSync(path));
+  if (mount === undefined) return `data in ${path}`;
+  const journal = mount.type === 'ext4' ? (hasJournal(mount.device) ? ', with a journal' : ', without a journal: each new file costs its maker extra CPU here') : '';
+  return `data in ${path}: ${mount.type} on ${mount.device} at ${mount.point}${journal}`;
+}
+
+interface Mount { point: string; type: string; device: string }
+
+/** The longest mount point holding `path`, from /proc/self/mountinfo (Linux; undefined elsewhere). */
+function mountOf(path: string): Mount | undefined {
+  let text: string;
+  try {
+    text = readFileSync('/proc/self/mountinfo', 'utf8');
+  } catch {
+    return undefined;
+  }
+  let best: Mount | undefined;
+  for (const line of text.split('\n')) {
+    // `id parent major:minor root point options [optional fields] - type source super-options`
+    const [before, after] = line.split(' - ');
+    const point = before?.split(' ')[4]?.replace(/\\040/g, ' ');
+    const [type, device] = after?.split(' ') ?? [];
+    if (point === undefined || type === undefined || device === undefined) continue;
+    const holds = point === sep || path === point || path.startsWith(`${point}${sep}`);
+    if (holds && (best === undefined || point.length >= best.point.length)) best = { point, type, device };
+  }
+  return best;
+}
+
+/** jbd2 lists a journal of every mounted ext4 that has one as `<device>-<inode>`. */
+function hasJournal(device: string): boolean {
+  const name = device.split('/').at(-1) ?? device;
+  try {
+    return readdirSync('/proc/fs/jbd2').some((entry) => entry.startsWith(`${name}-`));
+  } catch {
+    return false;
+  }
+}
