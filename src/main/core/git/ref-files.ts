@@ -10,7 +10,8 @@ import { SNAPSHOT_PREFIXES, type HiddenTaskBranches, type RefFiles } from './ref
  * passed the earlier 128 after 128 tasks and then started a git process every run. With the refs read before
  * remembered (LooseRefMemory) a run costs about 4.5 µs of the desk's CPU per ref (1.3 ms for 301, against 3.4 ms
  * reading each; `for-each-ref` took 9 ms of its own plus the desk's fork of ~2 ms): at 512 the desk's share is still
- * about one fork, and the machine's much less.
+ * about one fork, and the machine's much less. A task's own desk's branches are no longer read at all (the folder
+ * HiddenTaskBranches names is not listed); the person's refs and other desks' branches count.
  */
 const LOOSE_REFS_MAX = 512;
 /** A packed-refs file larger than this is left to git (see branch-files.ts). */
