@@ -3,22 +3,33 @@
 // creates it 0.2-1 ms of CPU once many files were deleted in the last minutes (the kernel skips recently deleted
 // inodes one by one in find_inode_bit, only when there is no journal), where a journaled one costs microseconds.
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { homedir, userInfo } from 'node:os';
 import { join, sep } from 'node:path';
 import { usageError } from './bench-support';
 
 /**
- * `--data-parent DIR` when given (it must exist), else the home's cache, made if missing: where an installed desk keeps
- * its data (the home), not /tmp (see pipeline.ts's inDataPlace). Under runMain the home is the benches' own
- * (bench-support.ts isolates git's config), in the machine's temp dir.
+ * The cache folder in the home of the user running the bench, made if missing: where an installed desk keeps its data
+ * (the home), not /tmp (see pipeline.ts's inDataPlace). The home is the account's, not $HOME: under runMain $HOME is
+ * the benches' own empty dir in the machine's temp dir (bench-support.ts isolates git's config), which put every
+ * repository and data dir of the pipeline benches under /tmp until this was seen.
  */
+export function defaultDataParent(): string {
+  let home: string;
+  try {
+    home = userInfo().homedir;
+  } catch {
+    // No entry in the password database (some containers): the environment's is all there is.
+    home = homedir();
+  }
+  const cache = join(home, '.cache');
+  mkdirSync(cache, { recursive: true });
+  return cache;
+}
+
+/** `--data-parent DIR` when given (it must exist), else defaultDataParent(). */
 export function dataParentFrom(argv: readonly string[]): string {
   const at = argv.findIndex((arg) => arg === '--data-parent' || arg.startsWith('--data-parent='));
-  if (at === -1) {
-    const cache = join(homedir(), '.cache');
-    mkdirSync(cache, { recursive: true });
-    return cache;
-  }
+  if (at === -1) return defaultDataParent();
   const value = argv[at]?.includes('=') ? argv[at]?.slice(argv[at].indexOf('=') + 1) : argv[at + 1];
   if (!value || !existsSync(value)) throw usageError(`--data-parent needs a folder that exists (got ${value ?? 'nothing'}).`);
   return value;

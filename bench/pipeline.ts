@@ -5,7 +5,6 @@
 // Options: --count N (120), --concurrency C (8), --first-event-runs N (7), --rounds R (4 per side, alternating),
 // --smoke (small counts; it fails only when the pipeline does not run), --timeout S.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { RUN_STAGES, type Desk, type RunStage } from '../src/main/core/testing';
@@ -13,7 +12,7 @@ import type { EventEnvelope } from '../src/shared/events';
 import { isMain, readCount, runMain, usageError, withCleanup } from './bench-support';
 import { APP_BUILD_DIR, loadBuiltDesk } from './built-desk';
 import { benchDeskCpu, formatDeskCpu } from './desk-cpu';
-import { dataParentFrom, describeFileSystem } from './data-place';
+import { dataParentFrom, defaultDataParent, describeFileSystem } from './data-place';
 import { baselineRepo, inParallel, taskFile } from './pipeline-baseline';
 
 export interface PipelineResult {
@@ -63,7 +62,7 @@ const median = (values: readonly number[]): number => {
  * `count` tasks on each side, `concurrency` at a time, in `rounds` rounds per side taken in the order desk, baseline,
  * baseline, desk, …: a machine that slows down (others share it) slows both sides, and neither is always first.
  */
-export async function benchPipeline(count: number, concurrency: number, firstEventRuns: number, rounds = 4, dataParent = join(homedir(), '.cache')): Promise<PipelineResult> {
+export async function benchPipeline(count: number, concurrency: number, firstEventRuns: number, rounds = 4, dataParent = defaultDataParent()): Promise<PipelineResult> {
   return inDataPlace(dataParent, () => benchPipelineHere(count, concurrency, firstEventRuns, rounds));
 }
 
