@@ -261,15 +261,16 @@ if (isMain(import.meta.url)) {
     const smoke = argv.includes('--smoke');
     const dataParent = dataParentFrom(argv);
     process.stdout.write(`${describeFileSystem(dataParent)}\n`);
+    const count = readCount(argv, '--count', smoke ? 8 : 120);
     const result = await benchPipeline(
-      readCount(argv, '--count', smoke ? 8 : 120),
+      count,
       readCount(argv, '--concurrency', smoke ? 2 : 8),
       readCount(argv, '--first-event-runs', smoke ? 5 : 7),
       readCount(argv, '--rounds', smoke ? 2 : 4),
       dataParent,
     );
     process.stdout.write(`${formatPipeline(result)}\n`);
-    process.stdout.write(`${formatDeskCpu(await benchDeskCpu(smoke ? 8 : 48, readCount(argv, '--concurrency', smoke ? 2 : 8), 16, dataParent))}\n`);
+    process.stdout.write(`${formatDeskCpu(await benchDeskCpu(count, readCount(argv, '--concurrency', smoke ? 2 : 8), 16, dataParent))}\n`);
     if (smoke) process.stdout.write('smoke run (--smoke): small counts, the figures say only that the pipeline runs end to end\n');
   });
 }
