@@ -3,11 +3,11 @@
 // bench's own process, which also holds tsx's loader thread, vitest (the core's test door imports it) and the HTTP
 // client; this reads the app's process alone, from /proc/<pid>/stat (every thread of it, the agents and git not).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { withCleanup } from './bench-support';
-import { defaultDataParent } from './data-place';
+import { defaultDataParent, runRootIn } from './data-place';
 import { SERVE_ENTRY } from './serve-process';
 
 const TOKEN = 'bench-token-0123456789abcdef';
@@ -19,8 +19,7 @@ export interface DeskCpuResult { count: number; concurrency: number; userMsPerTa
 /** `warm` tasks first, untimed, then `count` timed ones; the desk's CPU over the timed ones divided by `count`. */
 export async function benchDeskCpu(count: number, concurrency: number, warm = 16, parent = defaultDataParent()): Promise<DeskCpuResult> {
   // By default in the home's cache, as an installed desk keeps its data (see pipeline.ts for why not /tmp).
-  mkdirSync(parent, { recursive: true });
-  return withCleanup(() => mkdtempSync(join(parent, 'assignment-desk-bench-cpu-')), (root) => rmSync(root, { recursive: true, force: true }), async (root) => {
+  return withCleanup(() => runRootIn(parent, 'desk-cpu-'), (root) => rmSync(root, { recursive: true, force: true }), async (root) => {
     const repo = join(root, 'repo');
     mkdirSync(repo);
     const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=Bench', '-c', 'user.email=bench@example.test', ...args], { cwd: repo, stdio: 'ignore' });

@@ -4,15 +4,15 @@
 // where a run's time goes, stage by stage (the desk's own run timings, src/main/core/tasks/run-timings.ts).
 // Options: --count N (120), --concurrency C (8), --first-event-runs N (7), --rounds R (4 per side, alternating),
 // --smoke (small counts; it fails only when the pipeline does not run), --timeout S.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { RUN_STAGES, type Desk, type RunStage } from '../src/main/core/testing';
 import type { EventEnvelope } from '../src/shared/events';
 import { isMain, readCount, runMain, usageError, withCleanup } from './bench-support';
 import { APP_BUILD_DIR, loadBuiltDesk } from './built-desk';
 import { benchDeskCpu, formatDeskCpu } from './desk-cpu';
-import { dataParentFrom, defaultDataParent, describeFileSystem } from './data-place';
+import { dataParentFrom, defaultDataParent, describeFileSystem, runRootIn } from './data-place';
 import { baselineRepo, inParallel, taskFile } from './pipeline-baseline';
 
 export interface PipelineResult {
@@ -70,11 +70,10 @@ export async function benchPipeline(count: number, concurrency: number, firstEve
  * Runs `bench` with both sides' repositories and the desk's data dir under `parent`, by default the home's cache, where
  * an installed desk keeps its data (the home), not in /tmp: a sandbox's /tmp is its task's own temp dir, so bubblewrap
  * makes a mount point in that temp dir (on disk) for every place under /tmp the task sees, which no installed desk
- * pays. Both sides move.
+ * pays. Both sides move. The run's folder is placed by runRootIn, away from the files earlier runs deleted.
  */
 async function inDataPlace<T>(parent: string, bench: () => Promise<T>): Promise<T> {
-  mkdirSync(parent, { recursive: true });
-  const root = mkdtempSync(join(parent, 'assignment-desk-bench-'));
+  const root = runRootIn(parent, 'pipeline-');
   const before = process.env.TMPDIR;
   process.env.TMPDIR = root;
   try {
