@@ -74,8 +74,9 @@ interface OpenRun {
  * A write-ahead log past this size after a task ends is given back at once (a flood's burst), not at some later write.
  * A burst of 16 MiB or more leaves the log at its full 16 MiB (database.ts keeps it that long): well above this size.
  * Not lower: tasks that end one after another write about 200 KB of log each, and at 1 MiB every sixth or so stopped
- * the desk's thread for a checkpoint with three fsyncs (2 ms a task of the thread in a CPU profile, 8 tasks at a
- * time) and shrank the log only for the next tasks to grow it again. At 4 MiB: one in twenty.
+ * the desk's thread for a checkpoint with three fsyncs (a CPU profile, 8 tasks at a time: 0.4 ms a task in samples,
+ * 2 ms a task of the thread's time, the fsyncs waiting on the disk) and shrank the log only for the next tasks to
+ * grow it again. At 4 MiB: one in twenty.
  */
 const SETTLE_ABOVE_BYTES = 4 * 1024 * 1024;
 
