@@ -11,6 +11,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 import { type BundleStamp, type CodeCacheRuntime, codeCacheFileName, isSettled, stampAliasName, stampsNameCode, staleCacheFiles } from './code-cache-names';
+import { deskCacheDir } from './desk-cache-dir';
 import { HOST_BUNDLE_WRAPPER } from './host-bundle';
 
 export type { CodeCacheRuntime } from './code-cache-names';
@@ -57,10 +58,7 @@ export function currentRuntime(): CodeCacheRuntime {
  */
 export function codeCacheDir(platform: NodeJS.Platform, env: NodeJS.ProcessEnv, home: string): string | undefined {
   if (env.NODE_DISABLE_COMPILE_CACHE) return undefined;
-  if (platform === 'darwin') return join(home, 'Library', 'Caches', 'Assignment Desk', 'code-cache');
-  if (platform === 'win32') return join(env.LOCALAPPDATA ?? join(home, 'AppData', 'Local'), 'Assignment Desk', 'Cache', 'code-cache');
-  const xdgCache = env.XDG_CACHE_HOME && env.XDG_CACHE_HOME.startsWith('/') ? env.XDG_CACHE_HOME : join(home, '.cache');
-  return join(xdgCache, 'assignment-desk', 'code-cache');
+  return join(deskCacheDir(platform, env, home), 'code-cache');
 }
 
 /**

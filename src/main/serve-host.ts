@@ -1,6 +1,6 @@
 // Headless host: the core plus its HTTP endpoint in plain Node, for servers, scripts, tests and browsers.
 // Loaded by serve.ts (built: from the one-file bundle beside it, with V8's code cache); the files it finds (the board, the scripted agent) are beside that entry.
-import { adHocAgentSpec, type Core, type RepositoryDiscovery, createCore, defaultDataDir, hostAgentCatalog, keepYoungGenerationSmall, KNOWN_AGENTS, loadOrCreateToken, lockDataDir, scriptedAgentSpec } from './core/index';
+import { adHocAgentSpec, type Core, type ProbeMemory, type RememberedProbe, type RepositoryDiscovery, createCore, defaultDataDir, hostAgentCatalog, keepYoungGenerationSmall, KNOWN_AGENTS, loadOrCreateToken, lockDataDir, scriptedAgentSpec } from './core/index';
 import { existsSync, mkdirSync } from 'node:fs';
 import { homedir, hostname } from 'node:os';
 import { dirname, resolve } from 'node:path';
@@ -46,7 +46,8 @@ async function main(argv: string[], entryUrl: string, hooks: ServeHooks, early: 
       serverName: options.serverName ?? `Assignment Desk on ${hostname()}`,
       appVersion: APP_VERSION,
       uiDir: builtRendererDir(entryUrl),
-      ...(early.sandbox && { sandbox: early.sandbox }),
+      ...(early.sandbox && { sandboxProbe: early.sandbox }),
+      ...(early.probeMemory && { probeMemory: early.probeMemory }),
       ...(early.repository && { repositoryDiscovery: early.repository }),
       // Forge tokens and API addresses (GH_TOKEN, GITLAB_API_URL…) for pull requests.
       env: process.env,
@@ -138,8 +139,10 @@ export interface ServeHooks {
 
 /** Work the entry started before the host's code loaded, so that it ran meanwhile. */
 export interface EarlyStart {
-  /** The sandbox probe (core/sandbox/sandbox-probe.ts); the core starts its own when left out. */
-  sandbox?: Promise<SandboxStatus>;
+  /** The sandbox probe, perhaps answered from memory (core/sandbox/remembered-sandbox-probe.ts); the core starts its own when left out. */
+  sandbox?: RememberedProbe<SandboxStatus>;
+  /** Where trial answers are kept between starts (core/host/probe-memory.ts). */
+  probeMemory?: ProbeMemory;
   /** Git's discovery of the first --repo (core/git/repository-discovery.ts); the core asks git itself when left out. */
   repository?: RepositoryDiscovery;
 }

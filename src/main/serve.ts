@@ -10,7 +10,8 @@ import { homedir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { codeCacheDir, loadWithCodeCache } from './code-cache';
 import { HOST_BUNDLE } from './host-bundle';
-import { probeSandbox, startRepositoryDiscovery } from './core/early-start';
+import { probeMemoryIn, rememberedSandboxProbe, startRepositoryDiscovery } from './core/early-start';
+import { probeMemoryDir } from './desk-cache-dir';
 import { firstRepoArgument } from './serve-first-repo';
 import type { runServe } from './serve-host';
 
@@ -18,13 +19,15 @@ type ServeHost = { runServe: typeof runServe };
 
 // Started first: git finds the repository and bubblewrap's trial run takes place while the host's code loads, and the
 // processes are cheaper to start from this small process than from the loaded host. Git first: its answer is needed
-// first.
+// first. Bubblewrap's trial runs now only when the last start's answer cannot be recalled (the machine changed, or it
+// had no sandbox); otherwise the core runs it once the first requests are answered (core/sandbox/machine-check.ts).
 const repoPath = firstRepoArgument(process.argv.slice(2));
 const repository = repoPath === undefined ? undefined : startRepositoryDiscovery(repoPath);
-const sandbox = probeSandbox();
+const probeMemory = probeMemoryIn(probeMemoryDir(process.platform, process.env, homedir()));
+const sandbox = rememberedSandboxProbe(probeMemory);
 const bundle = fileURLToPath(new URL(HOST_BUNDLE, import.meta.url));
 const argv = process.argv.slice(2);
-const early = { sandbox, ...(repository && { repository }) };
+const early = { sandbox, probeMemory, ...(repository && { repository }) };
 if (existsSync(bundle)) {
   // Held for the process's life: so are the bundle's bytes (`bytes`, see code-cache.ts).
   const host = loadWithCodeCache<ServeHost>(bundle, codeCacheDir(process.platform, process.env, homedir()));

@@ -4,6 +4,8 @@ import type { SandboxStatus } from '../../shared/sandbox';
 import type { RunnersConfig } from '../../shared/runners';
 import type { AgentCatalog } from './agents/agent-registry';
 import type { RepositoryDiscovery } from './git/repository-discovery';
+import type { ProbeMemory } from './host/probe-memory';
+import type { RememberedProbe } from './host/remembered-probe';
 
 export interface CoreConfig {
   /** The git repository tasks run against (any path inside it). */
@@ -36,6 +38,13 @@ export interface CoreConfig {
    * host passes the probe it started before loading the core, so bubblewrap runs while the core's code loads.
    */
   sandbox?: SandboxStatus | Promise<SandboxStatus>;
+  /**
+   * The headless host's sandbox probe, started before it loaded the core, which may answer from the last start's memory
+   * (core/sandbox/remembered-sandbox-probe.ts); the desk then checks it live before any task runs. Wins over `sandbox`.
+   */
+  sandboxProbe?: RememberedProbe<SandboxStatus>;
+  /** Where the answers of the start's trial runs are kept for the next start; without, every start runs them first. */
+  probeMemory?: ProbeMemory;
   /** The headless host's discovery of the default repository, started before it loaded the core (used for `repoPath` only). */
   repositoryDiscovery?: RepositoryDiscovery;
   /** Bounds on stored agent output; see ARCHITECTURE §13. */

@@ -53,7 +53,9 @@ import { prepareAllowlistNetwork } from './sandbox/network/sandbox-network';
 import { prepareMcpRelay } from './sandbox/network/mcp-relay';
 import { runFolderRootsFor } from './sandbox/run-folders';
 import { createNetworkBridge } from './sandbox/network/network-bridge';
-import { probeSandbox } from './sandbox/sandbox-probe';
+import { rememberedSandboxProbe } from './sandbox/remembered-sandbox-probe';
+import { createMachineCheck } from './sandbox/machine-check';
+import { answeredProbe } from './host/remembered-probe';
 import { createTaskSandbox } from './sandbox/task-sandbox';
 import { startTaskLimits } from './sandbox/limits/desk-limits';
 import { createDeskReposRepo } from './store/desk-repos-repo';
@@ -107,8 +109,8 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   // The sandbox probe (one bubblewrap trial run; serve.js starts it before the host's code loads) runs while git
   // answers the checks below and the database opens. It never rejects, so leaving it behind when a check refuses the
   // configuration is harmless.
-  const sandboxProbe = config.sandbox ? Promise.resolve(config.sandbox) : probeSandbox();
-  const limitsProbe = startTaskLimits({ dataDir: config.dataDir, log });
+  const sandboxProbe = config.sandboxProbe ?? (config.sandbox ? answeredProbe(config.sandbox) : rememberedSandboxProbe(undefined));
+  const limitsProbe = startTaskLimits({ dataDir: config.dataDir, log, ...(config.probeMemory && { memory: config.probeMemory }) });
 
   // Everything that can refuse the configuration runs before anything is opened or started.
   const repository = await openRepository(config.repoPath, config.repositoryDiscovery);
@@ -160,8 +162,11 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   });
   const tasksRepo = deferringTasks(createTasksRepo(db, repoRoot, { defaultRepo: repos.default.name }), deferred);
   // Awaited only here: opening the database and the parts above take place while bubblewrap's trial runs finish.
-  const taskLimits = await limitsProbe;
-  const sandboxStatus = { ...await sandboxProbe, limits: taskLimits.status };
+  const deskLimits = await limitsProbe;
+  const taskLimits = deskLimits.limits;
+  // The desk's own copy: the machine check brings it up to date in place, for everything that reads it.
+  const sandboxStatus: SandboxStatus = { ...await sandboxProbe.first, limits: taskLimits.status };
+  const machineCheck = createMachineCheck({ sandbox: sandboxProbe, limits: deskLimits, status: sandboxStatus, log });
   if (!sandboxStatus.available) log(`Agents run unsandboxed: ${sandboxStatus.reason} ${sandboxStatus.fix ?? ''}`.trim());
   const sandbox = createTaskSandbox({
     status: sandboxStatus,
@@ -176,6 +181,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     // Inside a Node agent's own Node, else a wrapper on the Node that runs the scripted agent.
     bridge: createNetworkBridge({ nodePath: config.agents.scripted.command }),
     limits: taskLimits,
+    machineChecked: machineCheck.done,
     log,
   });
   // The MCP server agents reach with their task's token; its tools act through the task service and governance.
@@ -270,6 +276,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   });
 
   let closed = false;
+  let machineCheckTimer: NodeJS.Timeout | undefined;
   let retention: EventRetention | undefined;
   let poller: PullRequestPoller | undefined;
   return {
@@ -283,6 +290,9 @@ export async function createCore(config: CoreConfig): Promise<Core> {
       await runners.sweep();
       await tasks.recover();
       tasks.start();
+      // A start from remembered answers checks them once its first requests are answered; a task's run asks sooner.
+      machineCheckTimer = setTimeout(() => void machineCheck.done(), MACHINE_CHECK_AFTER_MS);
+      machineCheckTimer.unref();
       retention = startEventRetention({ events, now, days: config.output?.retentionDays ?? DEFAULT_RETENTION_DAYS, log });
       retention.prune();
       poller = startPullRequestPoller({
@@ -298,6 +308,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     async close() {
       if (closed) return;
       closed = true;
+      clearTimeout(machineCheckTimer);
       retention?.stop();
       await devServers.stopAll();
       await poller?.stop();
@@ -312,10 +323,15 @@ export async function createCore(config: CoreConfig): Promise<Core> {
       deferred.stop();
       groupCommit.flush();
       db.close();
+      // A trial under way makes and removes a group of its own: it ends before the desk's folders are removed.
+      if (machineCheck.started) await machineCheck.done();
       taskLimits.close();
     },
   };
 }
+
+/** How long after listening a start from remembered answers runs the trials they stood for (machine-check.ts). */
+const MACHINE_CHECK_AFTER_MS = 250;
 
 const ENDED: ReadonlySet<TaskStatus> = new Set(['completed', 'error', 'cancelled']);
 

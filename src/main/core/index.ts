@@ -25,3 +25,5 @@ export type { EventListener } from './events/event-bus';
 export { PROMPT_PAD_ORIGIN } from './http/security';
 export { createGitService } from './git/git-service';
 export type { RepositoryDiscovery } from './git/repository-discovery';
+export type { ProbeMemory } from './host/probe-memory';
+export type { RememberedProbe } from './host/remembered-probe';

@@ -45,7 +45,7 @@ function namespaceFix(stderr: string): string {
   return 'Check that `bwrap --ro-bind / / --unshare-pid --unshare-net true` works for the user running the desk.';
 }
 
-function findOnPath(program: string, path: string): string | undefined {
+export function findOnPath(program: string, path: string): string | undefined {
   for (const dir of path.split(delimiter)) {
     if (dir === '') continue;
     const candidate = join(dir, program);

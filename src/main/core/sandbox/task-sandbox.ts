@@ -66,7 +66,10 @@ interface NetworkEnd {
 }
 
 export interface TaskSandboxDeps {
+  /** Read at each run: a desk that started from remembered answers updates it in place once they are checked. */
   status: SandboxStatus;
+  /** Resolves once `status` and `limits` hold live answers (machine-check.ts); each run waits for it. */
+  machineChecked?: () => Promise<void>;
   dataDir: string;
   /** Where runs keep their folders (./run-folders.ts); default: the data dir. */
   runFolders?: RunFolderRoots;
@@ -148,6 +151,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
       return agentSandboxView({ status, dataDir: deps.dataDir, runFolders, gitCommonDir: deps.gitCommonDir, home: deps.home, environment, agent, policy: deps.policyFor(agent.id) });
     },
     async isolate({ worktree, agent, log, mcpUrl, ...request }) {
+      await deps.machineChecked?.();
       // The repository the task works in, when the desk has several; else the one it was made for.
       const gitCommonDir = request.gitCommonDir ?? deps.gitCommonDir;
       const policy = deps.policyFor(agent.id);

@@ -30,6 +30,8 @@ export interface LimitsProbeOptions {
   platform?: NodeJS.Platform;
   /** PATH to look programs up in; default: the desk's. */
   path?: string;
+  /** The machine's cgroup facts, when the caller has read them already (limitsFacts). */
+  facts?: LimitsFacts;
 }
 
 /** The desk's folder name: one per data dir, so two desks on one machine never sweep each other's groups. */
@@ -42,7 +44,7 @@ export async function probeLimits(options: LimitsProbeOptions): Promise<LimitsEn
   const path = options.path ?? process.env.PATH ?? '';
   const prlimit = findOnPath('prlimit', path);
   if (platform !== 'linux') return { status: fallbackStatus(platform, undefined, []), reserved: [], ready: async () => {}, close: () => {} };
-  const facts = gatherFacts(path);
+  const facts = options.facts ?? limitsFacts(path);
   const folder = deskFolderName(options.dataDir);
   const problems: string[] = [];
   for (const candidate of limitCandidates(facts, folder)) {
@@ -66,7 +68,8 @@ export async function probeLimits(options: LimitsProbeOptions): Promise<LimitsEn
   return { status, reserved: [], ...(status.mode === 'rlimits' && prlimit !== undefined && { prlimit }), ready: async () => {}, close: () => {} };
 }
 
-function gatherFacts(path: string): LimitsFacts {
+/** What decides how limits can be set here, read from the kernel's files (no process started). */
+export function limitsFacts(path: string): LimitsFacts {
   // Kernel files, read in microseconds: synchronously, rather than a wait for the event loop each (as cgroup-groups.ts).
   const mounts = parseMountInfo(readIfThere('/proc/self/mountinfo'));
   const ownText = readIfThere('/proc/self/cgroup');
@@ -92,12 +95,29 @@ async function prepare(candidate: Candidate, folder: string): Promise<Prepared> 
     // The scope lives as long as the desk; `close` lets it go when the desk stops.
     return { layout, reserved: ['holder'], ready, close: scope.stop };
   }
+  const prepared = deskWrittenGroups(candidate);
+  await prepared.ready();
+  return prepared;
+}
+
+/** Limits the desk writes itself (cgroup v1 or v2): its folders are made before each task group, removed at close. */
+function deskWrittenGroups(candidate: Exclude<Candidate, { mode: 'systemd-scope' }>): Prepared {
   const { layout } = candidate;
   const ready = () => prepareDeskFolders(layout, candidate.mode === 'cgroup-v2' ? dirname(candidate.layout.base) : undefined);
-  await ready();
   // Empty once every run has ended: a desk leaves no folder behind (the kernel refuses to remove one in use).
   const close = () => { for (const dir of deskFolders(layout)) { try { rmdirSync(dir); } catch { /* in use, or gone */ } } };
   return { layout, reserved: [], ready, close };
+}
+
+/**
+ * The enforcement a trial run found here before, in `mode`, for the desk's folder: without the trial (the caller
+ * runs it later, see remembered-limits-probe.ts). Undefined when the machine no longer offers that mode.
+ */
+export function enforcementWithoutTrial(facts: LimitsFacts, dataDir: string, mode: LimitsStatus['mode']): LimitsEnforcement | undefined {
+  const candidate = limitCandidates(facts, deskFolderName(dataDir)).find((each) => each.mode === mode);
+  if (candidate === undefined || candidate.mode === 'systemd-scope') return undefined;
+  const prepared = deskWrittenGroups(candidate);
+  return { status: statusOf(candidate.mode, prepared.layout), ...prepared };
 }
 
 /** Makes a small group and runs `true` in it, as every task process will start: proof that limits will hold. */
