@@ -17,10 +17,11 @@ import type { runServe } from './serve-host';
 
 type ServeHost = { runServe: typeof runServe };
 
-// Started first: git finds the repository and bubblewrap's trial run takes place while the host's code loads, and the
-// processes are cheaper to start from this small process than from the loaded host. Git first: its answer is needed
-// first. Bubblewrap's trial runs now only when the last start's answer cannot be recalled (the machine changed, or it
-// had no sandbox); otherwise the core runs it once the first requests are answered (core/sandbox/machine-check.ts).
+// Started first: the repository is found and bubblewrap's trial run takes place while the host's code loads, and
+// processes are cheaper to start from this small process than from the loaded host. The repository first: its answer
+// is needed first (a plain checkout is read from its files, no git process: core/git/repository-files.ts).
+// Bubblewrap's trial runs here only when the last start's answer cannot be recalled (the machine changed, or it had no
+// sandbox); otherwise the core runs it once the first requests are answered (core/sandbox/machine-check.ts).
 const repoPath = firstRepoArgument(process.argv.slice(2));
 const repository = repoPath === undefined ? undefined : startRepositoryDiscovery(repoPath);
 const probeMemory = probeMemoryIn(probeMemoryDir(process.platform, process.env, homedir()));

@@ -34,8 +34,8 @@ export interface CoreConfig {
   /** The built renderer (out/renderer), served at /ui/; the board is not served when left out. */
   uiDir?: string;
   /**
-   * What confines agents; default: found out by trying bubblewrap at start. Tests pass a fixed answer; the headless
-   * host passes the probe it started before loading the core, so bubblewrap runs while the core's code loads.
+   * What confines agents; default: found out by trying bubblewrap at start. Tests pass a fixed answer (the headless
+   * host passes `sandboxProbe` instead).
    */
   sandbox?: SandboxStatus | Promise<SandboxStatus>;
   /**

@@ -106,9 +106,9 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   const now = config.now ?? (() => new Date());
   const log = config.log ?? ((message: string) => process.stderr.write(`${message}\n`));
 
-  // The sandbox probe (one bubblewrap trial run; serve.js starts it before the host's code loads) runs while git
-  // answers the checks below and the database opens. It never rejects, so leaving it behind when a check refuses the
-  // configuration is harmless.
+  // The sandbox probe (one bubblewrap trial run; serve.js starts it before the host's code loads, or recalls the last
+  // start's answer and leaves the trial to the machine check below) runs while the checks below are made and the
+  // database opens. It never rejects, so leaving it behind when a check refuses the configuration is harmless.
   const sandboxProbe = config.sandboxProbe ?? (config.sandbox ? answeredProbe(config.sandbox) : rememberedSandboxProbe(undefined));
   const limitsProbe = startTaskLimits({ dataDir: config.dataDir, log, ...(config.probeMemory && { memory: config.probeMemory }) });
 
