@@ -3,8 +3,7 @@
 // answer (./repository-files.ts). Plain child_process, no simple-git, so the headless entry can start it before the
 // core's code loads and git answers meanwhile (the start waited ~10 ms for it otherwise).
 import { execFile } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { findOnPath } from '../host/find-on-path';
 import { environmentFor } from './git-environment';
 import { repositoryLinesFromFiles } from './repository-files';
 import type { GitResult } from './git-runner';
@@ -26,7 +25,7 @@ export interface RepositoryDiscovery {
  */
 export function discoverRepository(cwd: string, options: { head?: boolean } = {}): Promise<DiscoveryResult> {
   // A plain checkout's answer is in its files (./repository-files.ts); with git on PATH, as its absence is said here.
-  const fromFiles = gitOnPath() ? repositoryLinesFromFiles(cwd, { head: options.head === true }) : undefined;
+  const fromFiles = findOnPath('git', process.env.PATH ?? '') !== undefined ? repositoryLinesFromFiles(cwd, { head: options.head === true }) : undefined;
   if (fromFiles !== undefined) return Promise.resolve({ exitCode: 0, stdout: fromFiles, stderr: '' });
   const args = ['rev-parse', '--path-format=absolute', '--show-toplevel', '--absolute-git-dir', '--git-common-dir', ...(options.head ? ['HEAD', '--symbolic-full-name', 'HEAD'] : [])];
   return new Promise((resolve) => {
@@ -43,16 +42,4 @@ export function discoverRepository(cwd: string, options: { head?: boolean } = {}
 /** Starts discovering `path` (absolute) with HEAD now; the answer waits in the returned promise. */
 export function startRepositoryDiscovery(path: string): RepositoryDiscovery {
   return { path, withHead: discoverRepository(path, { head: true }) };
-}
-
-function gitOnPath(): boolean {
-  const names = process.platform === 'win32' ? ['git.exe', 'git.cmd'] : ['git'];
-  return (process.env.PATH ?? '').split(delimiter).some((dir) => dir !== '' && names.some((name) => {
-    try {
-      accessSync(join(dir, name), constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  }));
 }

@@ -6,7 +6,8 @@ import { readFileSync, statSync } from 'node:fs';
 import type { SandboxStatus } from '../../../shared/sandbox';
 import type { ProbeMemory } from '../host/probe-memory';
 import { rememberedProbe, type RememberedProbe } from '../host/remembered-probe';
-import { findOnPath, probeSandbox, type ProbeOptions } from './sandbox-probe';
+import { findOnPath } from '../host/find-on-path';
+import { probeSandbox, type ProbeOptions } from './sandbox-probe';
 
 /** Changes when the trial run changes, so that no answer to an older question is recalled. */
 const TRIAL_VERSION = 1;

@@ -1,8 +1,7 @@
 // Finds out once, at start, whether this machine can confine agents: bubblewrap present and allowed to
 // make the namespaces the desk needs. The answer says why not and what to do, for the start line and Settings.
 import { execFile } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { findOnPath } from '../host/find-on-path';
 import type { SandboxStatus } from '../../../shared/sandbox';
 
 export interface ProbeOptions {
@@ -43,20 +42,6 @@ function namespaceFix(stderr: string): string {
     return 'Allow unprivileged user namespaces: sudo sysctl kernel.unprivileged_userns_clone=1 (Debian), or on Ubuntu 24.04+ sudo sysctl kernel.apparmor_restrict_unprivileged_userns=0 (or an AppArmor profile for bwrap); inside a container, run it with --privileged or give it user namespaces.';
   }
   return 'Check that `bwrap --ro-bind / / --unshare-pid --unshare-net true` works for the user running the desk.';
-}
-
-export function findOnPath(program: string, path: string): string | undefined {
-  for (const dir of path.split(delimiter)) {
-    if (dir === '') continue;
-    const candidate = join(dir, program);
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
 }
 
 function run(command: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {

@@ -2,8 +2,9 @@
 // mounts allow (making a trial group and joining a process to it), else falls back to rlimits or to nothing.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { accessSync, constants, readFileSync, rmdirSync } from 'node:fs';
-import { delimiter, dirname, join } from 'node:path';
+import { readFileSync, rmdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { findOnPath } from '../../host/find-on-path';
 import type { LimitsStatus } from '../../../../shared/limits';
 import { joinGroupCommand, planGroup, type CgroupLayout } from './cgroup-plan';
 import { createGroup, deskFolders, prepareDeskFolders, removeGroup } from './cgroup-groups';
@@ -143,19 +144,6 @@ function statusOf(mode: Candidate['mode'], layout: CgroupLayout): LimitsStatus {
     'cgroup-v1': `cgroup v1 memory and pids${layout.version === 1 && layout.cpu !== undefined ? ' and cpu' : ''} hierarchies, written by the desk`,
   }[mode];
   return { mode, enforced: true, detail: `Each task's processes share its memory and process limits: ${what}.` };
-}
-
-function findOnPath(program: string, path: string): string | undefined {
-  for (const dir of path.split(delimiter)) {
-    if (dir === '') continue;
-    try {
-      accessSync(join(dir, program), constants.X_OK);
-      return join(dir, program);
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
 }
 
 function readIfThere(file: string): string {
