@@ -19,6 +19,8 @@ export interface RunningAgent {
   readonly exited: Promise<AgentExit>;
   /** The last lines the agent wrote to stderr, for error messages. */
   recentLog(): string;
+  /** Resolves once the agent's stderr has ended and each of its lines is in `recentLog` (absent where it is not a process of this machine). */
+  readonly logEnded?: Promise<void>;
   /** Ends the agent and everything it started; resolves within about 3 s. */
   stop(): Promise<void>;
   /** How long a cancelled agent may take to end its turn before it is stopped; default: the desk's grace. */
@@ -66,11 +68,12 @@ export async function spawnAgent(options: SpawnAgentOptions): Promise<AgentProce
   });
   const log: string[] = [];
   // readline is loaded with the first agent, not at the desk's start.
-  process.getBuiltinModule('node:readline').createInterface({ input: child.stderr, crlfDelay: Infinity }).on('line', (line) => {
+  const lines = process.getBuiltinModule('node:readline').createInterface({ input: child.stderr, crlfDelay: Infinity }).on('line', (line) => {
     log.push(line);
     if (log.length > KEPT_LOG_LINES) log.shift();
     options.onLogLine?.(line);
   });
+  const logEnded = new Promise<void>((resolve) => lines.once('close', resolve));
   const exited = new Promise<AgentExit>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
 
   await new Promise<void>((resolve, reject) => {
@@ -92,6 +95,7 @@ export async function spawnAgent(options: SpawnAgentOptions): Promise<AgentProce
     stdout: child.stdout,
     exited,
     recentLog: () => log.join('\n'),
+    logEnded,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) {
         await endProcessTree(pid, { graceMs: 0, limitMs: 500, exited });

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { GitPluginError, simpleGit } from 'simple-git';
 import { gitFailed } from './git-errors';
 import { environmentFor, type GitRepo } from './git-environment';
+import { firstWordsFunction } from './shell-first-words';
 
 export type { GitRepo } from './git-environment';
 
@@ -40,6 +41,14 @@ export interface GitCallOptions {
   first?: readonly string[];
 }
 
+/** A git process as the runner would start it, for a launcher that starts it itself (./checkout-first.ts). */
+export interface GitInvocation {
+  /** git's arguments. */
+  args: string[];
+  /** Its whole environment: the desk's, cleaned, with the repository and the settings (./git-environment.ts). */
+  env: Record<string, string>;
+}
+
 export interface GitRunner {
   /** Runs git on `repo`; resolves whatever the exit code. Rejects only when git could not run. */
   exec(repo: GitRepo, args: readonly string[], options?: GitCallOptions): Promise<GitResult>;
@@ -52,6 +61,12 @@ export interface GitRunner {
    * them: the look-up every command needs anyway, kept while the config files stay as they were.
    */
   configuredKeys(repo: GitRepo): Promise<readonly string[]>;
+  /**
+   * The process `exec` would start for this command (the same settings, drivers and environment) without starting
+   * it: for a launcher that runs it in a process of its own. simple-git's argument guards are not applied, so the
+   * arguments must be the desk's own, fixed ones.
+   */
+  invocation(repo: GitRepo, args: readonly string[], options?: Pick<GitCallOptions, 'config'>): Promise<GitInvocation>;
 }
 
 export interface GitRunnerOptions {
@@ -203,11 +218,16 @@ export function createGitRunner(options: GitRunnerOptions = {}): GitRunner {
     return pending;
   };
 
-  const exec = async (repo: GitRepo, args: readonly string[], call: GitCallOptions = {}): Promise<GitResult> => {
+  const settingsFor = async (repo: GitRepo, args: readonly string[], call: GitCallOptions): Promise<(readonly [string, string])[]> => {
     const { first } = call;
     const driverless = DRIVERLESS_COMMANDS.has(args[0] ?? '') && (first === undefined || DRIVERLESS_COMMANDS.has(first[0] ?? ''));
     const drivers = driverless ? [] : (await configLookUp(repo)).overrides;
-    const settings = [...fixed, ...drivers, ...(call.config ?? []).map(splitSetting)];
+    return [...fixed, ...drivers, ...(call.config ?? []).map(splitSetting)];
+  };
+
+  const exec = async (repo: GitRepo, args: readonly string[], call: GitCallOptions = {}): Promise<GitResult> => {
+    const { first } = call;
+    const settings = await settingsFor(repo, args, call);
     if (first === undefined) return spawn(repo, args, settings, call, 'text');
     if (chainInShell) return spawn(repo, args, settings, call, 'text', shellChain(first));
     const before = await spawn(repo, first, settings, { ...call, input: undefined }, 'text');
@@ -228,7 +248,11 @@ export function createGitRunner(options: GitRunnerOptions = {}): GitRunner {
     return result.bytes ?? Buffer.alloc(0);
   };
 
-  return { exec, run, blob, configuredKeys: async (repo) => (await configLookUp(repo)).keys };
+  const invocation = async (repo: GitRepo, args: readonly string[], call: Pick<GitCallOptions, 'config'> = {}): Promise<GitInvocation> => (
+    { args: [...args], env: environmentFor(repo, globalConfig, await settingsFor(repo, args, call)) }
+  );
+
+  return { exec, run, blob, configuredKeys: async (repo) => (await configLookUp(repo)).keys, invocation };
 }
 
 /** Two git commands in one `sh`: the arguments it is started with, and how to read its outcome. */
@@ -258,11 +282,9 @@ export function shellChain(first: readonly string[]): ShellChain {
   };
 }
 
-// Parameters: the mark, n, the first command's n arguments, the command's. `first` keeps the first n of its arguments
-// (it appends them, then shifts all that was there before); POSIX sh has no arrays, and a function's parameters are
-// its own.
+// Parameters: the mark, n, the first command's n arguments, the command's (./shell-first-words.ts).
 const CHAIN_SCRIPT = [
-  'first() { k=$1; shift; c=$(($# - k)); i=0; for a do if [ "$i" -lt "$k" ]; then set -- "$@" "$a"; fi; i=$((i + 1)); done; shift $((k + c)); git "$@" </dev/null; }',
+  firstWordsFunction('first', 'git "$@" </dev/null'),
   'm=$1; n=$2; shift 2',
   'first "$n" "$@" || { s=$?; printf \'\\n%s %s\\n\' "$m" "$s" >&2; exit "$s"; }',
   'shift "$n"; exec git "$@"',

@@ -25,8 +25,28 @@ import { assertWorktreeIntact, linkedGitDir } from './worktree-guard';
 import { createWorktreeRecords } from './worktree-records';
 import { expectedWorktreeGitDir } from './expected-git-dir';
 import { registerWorktreeByFiles, type RegisteredWorktree } from './worktree-by-files';
+import { pendingCheckout, type PendingCheckout } from './pending-checkout';
 import type { TaskDiff } from '../../../shared/review';
 import type { RetireContext } from './retire-task';
+
+export interface PrepareWorktreeRequest {
+  taskId: string;
+  baseBranch: string;
+  dependencyBranches: string[];
+  /**
+   * The caller's launcher may check the files out (./checkout-first.ts): a worktree the desk registered from its files
+   * and with no dependency to merge is then returned registered, its checkout pending.
+   */
+  deferCheckout?: boolean;
+}
+
+export interface PreparedWorktree {
+  path: string;
+  branch: string;
+  baseCommit: string;
+  /** With `deferCheckout`, when the files are not checked out yet: whoever needs them first checks them out. */
+  checkout?: PendingCheckout;
+}
 
 export interface GitService {
   /** The repository's checked-out branch (the default base branch). */
@@ -39,7 +59,7 @@ export interface GitService {
    * On a merge conflict the merge is aborted, the half-made worktree retired, and
    * `merge_conflict` thrown. `baseCommit` is the base branch's commit the task started from.
    */
-  prepareWorktree(request: { taskId: string; baseBranch: string; dependencyBranches: string[] }): Promise<{ path: string; branch: string; baseCommit: string }>;
+  prepareWorktree(request: PrepareWorktreeRequest): Promise<PreparedWorktree>;
   /**
    * Stage everything (including deletions and new files) and commit, even when nothing changed. Returns
    * the full sha. Throws `worktree_tampered`, committing nothing, when the worktree's `.git` file
@@ -183,7 +203,7 @@ export function createGitService(options: GitServiceOptions): GitService {
       await usableBaseCommit(branch);
     },
 
-    async prepareWorktree({ taskId, baseBranch, dependencyBranches }) {
+    async prepareWorktree({ taskId, baseBranch, dependencyBranches, deferCheckout = false }) {
       const context = await ready();
       const repo = checkoutOf(context.repository);
       // The questions below only read refs: asked at once, each a git process of its own.
@@ -236,11 +256,10 @@ export function createGitService(options: GitServiceOptions): GitService {
         return { worktree: { gitDir, workTree: path, commonDir } };
       });
       if (byFiles) {
-        const filled = await byFiles.fill(git);
-        if (filled.exitCode !== 0) {
-          await records.remove(taskId);
-          throw gitFailed(['worktree', 'add'], filled.exitCode, filled.stderr);
-        }
+        const checkout = pendingCheckout(git, byFiles, () => records.remove(taskId));
+        // Merges need the files; without any, the checkout can wait for whoever needs the files first.
+        if (deferCheckout && dependencyBranches.length === 0) return { path, branch, baseCommit, checkout };
+        await checkout.now();
       }
       try {
         // Merges touch only this worktree's index and branch, so they run outside the lock.

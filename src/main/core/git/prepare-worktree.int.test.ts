@@ -1,8 +1,11 @@
-import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, git, isolateGitConfig, writeFiles } from './git-test-fixture';
 import type { Sandbox } from './git-test-fixture';
+import { checkoutFirst, type CheckoutStep } from './checkout-first';
+import type { PendingCheckout } from './pending-checkout';
 
 let restoreConfig: () => void;
 beforeAll(() => { restoreConfig = isolateGitConfig(); });
@@ -132,6 +135,51 @@ describe('prepareWorktree', () => {
       .catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: 'unknown_branch', details: { branch: 'desk/ghost' } });
     expect(existsSync(sandbox.service.worktreePathFor('needs ghost'))).toBe(false);
+  });
+});
+
+describe('prepareWorktree with the checkout left to the agent\'s launcher', () => {
+  const files = { 'README.md': '# project\n', 'src/app.ts': 'export {};\n', 'bin/run.sh': '#!/bin/sh\n' };
+
+  it('registers the worktree, and the launcher\'s checkout leaves it as the desk\'s own would, index copied for the agent', async () => {
+    sandbox = createSandbox({ files });
+    git(sandbox.repo, 'update-index', '--chmod=+x', 'bin/run.sh');
+    git(sandbox.repo, 'commit', '-q', '-m', 'executable');
+    const deferred = await sandbox.service.prepareWorktree({ taskId: 'later', baseBranch: 'main', dependencyBranches: [], deferCheckout: true });
+    const now = await sandbox.service.prepareWorktree({ taskId: 'now', baseBranch: 'main', dependencyBranches: [] });
+    expect(now.checkout).toBeUndefined();
+    const checkout = deferred.checkout as PendingCheckout;
+    expect(checkout.started).toBe(false);
+    expect(readdirSync(deferred.path)).toEqual(['.git']);
+
+    const agentIndex = join(sandbox.root, 'agent-index');
+    const step = await checkout.step(agentIndex) as CheckoutStep;
+    const launch = checkoutFirst(step, '/bin/sh', ['-c', 'echo launched']);
+    const launched = spawnSync(launch.command, launch.args, { cwd: deferred.path, encoding: 'utf8' });
+    expect(launched.stdout).toBe('launched\n');
+    expect(launched.status).toBe(0);
+
+    expect(git(deferred.path, 'status', '--porcelain', '--untracked-files=all')).toBe('');
+    expect(git(deferred.path, 'ls-files', '--stage')).toBe(git(now.path, 'ls-files', '--stage'));
+    expect(readdirSync(deferred.path).sort()).toEqual(readdirSync(now.path).sort());
+    expect(statSync(join(deferred.path, 'bin/run.sh')).mode & 0o111).not.toBe(0);
+    const worktreeIndex = join(git(deferred.path, 'rev-parse', '--absolute-git-dir'), 'index');
+    expect(readFileSync(agentIndex)).toEqual(readFileSync(worktreeIndex));
+  });
+
+  it('checks out in the desk\'s own git once when asked first, and leaves nothing pending with dependencies to merge', async () => {
+    sandbox = createSandbox({ files });
+    const dependency = await finishedTask('dependency', { 'lib.ts': 'export const lib = 1;\n' });
+    const merged = await sandbox.service.prepareWorktree({ taskId: 'merged', baseBranch: 'main', dependencyBranches: [dependency], deferCheckout: true });
+    expect(merged.checkout).toBeUndefined();
+    expect(readFileSync(join(merged.path, 'lib.ts'), 'utf8')).toBe('export const lib = 1;\n');
+
+    const deferred = await sandbox.service.prepareWorktree({ taskId: 'asked', baseBranch: 'main', dependencyBranches: [], deferCheckout: true });
+    const checkout = deferred.checkout as PendingCheckout;
+    await Promise.all([checkout.now(), checkout.now()]);
+    expect(checkout.started).toBe(true);
+    expect(readFileSync(join(deferred.path, 'src/app.ts'), 'utf8')).toBe('export {};\n');
+    expect(git(deferred.path, 'status', '--porcelain', '--untracked-files=all')).toBe('');
   });
 });
 

@@ -28,6 +28,7 @@ beforeEach(() => {
     run: (repo, args, options) => { calls.push(args[0] ?? ''); return real.run(repo, args, options); },
     blob: (repo, spec) => real.blob(repo, spec),
     configuredKeys: (repo) => real.configuredKeys(repo),
+    invocation: (repo, args, options) => real.invocation(repo, args, options),
   };
   snapshots = createRefSnapshots(counted);
 });

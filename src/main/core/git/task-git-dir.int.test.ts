@@ -34,6 +34,7 @@ describe('a task\'s own git dir', () => {
       run: (repo, args, options) => { calls.push(args[0] ?? ''); return real.run(repo, args, options); },
       blob: (repo, spec) => real.blob(repo, spec),
       configuredKeys: (repo) => real.configuredKeys(repo),
+      invocation: (repo, args, options) => real.invocation(repo, args, options),
     };
     const worktreeGitDir = readFileSync(join(worktree, '.git'), 'utf8').trim().replace(/^gitdir: /, '');
     taskGit = await openTaskGitDir(counted, { dir: join(box.root, 'task-git'), commonDir: join(box.repo, '.git'), worktree, worktreeGitDir });

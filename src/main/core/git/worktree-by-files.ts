@@ -13,7 +13,7 @@
 // runs `git worktree add`, whose answer (and error message) is git's own.
 import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import type { GitResult, GitRunner } from './git-runner';
+import type { GitRepo, GitResult, GitRunner } from './git-runner';
 import { readPlainSync } from './plain-file';
 
 /** The repository config's words that make `worktree add` do more than the plain case (lower case, as searched). */
@@ -63,8 +63,16 @@ export function adminNameTaken(existing: readonly string[], name: string): boole
   return existing.some((entry) => entry === name || (entry.startsWith(name) && /^\d+$/.test(entry.slice(name.length))));
 }
 
+/**
+ * What fills a registered worktree: its files and its index from the branch's commit. Not `--quiet`: simple-git waits
+ * 50 ms more after a command that printed nothing (see commit-all.ts).
+ */
+export const CHECKOUT_ARGS: readonly string[] = ['reset', '--hard', '--no-recurse-submodules'];
+
 /** A worktree git now knows of, on its branch, its files not yet checked out. */
 export interface RegisteredWorktree {
+  /** The worktree as its git commands name it. */
+  readonly repo: GitRepo;
   /**
    * Checks the files out (`git reset --hard`, which also writes the index) and returns git's result; on a failure
    * everything registered is undone. Touches only this worktree's own files, index and branch: needs no lock on the
@@ -108,10 +116,11 @@ export function registerWorktreeByFiles(request: WorktreeByFilesRequest): Regist
     made.run();
     return undefined;
   }
+  const repo: GitRepo = { gitDir, workTree: path, commonDir };
   return {
+    repo,
     async fill(git) {
-      // Not `--quiet`: the runner waits 50 ms more after a command that printed nothing (see commit-all.ts).
-      const filled = await git.exec({ gitDir, workTree: path, commonDir }, ['reset', '--hard', '--no-recurse-submodules']);
+      const filled = await git.exec(repo, CHECKOUT_ARGS);
       if (filled.exitCode !== 0) made.run();
       return filled;
     },

@@ -1,7 +1,7 @@
 // The `local` runner: the agent runs on this machine, confined by the task sandbox exactly as before runners existed.
 import { spawnAgent } from '../agents/agent-process';
 import type { TaskSandbox } from '../sandbox/task-sandbox';
-import type { Runner } from './runner';
+import { launchedThrough, type Runner } from './runner';
 
 /** `capacity` is read each time: it is the desk's concurrency setting, which Settings changes while the desk runs. */
 export function createLocalRunner(deps: { sandbox: TaskSandbox; capacity(): number }): Runner {
@@ -25,7 +25,7 @@ export function createLocalRunner(deps: { sandbox: TaskSandbox; capacity(): numb
         wrap: (command, args, options) => isolation.wrap(command, args, options),
         dispose: () => isolation.dispose(),
         startAgent: (options) => spawnAgent({
-          ...isolation.wrap(options.command, options.args), program: options.command, cwd: options.cwd, env: options.env,
+          ...launchedThrough(isolation.wrap(options.command, options.args), options.launchThrough), program: options.command, cwd: options.cwd, env: options.env,
           ...(options.onLogLine && { onLogLine: options.onLogLine }),
           // Every bubblewrap command line unshares the PID namespace (../sandbox/bwrap-arguments.ts).
           pidNamespace: isolation.kind === 'bubblewrap',

@@ -12,6 +12,16 @@ export interface StartAgentOptions {
   cwd: string;
   env: Record<string, string>;
   onLogLine?: (line: string) => void;
+  /**
+   * What to start instead of the agent's launcher, given it (its checkout in front: ../git/checkout-first.ts). Only the
+   * `local` runner, whose agent is a process of this machine started in the worktree, is given it.
+   */
+  launchThrough?(launch: { command: string; args: string[] }): { command: string; args: string[] };
+}
+
+/** What a launcher becomes with `launchThrough`, if given. */
+export function launchedThrough(launch: { command: string; args: string[] }, through: StartAgentOptions['launchThrough']): { command: string; args: string[] } {
+  return through ? through(launch) : launch;
 }
 
 /** One run of a task on a runner: how its agent starts, and (as before) how its terminals and setup start. */

@@ -53,6 +53,11 @@ export interface TaskIsolation {
   dispose(): Promise<void>;
   /** After dispose: the commit the agent made itself that the desk took onto the task's branch, if any. */
   agentCommit?(): string | undefined;
+  /**
+   * The index the agent's git reads when it is not the worktree's own (the task's git dir, copied from the worktree's
+   * when the run was isolated): a checkout made after that copies the worktree's new index here.
+   */
+  readonly agentIndex?: string;
 }
 
 /** The network allowlist as the sandbox uses it (./network/sandbox-network.ts). */
@@ -282,6 +287,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
           await Promise.all([removeRun(), limits?.close()]);
         },
         agentCommit: () => agentCommit,
+        agentIndex: join(taskGit.dir, 'index'),
       };
     },
   };

@@ -18,7 +18,7 @@ import { commitMessageFor } from './commit-message';
 import { createTextTail } from './text-tail';
 import type { WorkspaceSetup } from '../workspace/workspace-setup';
 import { type IsolationRequest, type TaskIsolation } from '../sandbox/task-sandbox';
-import type { AgentFiles, RunnerIsolation } from '../runners/runner';
+import { launchedThrough, type AgentFiles, type RunnerIsolation } from '../runners/runner';
 import { isDeskError } from '../../../shared/desk-error';
 import { isAuthRequired, loginHelp, offeredMethods } from '../agents/agent-auth';
 import { AD_HOC_AGENT_ID } from '../agents/agents-config';
@@ -33,6 +33,10 @@ import { watchQuiet, type QuietTimer, type RunWatch } from './run-watch';
 import type { McpServerEntry } from '../../../shared/mcp';
 import type { CapabilityMode } from '../../../shared/governance';
 import type { RunStage } from './run-timings';
+import { checkoutFirst, type CheckoutFirst } from '../git/checkout-first';
+import type { PendingCheckout } from '../git/pending-checkout';
+import { checkoutForLauncher, launcherCheckoutFailure } from './launcher-checkout';
+
 
 export type RunOutcome =
   /** `commit` for a turn that changed files; `noChanges` (and no commit) for one that ended well but changed none. */
@@ -80,6 +84,11 @@ export interface RunContext {
   commandMode?: CapabilityMode;
   /** Notes each stage the run reaches (run-timings.ts); absent in tests that do not ask. */
   mark?(stage: RunStage): void;
+  /**
+   * Whether a new worktree's files may be checked out by the agent's launcher (../git/checkout-first.ts): the task runs
+   * on this machine, its agent a process the desk starts in the worktree. Otherwise the desk checks them out first.
+   */
+  checkoutAtLaunch?: boolean;
 }
 
 /**
@@ -102,6 +111,7 @@ export async function runTask(given: RunContext): Promise<RunOutcome> {
   if (!spec) return { status: 'error', message: `No agent "${task.agent}" is configured.` };
 
   let worktree: string;
+  let checkout: PendingCheckout | undefined;
   if (turn.number === 1) {
     try {
       const dependencyBranches = (context.dependenciesToMerge ?? task.dependencies).map((id) => context.branchOf(id));
@@ -109,9 +119,10 @@ export async function runTask(given: RunContext): Promise<RunOutcome> {
         ? `Preparing a worktree from ${task.baseBranch} with ${dependencyBranches.join(', ')} merged in`
         : `Preparing a worktree from ${task.baseBranch}`);
       if (task.worktreePath) await context.cleanUpPrevious();
-      const prepared = await git.prepareWorktree({ taskId: task.id, baseBranch: task.baseBranch, dependencyBranches });
+      const prepared = await git.prepareWorktree({ taskId: task.id, baseBranch: task.baseBranch, dependencyBranches, deferCheckout: context.checkoutAtLaunch === true });
       context.update({ branch: prepared.branch, worktreePath: prepared.path, baseCommit: prepared.baseCommit });
       worktree = prepared.path;
+      checkout = prepared.checkout;
     } catch (error) {
       if (isDeskError(error, 'merge_conflict') || isDeskError(error, 'branch_taken')) return { status: 'error', message: error.message };
       throw error;
@@ -139,15 +150,23 @@ export async function runTask(given: RunContext): Promise<RunOutcome> {
   try {
     if (turn.number === 1) {
       // The repository's own setup (`.desk/config.json`): confined like the agent, before the agent sees the worktree.
-      const setup = await context.workspace.setUp({ worktree, isolation, env, record: context.record, log: (text) => log(text), signal });
+      const pending = checkout;
+      const setup = await context.workspace.setUp({ worktree, isolation, env, record: context.record, log: (text) => log(text), signal, ...(pending && { filesReady: () => pending.now() }) });
       if (signal.aborted) return { status: 'cancelled' };
       if (setup.failed) return { status: 'error', message: setup.failed };
     }
     const onLogLine = (line: string) => context.record({ type: 'log', level: 'info', source: 'agent', text: line });
+    // A new worktree's files, when nothing has needed them yet, are checked out by the agent's launcher before it
+    // becomes the agent: one process fewer from the desk (../git/checkout-first.ts).
+    const step = await checkoutForLauncher(checkout, isolation);
+    let launcher: CheckoutFirst | undefined;
+    const launchThrough = step && ((launch: { command: string; args: string[] }) => (launcher = checkoutFirst(step, launch.command, launch.args)));
     // A runner starts the agent its own way (a container); the sandbox alone only says how to wrap the command.
     const agent = isolation.startAgent
-      ? await isolation.startAgent({ command: spec.command, args: spec.args, cwd: worktree, env, onLogLine })
-      : await spawnAgent({ ...isolation.wrap(spec.command, spec.args), program: spec.command, cwd: worktree, env, onLogLine });
+      ? await isolation.startAgent({ command: spec.command, args: spec.args, cwd: worktree, env, onLogLine, ...(launchThrough && { launchThrough }) })
+      : await spawnAgent({ ...launchedThrough(isolation.wrap(spec.command, spec.args), launchThrough), program: spec.command, cwd: worktree, env, onLogLine });
+    let exitCode: number | null | undefined;
+    void agent.exited.then((exit) => { exitCode = exit.code; });
     context.mark?.('spawned');
     if (agent.pid !== undefined) context.update({ agentPid: agent.pid });
     log(`Started ${spec.name} (${agent.where}) in ${worktree}`);
@@ -158,7 +177,10 @@ export async function runTask(given: RunContext): Promise<RunOutcome> {
       const endpoints = [...modelEndpoints(env), ...await endpointsInFiles(spec.endpointFiles, env)];
       const ended = await converse(context, agent, worktree, spec, { terminals, files: isolation.files ?? createWorktreeFiles(worktree), confined, endpoints }, said.append);
       if (signal.aborted) return { status: 'cancelled', output: said.text() };
-      if (ended.status !== 'ended') return { ...ended, output: said.text() };
+      if (ended.status !== 'ended') {
+        const checkoutFailed = await launcherCheckoutFailure(launcher, agent, exitCode);
+        return checkoutFailed === undefined ? { ...ended, output: said.text() } : { status: 'error', message: checkoutFailed };
+      }
       // An agent on a disk of its own hands its work back while it is still there to do so.
       const collected = await isolation.collect?.().then(() => undefined, (error: unknown) => (error instanceof Error ? error.message : String(error)));
       if (collected !== undefined) return { status: 'error', message: collected, output: said.text() };

@@ -127,6 +127,8 @@ export function createTaskRuns(deps: TaskRunsDeps): TaskRuns {
       },
       workspace: repo.workspace,
       cleanUpPrevious: () => deps.cleanUp(current),
+      // The local runner's agent is a process the desk starts in the worktree: its launcher can check the files out.
+      checkoutAtLaunch: run.runner === 'local',
     };
     run.done = deps.run(context)
       .catch((error: unknown): RunOutcome => ({ status: 'error', message: error instanceof Error ? error.message : String(error) }))

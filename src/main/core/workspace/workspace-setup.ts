@@ -14,6 +14,8 @@ export interface WorkspaceStepRequest {
   record(event: TaskEvent): void;
   log(text: string): void;
   signal?: AbortSignal;
+  /** Called before the worktree's files are first used: a checkout left for the agent's launcher is made now. */
+  filesReady?(): Promise<void>;
 }
 
 export interface WorkspaceSetup {
@@ -31,6 +33,7 @@ export function createWorkspaceSetup(deps: { repoRoot: string; fallback?: () => 
     config: () => readRepoConfig(deps.repoRoot, deps.fallback?.()),
     async setUp(request) {
       const config = await readRepoConfig(deps.repoRoot, deps.fallback?.());
+      if (config.copy.length > 0 || config.setup) await request.filesReady?.();
       const copied = await copyIntoWorktree(deps.repoRoot, request.worktree, config.copy);
       if (copied.length > 0) request.log(`Setup: copied ${copied.join(', ')} from your checkout`);
       if (!config.setup) return {};
