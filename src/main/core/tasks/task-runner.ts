@@ -37,7 +37,6 @@ import { checkoutFirst, type CheckoutFirst } from '../git/checkout-first';
 import type { PendingCheckout } from '../git/pending-checkout';
 import { checkoutForLauncher, launcherCheckoutFailure } from './launcher-checkout';
 
-
 export type RunOutcome =
   /** `commit` for a turn that changed files; `noChanges` (and no commit) for one that ended well but changed none. */
   | { status: 'completed'; commit: string; output: string; noChanges?: undefined }
