@@ -48,21 +48,25 @@ export const CHECKOUT_FAILED_STATUS = 125;
  */
 export function checkoutFirst(step: CheckoutStep, command: string, args: readonly string[]): CheckoutFirst {
   const mark = `desk-checkout-failed-${randomUUID()}`;
-  const checkout = [step.envProgram, '-i', ...environmentWords(step.invocation.env), step.gitProgram, ...step.invocation.args];
+  const checkout = [step.envProgram, '-i'].concat(environmentWords(step.invocation.env), step.gitProgram, step.invocation.args);
   const copy = step.copyIndex ? [step.copyIndex.from, step.copyIndex.to] : ['', ''];
   return {
     command: '/bin/sh',
-    args: ['-c', CHECKOUT_SCRIPT, 'desk-checkout', mark, String(checkout.length), ...checkout, ...copy, command, ...args],
-    failure(log) {
-      const end = `${mark} `;
-      const at = log.lastIndexOf(end);
-      if (at === -1 || (at > 0 && log[at - 1] !== '\n')) return undefined;
-      const said = /^(\d+|copy)\s*$/.exec(log.slice(at + end.length))?.[1];
-      if (said === undefined) return undefined;
-      const stderr = log.slice(0, at).trim();
-      return said === 'copy' ? { step: 'copy', stderr } : { step: 'checkout', exitCode: Number(said), stderr };
-    },
+    // One concat, not spreads: the argument list runs to a few hundred words (the environment, bubblewrap's mounts).
+    args: ['-c', CHECKOUT_SCRIPT, 'desk-checkout', mark, String(checkout.length)].concat(checkout, copy, command, args),
+    failure: (log) => failureNoted(mark, log),
   };
+}
+
+/** The shell's note of a failure at the end of `log`, in a line of its own starting with `mark`; else undefined. */
+function failureNoted(mark: string, log: string): CheckoutFailure | undefined {
+  const end = `${mark} `;
+  const at = log.lastIndexOf(end);
+  if (at === -1 || (at > 0 && log[at - 1] !== '\n')) return undefined;
+  const said = /^(\d+|copy)\s*$/.exec(log.slice(at + end.length))?.[1];
+  if (said === undefined) return undefined;
+  const stderr = log.slice(0, at).trim();
+  return said === 'copy' ? { step: 'copy', stderr } : { step: 'checkout', exitCode: Number(said), stderr };
 }
 
 /**
