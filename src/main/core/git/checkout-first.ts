@@ -6,7 +6,7 @@
 // launcher only once the checkout succeeded.
 import { randomUUID } from 'node:crypto';
 import type { GitInvocation } from './git-runner';
-import { firstWordsFunction } from './shell-first-words';
+import { wordsAt } from './shell-first-words';
 
 /** What the shell runs before the agent's launcher. */
 export interface CheckoutStep {
@@ -53,7 +53,7 @@ export function checkoutFirst(step: CheckoutStep, command: string, args: readonl
   return {
     command: '/bin/sh',
     // One concat, not spreads: the argument list runs to a few hundred words (the environment, bubblewrap's mounts).
-    args: ['-c', CHECKOUT_SCRIPT, 'desk-checkout', mark, String(checkout.length)].concat(checkout, copy, command, args),
+    args: ['-c', checkoutScript(checkout.length), 'desk-checkout', mark].concat(checkout, copy, command, args),
     failure: (log) => failureNoted(mark, log),
   };
 }
@@ -77,13 +77,16 @@ function environmentWords(env: Readonly<Record<string, string>>): string[] {
   return Object.entries(env).filter(([name]) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(name)).map(([name, value]) => `${name}=${value}`);
 }
 
-// Parameters: the mark, n, the checkout's n words, the index to copy and where (both empty for none), the launcher
-// (./shell-first-words.ts).
-const CHECKOUT_SCRIPT = [
-  firstWordsFunction('checkout', '"$@" </dev/null >/dev/null'),
-  'm=$1; n=$2; shift 2',
-  `checkout "$n" "$@" || { s=$?; printf '%s %s\\n' "$m" "$s" >&2; exit ${CHECKOUT_FAILED_STATUS}; }`,
-  'shift "$n"; from=$1; to=$2; shift 2',
-  `if [ -n "$to" ]; then cat -- "$from" > "$to" || { printf '%s copy\\n' "$m" >&2; exit ${CHECKOUT_FAILED_STATUS}; }; fi`,
-  'exec "$@"',
-].join('\n');
+/**
+ * The script for a checkout of `words` words. Parameters: the mark, the checkout's words, the index to copy and where
+ * (both empty for none), then the launcher (./shell-first-words.ts).
+ */
+function checkoutScript(words: number): string {
+  return [
+    'm=$1',
+    `${wordsAt(2, words)} </dev/null >/dev/null || { s=$?; printf '%s %s\\n' "$m" "$s" >&2; exit ${CHECKOUT_FAILED_STATUS}; }`,
+    `from=\${${words + 2}}; to=\${${words + 3}}; shift ${words + 3}`,
+    `if [ -n "$to" ]; then cat -- "$from" > "$to" || { printf '%s copy\\n' "$m" >&2; exit ${CHECKOUT_FAILED_STATUS}; }; fi`,
+    'exec "$@"',
+  ].join('\n');
+}

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { GitPluginError, simpleGit } from 'simple-git';
 import { gitFailed } from './git-errors';
 import { environmentFor, type GitRepo } from './git-environment';
-import { firstWordsFunction } from './shell-first-words';
+import { wordsAt } from './shell-first-words';
 
 export type { GitRepo } from './git-environment';
 
@@ -271,7 +271,7 @@ interface ShellChain {
 export function shellChain(first: readonly string[]): ShellChain {
   const mark = `desk-first-failed-${randomUUID()}`;
   return {
-    argv: (args) => [CHAIN_SCRIPT, 'sh', mark, String(first.length), ...first, ...args],
+    argv: (args) => [chainScript(first.length), 'sh', mark, ...first, ...args],
     result(shell) {
       const end = `\n${mark} `;
       const at = shell.stderr.lastIndexOf(end);
@@ -282,13 +282,14 @@ export function shellChain(first: readonly string[]): ShellChain {
   };
 }
 
-// Parameters: the mark, n, the first command's n arguments, the command's (./shell-first-words.ts).
-const CHAIN_SCRIPT = [
-  firstWordsFunction('first', 'git "$@" </dev/null'),
-  'm=$1; n=$2; shift 2',
-  'first "$n" "$@" || { s=$?; printf \'\\n%s %s\\n\' "$m" "$s" >&2; exit "$s"; }',
-  'shift "$n"; exec git "$@"',
-].join('\n');
+/** The chain's script for a first command of `words` arguments. Parameters: the mark, its arguments, the command's (./shell-first-words.ts). */
+function chainScript(words: number): string {
+  return [
+    'm=$1',
+    `git ${wordsAt(2, words)} </dev/null || { s=$?; printf '\\n%s %s\\n' "$m" "$s" >&2; exit "$s"; }`,
+    `shift ${words + 1}; exec git "$@"`,
+  ].join('\n');
+}
 
 /**
  * Changes within this long of a file's modification time may share its timestamp (coarse clocks, some
