@@ -1,7 +1,7 @@
 // A new worktree's files checked out by the agent's own launcher instead of a git process of the desk's. Every
 // process the desk starts is a fork of its large process: the fork's page tables, the copy-on-write faults that
-// follow it and simple-git's work for the command cost the desk about as much CPU as the rest of a short task's
-// pipeline. The launcher is a fork the desk makes anyway; a `sh` in front of it runs the checkout (a fork of the
+// follow it and simple-git's work for the command cost the desk about 2 ms of CPU here, of some 25 a short task
+// costs it. The launcher is a fork the desk makes anyway; a `sh` in front of it runs the checkout (a fork of the
 // small shell) and then becomes the launcher. The agent cannot run before its files are there: the shell execs the
 // launcher only once the checkout succeeded.
 import { randomUUID } from 'node:crypto';

@@ -18,6 +18,8 @@ export interface PendingCheckout {
    * agent's git reads in the sandbox); undefined when git or `env` is not on the desk's PATH (then call `now`).
    */
   step(copyIndexTo?: string): Promise<CheckoutStep | undefined>;
+  /** After the launcher's checkout failed: undoes the registration as a failed `now` does (nothing of the task ran in it). */
+  abandon(): Promise<void>;
 }
 
 /** `forget`: drops the desk's record of the worktree once a failed checkout undid its registration. */
@@ -32,6 +34,10 @@ export function pendingCheckout(git: GitRunner, registered: RegisteredWorktree, 
   return {
     get started() { return filling !== undefined; },
     now: () => (filling ??= fill()),
+    async abandon() {
+      registered.undo();
+      await forget();
+    },
     async step(copyIndexTo) {
       const invocation = await git.invocation(registered.repo, CHECKOUT_ARGS);
       const searchPath = invocation.env.PATH ?? '';

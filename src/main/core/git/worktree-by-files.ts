@@ -79,6 +79,8 @@ export interface RegisteredWorktree {
    * repository.
    */
   fill(git: GitRunner): Promise<GitResult>;
+  /** Undoes the registration, as a failed `fill` does: for a checkout that failed in another process. */
+  undo(): void;
 }
 
 /**
@@ -124,6 +126,7 @@ export function registerWorktreeByFiles(request: WorktreeByFilesRequest): Regist
       if (filled.exitCode !== 0) made.run();
       return filled;
     },
+    undo: () => made.run(),
   };
 }
 

@@ -2,7 +2,7 @@
 // finds them there with its git's status clean, and a checkout that fails ends the task with git's reason before the
 // agent runs.
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { git } from '../git/git-test-fixture';
@@ -36,8 +36,11 @@ describe.skipIf(skip)(`a new task's checkout made by its agent's launcher${skip 
     const task = (await d.api('GET', '/tasks/broken-base')).json as { errorMessage: string; worktreePath: string };
     expect(task.errorMessage).toContain('could not be checked out in its new worktree (git reset --hard exited with 128)');
     expect(task.errorMessage).toContain('ababababab');
-    expect(existsSync(join(task.worktreePath, 'ran.txt'))).toBe(false);
     const events = JSON.stringify(await taskEvents(d, 'broken-base'));
     expect(events).not.toContain('"type":"agent"');
+    // Undone as when the desk's own checkout fails: no worktree, no admin dir in the repository, no branch.
+    expect(existsSync(task.worktreePath)).toBe(false);
+    expect(readdirSync(join(d.repo, '.git', 'worktrees'))).toEqual([]);
+    expect(git(d.repo, 'for-each-ref', 'refs/heads/desk')).toBe('');
   });
 });

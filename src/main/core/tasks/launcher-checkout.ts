@@ -19,14 +19,19 @@ export async function checkoutForLauncher(checkout: PendingCheckout | undefined,
   return step;
 }
 
-/** The task's error when the launcher's checkout failed (the agent never ran); undefined for any other end. */
-export async function launcherCheckoutFailure(launcher: CheckoutFirst | undefined, agent: RunningAgent, exitCode: number | null | undefined): Promise<string | undefined> {
-  if (!launcher || exitCode !== CHECKOUT_FAILED_STATUS) return undefined;
+/**
+ * The task's error when the launcher's checkout failed (the agent never ran), with the worktree's registration undone
+ * as when the desk's own checkout fails; undefined for any other end.
+ */
+export async function launcherCheckoutFailure(checkout: PendingCheckout | undefined, launcher: CheckoutFirst | undefined, agent: RunningAgent, exitCode: number | null | undefined): Promise<string | undefined> {
+  if (!checkout || !launcher || exitCode !== CHECKOUT_FAILED_STATUS) return undefined;
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([agent.logEnded, new Promise<void>((done) => { timer = setTimeout(done, LOG_WAIT_MS); })]);
   clearTimeout(timer);
   const failure = launcher.failure(agent.recentLog());
   if (!failure) return undefined;
+  // Nothing runs in the worktree: its launcher ended before it became the agent.
+  await checkout.abandon();
   const said = failure.stderr === '' ? '.' : `:\n${failure.stderr}`;
   return failure.step === 'copy'
     ? `The task's index could not be copied into its sandbox's git dir${said}\nResubmit the task to try again.`

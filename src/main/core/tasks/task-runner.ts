@@ -177,7 +177,7 @@ export async function runTask(given: RunContext): Promise<RunOutcome> {
       const ended = await converse(context, agent, worktree, spec, { terminals, files: isolation.files ?? createWorktreeFiles(worktree), confined, endpoints }, said.append);
       if (signal.aborted) return { status: 'cancelled', output: said.text() };
       if (ended.status !== 'ended') {
-        const checkoutFailed = await launcherCheckoutFailure(launcher, agent, exitCode);
+        const checkoutFailed = await launcherCheckoutFailure(checkout, launcher, agent, exitCode);
         return checkoutFailed === undefined ? { ...ended, output: said.text() } : { status: 'error', message: checkoutFailed };
       }
       // An agent on a disk of its own hands its work back while it is still there to do so.
