@@ -26,6 +26,7 @@ import { createWorktreeRecords } from './worktree-records';
 import { expectedWorktreeGitDir } from './expected-git-dir';
 import { registerWorktreeByFiles, type RegisteredWorktree } from './worktree-by-files';
 import { pendingCheckout, type PendingCheckout } from './pending-checkout';
+import { rememberedOnPath } from '../host/find-on-path';
 import type { TaskDiff } from '../../../shared/review';
 import type { RetireContext } from './retire-task';
 
@@ -131,6 +132,8 @@ export function createGitService(options: GitServiceOptions): GitService {
   const globalConfig = join(stateDir, 'empty-gitconfig');
   const git = createGitRunner({ hooksDir, globalConfig });
   const records = createWorktreeRecords(join(stateDir, 'worktrees'));
+  // Where git and env are, for the launchers that check new worktrees out (./pending-checkout.ts).
+  const programs = rememberedOnPath();
   const repoLock = createMutex();
 
   // Two steps, each made once: what every command needs (the dirs, the empty global config, the
@@ -256,7 +259,7 @@ export function createGitService(options: GitServiceOptions): GitService {
         return { worktree: { gitDir, workTree: path, commonDir } };
       });
       if (byFiles) {
-        const checkout = pendingCheckout(git, byFiles, () => records.remove(taskId));
+        const checkout = pendingCheckout(git, byFiles, () => records.remove(taskId), programs);
         // Merges need the files; without any, the checkout can wait for whoever needs the files first.
         if (deferCheckout && dependencyBranches.length === 0) return { path, branch, baseCommit, checkout };
         await checkout.now();

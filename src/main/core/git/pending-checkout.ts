@@ -2,7 +2,6 @@
 // (./checkout-first.ts, no process of the desk's) or the desk does, in its own git process, when something needs the
 // files before the agent starts (the repository's setup) or no launcher of this machine starts the agent.
 import { join } from 'node:path';
-import { findOnPath } from '../host/find-on-path';
 import type { CheckoutStep } from './checkout-first';
 import { gitFailed } from './git-errors';
 import type { GitRunner } from './git-runner';
@@ -22,8 +21,11 @@ export interface PendingCheckout {
   abandon(): Promise<void>;
 }
 
-/** `forget`: drops the desk's record of the worktree once a failed checkout undid its registration. */
-export function pendingCheckout(git: GitRunner, registered: RegisteredWorktree, forget: () => Promise<void>): PendingCheckout {
+/**
+ * `forget`: drops the desk's record of the worktree once a failed checkout undid its registration. `onPath`: where a
+ * program is on a PATH (../host/find-on-path.ts).
+ */
+export function pendingCheckout(git: GitRunner, registered: RegisteredWorktree, forget: () => Promise<void>, onPath: (program: string, path: string) => string | undefined): PendingCheckout {
   let filling: Promise<void> | undefined;
   const fill = async (): Promise<void> => {
     const filled = await registered.fill(git);
@@ -41,8 +43,8 @@ export function pendingCheckout(git: GitRunner, registered: RegisteredWorktree, 
     async step(copyIndexTo) {
       const invocation = await git.invocation(registered.repo, CHECKOUT_ARGS);
       const searchPath = invocation.env.PATH ?? '';
-      const gitProgram = findOnPath('git', searchPath);
-      const envProgram = findOnPath('env', searchPath);
+      const gitProgram = onPath('git', searchPath);
+      const envProgram = onPath('env', searchPath);
       if (gitProgram === undefined || envProgram === undefined) return undefined;
       return {
         envProgram,
