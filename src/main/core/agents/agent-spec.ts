@@ -37,6 +37,12 @@ export const AgentSpec = lazySchema(() => z.object({
    * sandbox, where the agent may replace them (temp file and rename), and copied back when the task ends.
    */
   stateFiles: z.array(GrantedPath).optional(),
+  /**
+   * What a login needs, inside a state dir or among the state files (Claude's `~/.claude/.credentials.json`): the only
+   * state a task hands back to the person's home (a refreshed token). Everything else a task writes to its state stays
+   * in the task's own layer (../sandbox/state-layers.ts), never settings, hooks, MCP servers, memory or commands.
+   */
+  loginFiles: z.array(GrantedPath).optional(),
   /** The service hosts the agent talks to; inside the sandbox it reaches these and nothing else. */
   networkHosts: z.array(HostPattern).optional(),
   /**

@@ -35,7 +35,7 @@ const ConfigEntry = lazySchema(() => z.object({
   // The rest means what it means in AgentSpec, checked alike. An entry replacing a known agent keeps the known agent's
   // fileMethods unless it names its own; its npmPackage (a package, `name@version`, a tarball path) overrides the known one.
   ...AgentSpec.pick({
-    authMethod: true, fileMethods: true, stateDirs: true, stateFiles: true, networkHosts: true, confinedMode: true, confinedAskMode: true,
+    authMethod: true, fileMethods: true, stateDirs: true, stateFiles: true, loginFiles: true, networkHosts: true, confinedMode: true, confinedAskMode: true,
     endpointFiles: true, npmPackage: true,
   }).shape,
   /** For an agent slow to start: how long each handshake step may wait (default 30 000 ms). */

@@ -52,16 +52,19 @@ const OPENCODE_KEYS = [
   'GOOGLE_GENERATIVE_AI_API_KEY', 'OPENROUTER_API_KEY', 'OLLAMA_API_KEY', 'LMSTUDIO_API_KEY',
 ];
 
-function known(entry: Pick<KnownAgent, 'id' | 'name' | 'command' | 'args' | 'npmPackage' | 'envAllowlist' | 'stateDirs' | 'networkHosts'> & Partial<Pick<KnownAgent, 'confinedMode' | 'confinedAskMode' | 'endpointFiles'>>): KnownAgent {
+function known(entry: Pick<KnownAgent, 'id' | 'name' | 'command' | 'args' | 'npmPackage' | 'envAllowlist' | 'stateDirs' | 'loginFiles' | 'networkHosts'> & Partial<Pick<KnownAgent, 'confinedMode' | 'confinedAskMode' | 'endpointFiles'>>): KnownAgent {
   return { ...entry, dialect: 'acp', env: {} };
 }
 
 // Where each vendor keeps its login and settings, and the hosts it talks to: inside the sandbox the
-// agent writes only there (besides its worktree) and reaches only these hosts (see docs/security.md).
+// agent writes only there (besides its worktree), into a layer of the task's own, and reaches only these hosts (see
+// docs/security.md). `loginFiles` are the vendor's credentials files, found in its own code: the only state a task hands
+// back to the person's home, so a token refreshed in a task keeps working outside it.
 // Claude Code also keeps `~/.claude.json` (onboarding, projects), replaced by rename, with backups beside it.
-const ANTHROPIC = { stateDirs: ['~/.claude'], stateFiles: ['~/.claude.json'], networkHosts: ['api.anthropic.com', 'console.anthropic.com', 'claude.ai', 'statsig.anthropic.com'] };
+const ANTHROPIC = { stateDirs: ['~/.claude'], stateFiles: ['~/.claude.json'], loginFiles: ['~/.claude/.credentials.json'], networkHosts: ['api.anthropic.com', 'console.anthropic.com', 'claude.ai', 'statsig.anthropic.com'] };
 const GOOGLE = {
   stateDirs: ['~/.gemini'],
+  loginFiles: ['~/.gemini/oauth_creds.json', '~/.gemini/google_accounts.json'],
   networkHosts: ['generativelanguage.googleapis.com', 'cloudcode-pa.googleapis.com', 'oauth2.googleapis.com', 'accounts.google.com', 'aiplatform.googleapis.com', '*.aiplatform.googleapis.com'],
   // Gemini CLI (0.61) checks a file before write_file by reading it through the client, and takes any error answer,
   // ACP's resource-not-found included, for "exists but unreadable": through the desk it could never create a file.
@@ -69,7 +72,7 @@ const GOOGLE = {
   // (known() passes the field on with the rest).
   fileMethods: { readTextFile: false, writeTextFile: true },
 } satisfies Partial<KnownAgent>;
-const OPENAI = { stateDirs: ['~/.codex'], networkHosts: ['api.openai.com', 'chatgpt.com', 'auth.openai.com'] };
+const OPENAI = { stateDirs: ['~/.codex'], loginFiles: ['~/.codex/auth.json'], networkHosts: ['api.openai.com', 'chatgpt.com', 'auth.openai.com'] };
 
 export const KNOWN_AGENTS: readonly KnownAgent[] = [
   known({ id: 'claude-agent-acp', name: 'Claude Agent', command: 'claude-agent-acp', args: [], npmPackage: '@agentclientprotocol/claude-agent-acp', envAllowlist: ANTHROPIC_KEYS, ...ANTHROPIC }),
@@ -85,10 +88,11 @@ export const KNOWN_AGENTS: readonly KnownAgent[] = [
     id: 'opencode', name: 'OpenCode', command: 'opencode', args: ['acp'], npmPackage: 'opencode-ai',
     envAllowlist: OPENCODE_KEYS, endpointFiles: ['$OPENCODE_CONFIG', '~/.config/opencode/opencode.json', '~/.config/opencode/opencode.jsonc'],
     stateDirs: ['~/.local/share/opencode', '~/.config/opencode', '~/.cache/opencode', '~/.local/state/opencode'],
+    loginFiles: ['~/.local/share/opencode/auth.json'],
     networkHosts: ['opencode.ai', '*.opencode.ai', 'models.dev', 'api.anthropic.com', 'api.openai.com', 'generativelanguage.googleapis.com', 'openrouter.ai'],
   }),
   known({ id: 'qwen', name: 'Qwen Code', command: 'qwen', args: ['--acp'], npmPackage: '@qwen-code/qwen-code', envAllowlist: QWEN_KEYS, endpointFiles: ['~/.qwen/settings.json'],
-    stateDirs: ['~/.qwen'], networkHosts: ['chat.qwen.ai', 'portal.qwen.ai', 'dashscope.aliyuncs.com', 'dashscope-intl.aliyuncs.com'] }),
+    stateDirs: ['~/.qwen'], loginFiles: ['~/.qwen/oauth_creds.json'], networkHosts: ['chat.qwen.ai', 'portal.qwen.ai', 'dashscope.aliyuncs.com', 'dashscope-intl.aliyuncs.com'] }),
   known({ id: 'copilot', name: 'GitHub Copilot', command: 'copilot', args: ['--acp'], npmPackage: '@github/copilot', envAllowlist: ['COPILOT_GITHUB_TOKEN', 'GH_TOKEN', 'GITHUB_TOKEN'],
     stateDirs: ['~/.copilot'], networkHosts: ['api.github.com', 'github.com', '*.githubcopilot.com', 'copilot-proxy.githubusercontent.com'] }),
   known({
@@ -97,5 +101,5 @@ export const KNOWN_AGENTS: readonly KnownAgent[] = [
     stateDirs: ['~/.cline'], networkHosts: ['api.cline.bot', '*.cline.bot', 'api.anthropic.com', 'api.openai.com', 'openrouter.ai'],
   }),
   known({ id: 'auggie', name: 'Auggie', command: 'auggie', args: ['--acp'], npmPackage: '@augmentcode/auggie', envAllowlist: ['AUGMENT_SESSION_AUTH', 'AUGMENT_API_TOKEN', 'AUGMENT_API_URL'],
-    stateDirs: ['~/.augment'], networkHosts: ['*.augmentcode.com'] }),
+    stateDirs: ['~/.augment'], loginFiles: ['~/.augment/session.json'], networkHosts: ['*.augmentcode.com'] }),
 ];

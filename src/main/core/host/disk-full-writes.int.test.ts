@@ -102,7 +102,7 @@ describe.skipIf(small.skip)(`writes onto a full file system${small.skip ? ` (ski
     expect(existsSync(join(worktree, 'data', 'report.csv'))).toBe(false);
   });
 
-  it('leaves the person\'s state file, and the target of their link, as they were when the copy back finds no room', async () => {
+  it('leaves the person\'s login file, and the target of their link, as they were when the hand-back finds no room', async () => {
     const home = join(disk, 'home');
     const dotfiles = join(disk, 'dotfiles');
     mkdirSync(home);
@@ -119,7 +119,7 @@ describe.skipIf(small.skip)(`writes onto a full file system${small.skip ? ` (ski
     writeFileSync(join(plan.source, '.linked.json'), `{"agent":"${'b'.repeat(1024 * 1024)}"}`);
     filler = fillUp(join(disk, 'filler.bin'));
 
-    const problems = await returnStateFiles([plan], new Map([[plan.stateFiles[0] as string, 'before'], [plan.stateFiles[1] as string, 'before']]));
+    const problems = await returnStateFiles([plan], new Map([[plan.stateFiles[0] as string, 'before'], [plan.stateFiles[1] as string, 'before']]), (file) => [file]);
 
     expect(readFileSync(join(home, '.agent.json'), 'utf8')).toBe('{"person":"kept"}');
     expect(readFileSync(join(dotfiles, 'linked.json'), 'utf8')).toBe('{"linked":"kept"}');

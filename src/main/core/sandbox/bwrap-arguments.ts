@@ -35,6 +35,11 @@ export interface SandboxLayout {
   newSession: boolean;
   /** Variables set for the process on top of those it inherits (the network bridge's settings for its preload). */
   env?: Readonly<Record<string, string>>;
+  /**
+   * Started inside the desk's own user namespace (./state-namespace.ts), where the desk's user has no id of its own: a
+   * user namespace of the sandbox's gives the process its ids back.
+   */
+  ownIds?: { uid: number; gid: number };
 }
 
 const KIND_ORDER: Record<Mount['kind'], number> = { 'hide-dir': 0, 'scratch-dir': 0, 'hide-file': 1, symlink: 1, writable: 2, 'read-only': 3 };
@@ -48,6 +53,7 @@ export function bwrapArguments(layout: SandboxLayout, command: string, args: rea
     // Run as root (CI, containers), bubblewrap would keep root's capabilities inside: enough to undo the mounts.
     '--cap-drop', 'ALL',
     ...(layout.network === 'none' ? ['--unshare-net'] : []),
+    ...(layout.ownIds ? ['--unshare-user', '--uid', String(layout.ownIds.uid), '--gid', String(layout.ownIds.gid)] : []),
     ...(layout.newSession ? ['--new-session'] : []),
     '--ro-bind', '/', '/',
     '--dev', '/dev',

@@ -5,11 +5,14 @@ import { agentCacheDir } from '../agents/agent-installs';
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { existsSync, realpathSync, rmSync } from 'node:fs';
+import { realMounts, resolverDirs } from './real-mounts';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { AgentPolicy } from '../../../shared/governance';
 import type { SandboxKind, SandboxStatus } from '../../../shared/sandbox';
 import type { AgentSpec } from '../agents/agent-spec';
-import { bwrapArguments, type Mount, type SandboxLayout } from './bwrap-arguments';
+import { bwrapArguments, type SandboxLayout } from './bwrap-arguments';
+import { createStateLayers, type StateLayers } from './state-layers';
+import { findNamespaceTools } from './state-namespace';
 import { endLeftoverSandboxes } from './leftover-sandboxes';
 import { dataDirRunFolders, foldersInMemory, runPlaces, sweepRunFolders, type RunFolderRoots } from './run-folders';
 import { diskFolderFiles, memoryFolderFiles } from './run-folder-files';
@@ -95,6 +98,8 @@ export interface TaskSandboxDeps {
   environment?: NodeJS.ProcessEnv;
   /** The desk's git for the task's own git dir (default: one with hooks off, like the git service's). */
   git?: GitRunner;
+  /** Each task's own layer of its agent's state (./state-layers.ts); default: in the data dir, overlays where possible. */
+  stateLayers?: StateLayers;
 }
 
 const sandboxUnavailable = (message: string) => new DeskError('unavailable', 'sandbox_unavailable', message);
@@ -117,6 +122,8 @@ export interface TaskSandbox {
   isolate(request: IsolationRequest): Promise<TaskIsolation>;
   /** What the agent's tasks see, for Settings: laid out by the same planner as `isolate`. */
   viewOf(agent: AgentSpec): AgentSandboxView;
+  /** Removes a task's layers of agent state: its worktree is gone, so no later turn can continue from them. */
+  forgetState(taskId: string): Promise<void>;
 }
 
 export interface IsolationRequest {
@@ -128,6 +135,8 @@ export interface IsolationRequest {
   gitCommonDir?: string;
   /** The desk's MCP server the agent is given (a loopback URL): reachable from inside the sandbox too. */
   mcpUrl?: string;
+  /** The task's first turn: the agent's state starts again from the person's, not from an earlier submission's. */
+  fresh?: boolean;
 }
 
 export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
@@ -138,6 +147,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
   const fixedViews = createFixedViews();
   const runFolders = deps.runFolders ?? dataDirRunFolders(deps.dataDir);
   const folderFiles = foldersInMemory(runFolders) ? memoryFolderFiles : diskFolderFiles;
+  const stateLayers = deps.stateLayers ?? createStateLayers({ dataDir: deps.dataDir, tools: findNamespaceTools((deps.environment ?? process.env).PATH ?? '') });
 
   return {
     status,
@@ -151,11 +161,12 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
     close() {
       if (foldersInMemory(runFolders)) rmSync(runFolders.folders, { recursive: true, force: true });
     },
+    forgetState: (taskId) => stateLayers.remove(taskId),
     viewOf(agent) {
       const environment = deps.environment ?? process.env;
       return agentSandboxView({ status, dataDir: deps.dataDir, runFolders, gitCommonDir: deps.gitCommonDir, home: deps.home, environment, agent, policy: deps.policyFor(agent.id) });
     },
-    async isolate({ worktree, agent, log, mcpUrl, ...request }) {
+    async isolate({ worktree, agent, log, mcpUrl, fresh, ...request }) {
       await deps.machineChecked?.();
       // The repository the task works in, when the desk has several; else the one it was made for.
       const gitCommonDir = request.gitCommonDir ?? deps.gitCommonDir;
@@ -187,6 +198,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
       for (const dir of stateDirs) await mkdir(dir, { recursive: true }).catch(() => undefined);
       const stateFiles = (agent.stateFiles ?? []).map((file) => expandHome(file, agentHome));
       for (const file of stateFiles) await mkdir(dirname(file), { recursive: true }).catch(() => undefined);
+      const loginFiles = (agent.loginFiles ?? []).map((file) => expandHome(file, agentHome));
       // Read-only only works on what exists: an `info/attributes` written later would steer every worktree.
       if (!existsSync(join(gitCommonDir, 'info'))) await mkdir(join(gitCommonDir, 'info'), { recursive: true }).catch(() => undefined);
 
@@ -224,6 +236,8 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
       const environment = deps.environment ?? process.env;
       // The read view is the same for every task of the agent: remembered (./fixed-view.ts); the layout is the task's.
       const fixed = fixedViews.viewFor({ home: deps.home, agent, policy, environment });
+      // What the task writes to the agent's state lands in a layer of its own (./state-layers.ts).
+      const state = await stateLayers.open({ taskId: request.taskId, agentId: agent.id, stateDirs, stateFiles, loginFiles, fresh: fresh === true, log });
       const baseMounts = [...sandboxMounts({
           home: deps.home,
           dataDir: deps.dataDir,
@@ -231,14 +245,15 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
           taskGitDir: taskGit,
           worktree,
           tempDir,
-          stateDirs,
+          // Overlays are mounted at the state dirs themselves, which are then bound writable; copies take their place.
+          stateDirs: state.mode === 'overlay' ? stateDirs : [],
           readablePaths: policy.readablePaths,
           extraWritable: [...(proxy?.bindPaths ?? []), ...(relay?.bindPaths ?? [])],
           // Agents installed from Settings live in the data dir, which is hidden: their cache comes back read-only.
           keepReadable: [agentCacheDir(deps.dataDir), ...(network === 'host' ? resolverDirs() : [])],
           // The task's own places are new each run: asked afresh, never remembered.
           kindOf: (path) => ([worktree, root, tempDir, ...stateDirs].some((own) => isWithin(path, own)) ? hostKindOf(path) : fixed.kindOf(path)),
-      }), ...fixed.readView(tempDir)];
+      }), ...fixed.readView(tempDir), ...state.mounts];
       // State files live in a scratch copy of their directory (the home), returned to the person's when the task ends.
       const scratch = planStateScratch({
         stateFiles,
@@ -248,41 +263,47 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
         // Only what the view shows of the directory comes back (not the rest of a hidden home).
         entriesOf: (dir) => hostEntriesOf(dir).filter((entry) => visibleIn(baseMounts, join(dir, entry.name))),
       });
-      const stateBefore = await fillStateScratch(scratch);
       const layout: SandboxLayout = {
         bwrap: status.path ?? 'bwrap',
         cwd: worktree,
         network,
         newSession: true,
         mounts: realMounts([...baseMounts, ...scratchMounts(scratch)]),
+        ...(state.mode === 'overlay' && { ownIds: { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 } }),
       };
       const writablePlaces = [...stateDirs, ...stateFiles];
-      const limits = await openLimits();
+      const [stateBefore, limits] = await Promise.all([fillStateScratch(scratch, state.keptFileOf), openLimits()]).catch(async (error: unknown) => {
+        await state.release();
+        throw error;
+      });
       return {
         kind: 'bubblewrap',
-        description: `Sandboxed (${status.version ?? 'bubblewrap'}): sees its own /tmp and of the home only its toolchains; writes only to the worktree, its own git dir (the repository's objects read-only, its refs out of reach), its temp dir${writablePlaces.length > 0 ? ` and ${writablePlaces.join(', ')}` : ''}; ${networkNote}.${limits?.description ? ` ${limits.description}` : ''}`,
+        description: `Sandboxed (${status.version ?? 'bubblewrap'}): sees its own /tmp and of the home only its toolchains; writes only to the worktree, its own git dir (the repository's objects read-only, its refs out of reach), its temp dir${writablePlaces.length > 0 ? ` and its own ${state.mode === 'overlay' ? 'layer over' : 'copy of'} ${writablePlaces.join(', ')} (nothing written there reaches your home${loginFiles.length > 0 ? ' but a refreshed login' : ''})` : ''}; ${networkNote}.${limits?.description ? ` ${limits.description}` : ''}`,
         env: { TMPDIR: tempDir, TMP: tempDir, TEMP: tempDir },
         wrap(command, args, options = {}) {
           // The agent and the workspace's setup commands get the relay; terminals a person or agent opens do not.
           const flags = [...(proxy?.bridgeFlags ?? []), ...(relay && !options.terminal ? relay.bridgeFlags : [])];
           const inner = bridged(deps.bridge, command, args, flags, agentEnv.PATH);
           const confined = bwrapArguments({ ...layout, newSession: !options.terminal, cwd: options.cwd ?? worktree, ...(inner.env && { env: inner.env }) }, inner.command, inner.args);
+          // Into the namespace that holds the state overlays, where bubblewrap makes the sandbox from.
+          const entered = state.enter(layout.bwrap, confined);
           // Outside bubblewrap: the cgroup tree is read-only inside, and the join happens before the sandbox exists.
-          return limits ? limits.wrap(layout.bwrap, confined) : { command: layout.bwrap, args: confined };
+          return limits ? limits.wrap(entered.command, entered.args) : entered;
         },
         async dispose() {
           // Independent steps side by side: a run's end waits for the slowest of them, not for their sum.
           await Promise.all([proxy?.close().catch(() => undefined), relay?.close().catch(() => undefined)]);
           // Every process of the sandbox has ended: what the agent's git left can no longer change.
-          const [taken, problems] = await Promise.all([
+          const [taken, problems, stateLines] = await Promise.all([
             taskGit.takeCommits(log).catch((error: unknown) => {
               log(`The agent's own commits were not taken: ${error instanceof Error ? error.message : String(error)}. The files it left are committed as the turn's work.`);
               return undefined;
             }),
-            returnStateFiles(scratch, stateBefore),
+            returnStateFiles(scratch, stateBefore, state.destinationsOf),
+            state.release(),
           ]);
           agentCommit = taken;
-          for (const problem of problems) log(problem);
+          for (const line of [...problems, ...stateLines]) log(line);
           // Both read from the root (the task's git dir, the state scratch): it goes once they are done.
           await Promise.all([removeRun(), limits?.close()]);
         },
@@ -351,41 +372,3 @@ function realOrUndefined(path: string): string | undefined {
     return undefined;
   }
 }
-
-/**
- * Mounts land where a path really leads (`/var/run` is `/run` on most systems): name each by its real path,
- * once, so the order of parents before children holds.
- */
-function realMounts(mounts: Mount[]): Mount[] {
-  const seen = new Set<string>();
-  const real: Mount[] = [];
-  for (const mount of mounts) {
-    // A link put back is the link itself, not where it leads.
-    const path = mount.kind === 'symlink' ? mount.path : tryRealpath(mount.path);
-    const key = `${mount.kind}:${path}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    real.push({ ...mount, path });
-  }
-  return real;
-}
-
-function tryRealpath(path: string): string {
-  try {
-    // realpath(3), one system call: fs.realpathSync looks at every segment of every mount itself, each run.
-    return realpathSync.native(path);
-  } catch {
-    return path;
-  }
-}
-
-/** With the network open, name resolution reads /etc/resolv.conf, which often links into the hidden /run. */
-function resolverDirs(): string[] {
-  try {
-    const real = realpathSync('/etc/resolv.conf');
-    return real.startsWith('/run/') ? [dirname(real)] : [];
-  } catch {
-    return [];
-  }
-}
-

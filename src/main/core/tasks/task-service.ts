@@ -61,7 +61,7 @@ export interface TaskServiceDeps {
   /** Runs `work` as one database transaction (all of it written, or none); settles once it is durable. */
   transaction?<T>(work: () => T): Promise<T>;
   /** Starts each run's processes confined to the task, where the machine allows it. */
-  sandbox: Pick<TaskSandbox, 'isolate' | 'confines'>;
+  sandbox: Pick<TaskSandbox, 'isolate' | 'confines'> & Partial<Pick<TaskSandbox, 'forgetState'>>;
   /** Which running tasks' agents went quiet (their summaries say since when). */ quiet?: QuietTasks;
   /** Where agents may run (docs/runners.md); without it every task runs `local`, through `sandbox`. */
   runners?: RunnerSet;
@@ -81,6 +81,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
   const cleanUp = (task: TaskRecord) => cleanUpWorktree(task, {
     agents, sandbox: sandboxFor(sandbox, repos.of(task.repo)), workspace: repos.of(task.repo).workspace,
     record: (event) => records.record(task.id, task.attempt, event), log: (text, level) => log(task, text, level),
+    ...(sandbox.forgetState && { forgetState: sandbox.forgetState }),
   });
 
   const runs = createTaskRuns({

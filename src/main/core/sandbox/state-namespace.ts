@@ -1,0 +1,94 @@
+// A mount namespace that holds one task's overlays over its agent's state dirs while the task runs. bubblewrap 0.8 has
+// no --overlay, so the desk mounts them itself: a small holder process makes a user and mount namespace of its own
+// (`unshare`), mounts each overlay where the state dir is, and waits; every process of the task then enters that
+// namespace (`nsenter`) before bubblewrap builds its sandbox from it. One namespace per task, so the agent, its
+// terminals and setup commands share one mount of each layer (two mounts of one upper dir are undefined behaviour).
+// The holder reads its stdin until the desk closes it or dies: the namespace and its mounts never outlive the desk.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { findOnPath } from '../host/find-on-path';
+
+/** One overlay: `lower` (read-only, the person's) under `upper` (the task's), shown at `target`. */
+export interface Overlay {
+  lower: string;
+  upper: string;
+  work: string;
+  target: string;
+}
+
+/** The programs the holder needs (util-linux), looked up once. */
+export interface NamespaceTools {
+  unshare: string;
+  nsenter: string;
+}
+
+export interface StateNamespace {
+  /** The program and arguments that run `command` inside the namespace. */
+  enter(command: string, args: readonly string[]): { command: string; args: string[] };
+  close(): void;
+}
+
+const READY = 'ready';
+const START_LIMIT_MS = 10_000;
+
+// $1…$4 of each overlay as positional words, never spliced into the script: a path is never read as shell.
+const HOLDER_SCRIPT = [
+  'while [ "$#" -gt 0 ]; do',
+  '  mount -t overlay overlay -o "lowerdir=$1,upperdir=$2,workdir=$3,userxattr" "$4" || exit 1',
+  '  shift 4',
+  'done',
+  `echo ${READY}`,
+  // Waits until the desk closes the pipe (or dies): then the namespace goes, and its mounts with it.
+  'read _ || true',
+].join('\n');
+
+export function findNamespaceTools(searchPath: string): NamespaceTools | undefined {
+  const unshare = findOnPath('unshare', searchPath);
+  const nsenter = findOnPath('nsenter', searchPath);
+  return unshare && nsenter ? { unshare, nsenter } : undefined;
+}
+
+/** Starts the holder and resolves once every overlay is mounted; rejects with the mount's own words when one fails. */
+export async function openStateNamespace(tools: NamespaceTools, overlays: readonly Overlay[]): Promise<StateNamespace> {
+  const words = overlays.flatMap((overlay) => [overlay.lower, overlay.upper, overlay.work, overlay.target]);
+  // -U -r: a user namespace where the desk's user is root, which may mount an overlay (Linux 5.11+); -m: its mounts.
+  const holder = spawn(tools.unshare, ['--user', '--map-root-user', '--mount', 'sh', '-c', HOLDER_SCRIPT, 'desk-state', ...words], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  await holderReady(holder);
+  const pid = holder.pid;
+  if (pid === undefined) throw new Error('the namespace holder has no process id');
+  return {
+    enter(command, args) {
+      // --preserve-credentials: the desk's user stays itself (a setgroups to root is refused in this namespace);
+      // bubblewrap's own user namespace then maps it back to the same id inside the sandbox.
+      return { command: tools.nsenter, args: [`--target=${pid}`, '--user', '--mount', '--preserve-credentials', '--', command, ...args] };
+    },
+    close() {
+      holder.stdin?.end();
+      holder.kill('SIGKILL');
+    },
+  };
+}
+
+function holderReady(holder: ChildProcess): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let stdout = '';
+    let stderr = '';
+    const fail = (why: string) => {
+      clearTimeout(timer);
+      holder.kill('SIGKILL');
+      reject(new Error(why));
+    };
+    const timer = setTimeout(() => fail(`the overlay mounts took over ${START_LIMIT_MS / 1000} s`), START_LIMIT_MS);
+    holder.on('error', (error) => fail(error.message));
+    holder.stderr?.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+    holder.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (stdout.includes(READY)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    holder.on('exit', (code) => fail(stderr.trim() || `the namespace holder ended with code ${code}`));
+  });
+}
