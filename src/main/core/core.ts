@@ -57,6 +57,8 @@ import { rememberedSandboxProbe } from './sandbox/remembered-sandbox-probe';
 import { createMachineCheck } from './sandbox/machine-check';
 import { answeredProbe } from './host/remembered-probe';
 import { createTaskSandbox } from './sandbox/task-sandbox';
+import { createStateLayers } from './sandbox/state-layers';
+import { findNamespaceTools } from './sandbox/state-namespace';
 import { startTaskLimits } from './sandbox/limits/desk-limits';
 import { createDeskReposRepo } from './store/desk-repos-repo';
 import { createRepoSet, openRepo, type RepoSet } from './repos/repo-set';
@@ -168,8 +170,11 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   const sandboxStatus: SandboxStatus = { ...await sandboxProbe.first, limits: taskLimits.status };
   const machineCheck = createMachineCheck({ sandbox: sandboxProbe, limits: deskLimits, status: sandboxStatus, log });
   if (!sandboxStatus.available) log(`Agents run unsandboxed: ${sandboxStatus.reason} ${sandboxStatus.fix ?? ''}`.trim());
+  // Each task's own layer of its agent's state, for the local sandbox and the docker runner alike.
+  const stateLayers = createStateLayers({ dataDir: config.dataDir, tools: findNamespaceTools(process.env.PATH ?? '') });
   const sandbox = createTaskSandbox({
     status: sandboxStatus,
+    stateLayers,
     dataDir: config.dataDir,
     runFolders: runFolderRootsFor(config.dataDir, { env: process.env, uid: process.getuid?.() }),
     // Found by openRepository above (absolute, symlinks resolved), with no ambient GIT_* variable to steer it.
@@ -202,7 +207,10 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   const runnerGate = cluster?.createRunnerGate();
   const runners = createRunnerSet([
     createLocalRunner({ sandbox, capacity: () => taskConfig.concurrency }),
-    createDockerRunner({ config: runnersConfig.docker, deskId, dataDir: config.dataDir, repoRoot, gitCommonDir: repository.commonDir, policyFor: (agentId) => governance.policyFor(agentId) }),
+    createDockerRunner({
+      config: runnersConfig.docker, deskId, dataDir: config.dataDir, repoRoot, gitCommonDir: repository.commonDir, policyFor: (agentId) => governance.policyFor(agentId),
+      stateLayers, home: homedir(),
+    }),
     ...(cluster && runnerGate ? [cluster.createClusterRunner({
       config: runnersConfig.cluster, deskId, dataDir: config.dataDir, gitCommonDir: repository.commonDir, gate: runnerGate,
       listeningUrl: () => listeningUrl, policyFor: (agentId) => governance.policyFor(agentId),

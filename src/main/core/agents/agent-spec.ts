@@ -34,7 +34,7 @@ export const AgentSpec = lazySchema(() => z.object({
   stateDirs: z.array(GrantedPath).optional(),
   /**
    * State kept in files outside those dirs (Claude's `~/.claude.json`), absolute or `~/…`: writable in the
-   * sandbox, where the agent may replace them (temp file and rename), and copied back when the task ends.
+   * sandbox, where the agent may replace them (temp file and rename); the task's changes stay in its own layer.
    */
   stateFiles: z.array(GrantedPath).optional(),
   /**

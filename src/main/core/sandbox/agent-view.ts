@@ -54,7 +54,7 @@ export function agentSandboxView(request: AgentViewRequest): AgentSandboxView {
   const why = layoutReasons({ ...request, worktree, gitDir, tempDir, stateDirs, cache });
   const entries = [
     ...describeView(mounts, why),
-    ...stateFiles.map((path) => ({ path, access: 'writable' as const, why: "the agent's state file: a copy it may replace, copied back when the task ends" })),
+    ...stateFiles.map((path) => ({ path, access: 'writable' as const, why: "the agent's state file: the task's own copy, kept for its later turns, never copied to your home" })),
   ];
   return { agentId: agent.id, confined: true, note: `Sandboxed (${status.version ?? 'bubblewrap'}); <task> stands for each task's own directory.`, entries };
 }
@@ -73,7 +73,7 @@ function layoutReasons(facts: {
     if (path === facts.worktree) return "the task's worktree";
     if (path === facts.gitDir) return "the task's own git dir: its HEAD, index and refs";
     if (path === facts.tempDir) return "the task's temp dir";
-    if (facts.stateDirs.includes(path)) return "the agent's state";
+    if (facts.stateDirs.includes(path)) return "the agent's state, as a layer of the task's own: yours below, its writes kept for its later turns and never copied to your home (but a refreshed login)";
     if (path === facts.cache) return 'agents installed from Settings';
     if (path === facts.gitCommonDir) return "the repository's git dir: the person's refs, index, HEAD, stash and reflogs";
     if (path === join(facts.gitCommonDir, 'objects')) return "the repository's objects, which the task's git borrows";

@@ -2,7 +2,8 @@
 // writing a temp file beside it and renaming it over (with backups beside it too), so a bind mount of the file
 // fails (EBUSY) and its directory (the home) must take new entries. The directory is therefore replaced by a
 // scratch directory of the task's: the person's entries come back read-only, the state files are copied in
-// before the agent starts and copied back when the task ends, and anything else written there is discarded.
+// before the agent starts (the task's own copy from an earlier turn, else the person's) and kept in the task's layer
+// when the run ends (./state-layers.ts), and anything else written there is discarded.
 // Pure: the shell (./state-scratch.ts) reads the directory and moves the files.
 import { basename, dirname, join } from 'node:path';
 import type { Mount } from './bwrap-arguments';

@@ -4,7 +4,7 @@
 // the person's dirs an overlay where the kernel lets the desk mount one (./state-namespace.ts), else a copy per task.
 import { constants } from 'node:fs';
 import { chmod, cp, lstat, mkdir, open, readdir, realpath, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import type { Mount } from './bwrap-arguments';
 import { layerPathOf, overlayNameable, planStateLayer, stateLayersDir, taskKey, type LayeredDir, type StateLayerPlan } from './state-layer-plan';
 import { openStateNamespace, type NamespaceTools, type StateNamespace } from './state-namespace';
@@ -41,8 +41,21 @@ export interface OpenStateLayer {
   release(): Promise<string[]>;
 }
 
+/** A container's hold on its task's state: a home of the task's own, with copies of the agent's state in it. */
+export interface OpenStateHome {
+  /** On this machine: what the container gets as its HOME. */
+  readonly home: string;
+  /** Hands changed login files back to the person's home. Returns lines for the log. */
+  release(): Promise<string[]>;
+}
+
 export interface StateLayers {
   open(request: StateLayerRequest): Promise<OpenStateLayer>;
+  /**
+   * For a container, which cannot enter the desk's namespace and must never get a bind of the person's state: a home
+   * folder of the task's own holding copies of the agent's state under `agentHome`, made at its first run.
+   */
+  openHome(request: StateLayerRequest & { agentHome: string }): Promise<OpenStateHome>;
   /** Removes every layer of a task (its worktree is gone: no later turn can use them). */
   remove(taskId: string): Promise<void>;
 }
@@ -86,7 +99,7 @@ export function createStateLayers(deps: { dataDir: string; tools: NamespaceTools
       refusalSaid = true;
       request.log(`Agent state: overlays cannot be mounted here (${overlayRefusal}); each task gets a copy of the agent's state dirs instead, made at its first run.`);
     }
-    for (const dir of plan.dirs) await copyOnce(dir, plan.loginFiles);
+    for (const dir of plan.dirs) await copyOnce(dir.path, dir.copy, plan.loginFiles);
     return { plan, mode: 'copy', holders: 0 };
   }
 
@@ -139,6 +152,38 @@ export function createStateLayers(deps: { dataDir: string; tools: NamespaceTools
       };
     },
     remove: removeTask,
+    async openHome(request) {
+      const plan = planStateLayer({ dataDir: deps.dataDir, ...request });
+      const home = join(plan.root, 'home');
+      if (request.fresh) await removeTask(request.taskId);
+      await mkdir(home, { recursive: true, mode: 0o700 });
+      const inHome = (path: string) => (path !== request.agentHome && isWithin(path, request.agentHome) ? join(home, relative(request.agentHome, path)) : undefined);
+      for (const path of [...request.stateDirs, ...request.stateFiles]) {
+        if (inHome(path) === undefined) request.log(`Agent state: ${path} lies outside the agent's HOME (${request.agentHome}), so its container does not get it.`);
+      }
+      for (const dir of request.stateDirs) {
+        const copy = inHome(dir);
+        if (copy !== undefined) await copyOnce(dir, copy, plan.loginFiles);
+      }
+      for (const file of request.stateFiles) {
+        const copy = inHome(file);
+        const made = copy === undefined || await lstat(copy).then(() => true, () => false);
+        const content = made ? undefined : await readPlain(file, dirname(file)).catch(() => undefined);
+        if (copy !== undefined && content !== undefined) await replaceFile(copy, content);
+      }
+      return {
+        home,
+        async release() {
+          const lines: string[] = [];
+          for (const file of plan.loginFiles) {
+            const copy = inHome(file);
+            const line = copy === undefined ? undefined : await handBack(file, copy, home).catch(() => undefined);
+            if (line) lines.push(line);
+          }
+          return lines;
+        },
+      };
+    },
   };
 }
 
@@ -151,22 +196,22 @@ function layeredDirOf(plan: StateLayerPlan, file: string): LayeredDir[] {
  * Without overlays, the task's state dirs are copies of the person's, made at its first run (sockets and devices left
  * out); at every run the person's login files are copied in again, so a newer login is what the task uses.
  */
-async function copyOnce(dir: LayeredDir, loginFiles: readonly string[]): Promise<void> {
-  const made = await lstat(dir.copy).then(() => true, () => false);
+async function copyOnce(dir: string, copy: string, loginFiles: readonly string[]): Promise<void> {
+  const made = await lstat(copy).then(() => true, () => false);
   if (!made) {
-    await mkdir(dirname(dir.copy), { recursive: true, mode: 0o700 });
-    await cp(dir.path, dir.copy, {
+    await mkdir(dirname(copy), { recursive: true, mode: 0o700 });
+    await cp(dir, copy, {
       recursive: true, verbatimSymlinks: true, errorOnExist: false, force: true, preserveTimestamps: true,
       filter: async (source) => {
         const stat = await lstat(source).catch(() => undefined);
         return stat !== undefined && (stat.isFile() || stat.isDirectory() || stat.isSymbolicLink());
       },
-    }).catch(() => mkdir(dir.copy, { recursive: true, mode: 0o700 }));
+    }).catch(() => mkdir(copy, { recursive: true, mode: 0o700 }));
   }
   for (const file of loginFiles) {
-    if (file === dir.path || !isWithin(file, dir.path)) continue;
+    if (file === dir || !isWithin(file, dir)) continue;
     const content = await readPlain(file, dirname(file)).catch(() => undefined);
-    if (content !== undefined) await replaceFile(layerPathOf(dir, file, 'copy'), content);
+    if (content !== undefined) await replaceFile(join(copy, relative(dir, file)), content);
   }
 }
 

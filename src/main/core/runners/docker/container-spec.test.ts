@@ -25,6 +25,16 @@ describe('the container of a task', () => {
     expect(HostConfig).toMatchObject({ NetworkMode: 'none', NanoCpus: 1.5e9, Memory: 512 * 1024 * 1024, PidsLimit: 100, CapDrop: ['ALL'], AutoRemove: true });
   });
 
+  it("gives the agent the task's own home, never the person's, as HOME in every container of the task", () => {
+    const withHome = { ...request, home: '/data/agent-state/abc/def/home' };
+    expect(createOptions(withHome, 'agent', [], request.worktree).HostConfig.Binds).toContain('/data/agent-state/abc/def/home:/desk-home:rw');
+    expect(createOptions(withHome, 'agent', [], request.worktree).Env).toContain('HOME=/desk-home');
+    const args = runArguments(withHome, 'sh', [], { cwd: request.worktree }).join(' ');
+    expect(args).toContain('--volume /data/agent-state/abc/def/home:/desk-home:rw');
+    expect(args).toContain('--env HOME=/desk-home');
+    expect(args).not.toContain('/home/me');
+  });
+
   it("passes the agent's variables but not this machine's PATH, HOME or temp dir", () => {
     expect(containerEnv(request.env)).toEqual({ ANTHROPIC_API_KEY: 'secret', HOME: '/tmp', TMPDIR: '/tmp' });
   });

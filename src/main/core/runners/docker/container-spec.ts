@@ -21,6 +21,11 @@ export interface ContainerRequest {
   limits: ContainerLimits;
   /** Owner of what the agent writes, so the person's files stay theirs. */
   user: string;
+  /**
+   * The task's own home on this machine (copies of the agent's state, ../../sandbox/state-layers.ts), the container's
+   * HOME at CONTAINER_HOME; without, HOME is the container's /tmp. Never the person's home or state dirs.
+   */
+  home?: string;
   env: Readonly<Record<string, string>>;
 }
 
@@ -33,13 +38,16 @@ export function tighterLimits(a: ContainerLimits, b: ContainerLimits | undefined
   return { ...(cpus !== undefined && { cpus }), ...(memoryMb !== undefined && { memoryMb }), ...(pids !== undefined && { pids }) };
 }
 
+/** Where the task's own home is in its containers. */
+export const CONTAINER_HOME = '/desk-home';
+
 /** Variables of the desk's machine that would mislead a program in another root file system. */
 const HOST_ONLY_ENV = new Set(['PATH', 'HOME', 'TMPDIR', 'TMP', 'TEMP', 'PWD', 'OLDPWD', 'SHELL', 'USER', 'LOGNAME']);
 
-export function containerEnv(env: Readonly<Record<string, string>>): Record<string, string> {
+export function containerEnv(env: Readonly<Record<string, string>>, home?: string): Record<string, string> {
   const kept = Object.fromEntries(Object.entries(env).filter(([name]) => !HOST_ONLY_ENV.has(name)));
-  // The worktree's user has no home in the image: /tmp (a tmpfs) stands in.
-  return { ...kept, HOME: '/tmp', TMPDIR: '/tmp' };
+  // The worktree's user has no home in the image: the task's own, or /tmp (a tmpfs), stands in.
+  return { ...kept, HOME: home === undefined ? '/tmp' : CONTAINER_HOME, TMPDIR: '/tmp' };
 }
 
 export function binds(request: ContainerRequest): string[] {
@@ -47,6 +55,7 @@ export function binds(request: ContainerRequest): string[] {
     `${request.worktree}:${request.worktree}:rw`,
     ...request.gitBinds,
     ...request.readOnly.map((path) => `${path}:${path}:ro`),
+    ...(request.home === undefined ? [] : [`${request.home}:${CONTAINER_HOME}:rw`]),
   ];
 }
 
@@ -56,7 +65,7 @@ export function labels(request: Pick<ContainerRequest, 'deskId' | 'taskId'>): Re
 
 /** The Engine API's create body for the agent's container: the agent is its main process, on stdin/stdout. */
 export function createOptions(request: ContainerRequest, command: string, args: readonly string[], cwd: string) {
-  const env = containerEnv(request.env);
+  const env = containerEnv(request.env, request.home);
   return {
     Image: request.image,
     Entrypoint: [command],
@@ -93,6 +102,7 @@ export function createOptions(request: ContainerRequest, command: string, args: 
  */
 export function runArguments(request: ContainerRequest, command: string, args: readonly string[], options: { cwd: string; terminal?: boolean }): string[] {
   const named = Object.keys(containerEnv(request.env)).filter((name) => name !== 'HOME' && name !== 'TMPDIR');
+  const home = containerEnv({}, request.home).HOME ?? '/tmp';
   return [
     'run', '--rm', '-i', ...(options.terminal ? ['-t'] : []),
     '--workdir', options.cwd, '--user', request.user, '--network', request.network,
@@ -102,7 +112,7 @@ export function runArguments(request: ContainerRequest, command: string, args: r
     ...(request.limits.cpus !== undefined ? ['--cpus', String(request.limits.cpus)] : []),
     ...(request.limits.memoryMb !== undefined ? ['--memory', `${request.limits.memoryMb}m`] : []),
     ...(request.limits.pids !== undefined ? ['--pids-limit', String(request.limits.pids)] : []),
-    ...named.flatMap((name) => ['--env', name]), '--env', 'HOME=/tmp', '--env', 'TMPDIR=/tmp',
+    ...named.flatMap((name) => ['--env', name]), '--env', `HOME=${home}`, '--env', 'TMPDIR=/tmp',
     '--entrypoint', command, request.image, ...args,
   ];
 }

@@ -7,6 +7,8 @@ import type { AgentPolicy } from '../../../../shared/governance';
 import { isDeskError } from '../../../../shared/desk-error';
 import { createGitRunner, type GitRunner } from '../../git/git-runner';
 import { linkedGitDir } from '../../sandbox/task-sandbox';
+import { expandHome } from '../../sandbox/sandbox-layout';
+import type { StateLayers } from '../../sandbox/state-layers';
 import { runnerUnavailable } from '../runner-set';
 import type { Runner } from '../runner';
 import type { DockerClient } from './docker-client';
@@ -29,6 +31,10 @@ export interface DockerRunnerDeps {
   connect?(): Promise<DockerClient>;
   /** The desk's git for the task git dir (default: one with hooks off, like the git service's). */
   git?: GitRunner;
+  /** Each task's own copy of its agent's state, the container's HOME (../../sandbox/state-layers.ts). */
+  stateLayers?: StateLayers;
+  /** The person's home, where the agent's state is read from (an agent's own `env.HOME` wins). */
+  home?: string;
 }
 
 export function createDockerRunner(deps: DockerRunnerDeps): Runner {
@@ -88,16 +94,25 @@ export function createDockerRunner(deps: DockerRunnerDeps): Runner {
       // Docker cannot filter by host name: an allowlist opens the configured network, none keeps it shut.
       const network = hosts.length > 0 ? config.network : 'none';
       if (hosts.length > 0 && !hosts.includes('*')) log(`The docker runner cannot limit the network to ${hosts.join(', ')}: the container gets network "${network}".`);
+      // The agent's state, as the local sandbox gives it: the task's own copy, never a bind of the person's.
+      const agentHome = agent.env.HOME ?? deps.home;
+      const state = agentHome === undefined ? undefined : await deps.stateLayers?.openHome({
+        taskId, agentId: agent.id, agentHome, fresh: request.fresh === true, log,
+        stateDirs: (agent.stateDirs ?? []).map((dir) => expandHome(dir, agentHome)),
+        stateFiles: (agent.stateFiles ?? []).map((file) => expandHome(file, agentHome)),
+        loginFiles: (agent.loginFiles ?? []).map((file) => expandHome(file, agentHome)),
+      });
       const base: Omit<ContainerRequest, 'env'> = {
         deskId: deps.deskId, taskId, image: chosen.image, worktree, gitBinds: taskGit.binds,
         readOnly: config.mounts, network, limits, user: `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`,
+        ...(state && { home: state.home }),
       };
       const agents: { stop(): Promise<void> }[] = [];
       const hostArgs = config.host !== undefined ? ['--host', config.host] : [];
       const limitsNote = [limits.cpus && `${limits.cpus} CPUs`, limits.memoryMb && `${limits.memoryMb} MB`, limits.pids && `${limits.pids} processes`].filter(Boolean).join(', ');
       return {
         kind: 'container',
-        description: `In a Docker container (${chosen.image}, from ${chosen.from}) at ${where}: writes only to the worktree, its own git dir (the repository's objects read-only, its refs out of reach) and its own /tmp; ${network === 'none' ? 'network off' : `network "${network}"`}${limitsNote ? `; at most ${limitsNote}` : ''}.`,
+        description: `In a Docker container (${chosen.image}, from ${chosen.from}) at ${where}: writes only to the worktree, its own git dir (the repository's objects read-only, its refs out of reach), its own /tmp${state ? ' and its own home with a copy of the agent\'s state (nothing written there reaches your home but a refreshed login)' : ''}; ${network === 'none' ? 'network off' : `network "${network}"`}${limitsNote ? `; at most ${limitsNote}` : ''}.`,
         env: {},
         // Setup commands and terminals run in containers of their own, beside the agent's, through the docker CLI.
         wrap: (command, args, options = {}) => ({
@@ -112,6 +127,7 @@ export function createDockerRunner(deps: DockerRunnerDeps): Runner {
         async dispose() {
           await Promise.all(agents.map((running) => running.stop()));
           agentCommit = await endRun(dockerClient, `${DESK_LABEL}=${deps.deskId}`, taskGit, log);
+          for (const line of await state?.release() ?? []) log(line);
         },
         agentCommit: () => agentCommit,
       };
