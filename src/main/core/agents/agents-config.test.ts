@@ -19,6 +19,13 @@ describe('parseAgentsConfig', () => {
     expect(parse({ agents: [entry] })).toEqual([entry]);
   });
 
+  it('keeps the state a custom agent declares, with the login files that go back to the home', () => {
+    const entry = { id: 'mine', name: 'Mine', command: 'mine', args: [], dialect: 'acp', envAllowlist: [], env: {},
+      stateDirs: ['~/.mine'], stateFiles: ['~/.mine.json'], loginFiles: ['~/.mine/credentials.json'] };
+    expect(parse({ agents: [entry] })).toEqual([entry]);
+    expect(() => parse({ agents: [{ ...entry, loginFiles: ['credentials.json'] }] })).toThrow(`${FILE}: agents[0].loginFiles[0]: must be absolute or start with ~/`);
+  });
+
   it('keeps the file methods an entry offers its agent', () => {
     const entry = { id: 'gemini', name: 'Gemini', command: 'gemini', args: ['--acp'], dialect: 'acp', envAllowlist: [], env: {}, fileMethods: { readTextFile: false, writeTextFile: true } };
     expect(parse({ agents: [entry] })).toEqual([entry]);

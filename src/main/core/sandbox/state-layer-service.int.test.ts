@@ -1,7 +1,9 @@
 // The state layers' service on real files, both ways it can work: overlays mounted in a namespace of their own (where
 // this machine allows it) and the copy that stands in where it does not. What runs inside is a plain `sh` entered the
 // way the sandbox enters it.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -91,6 +93,23 @@ describe('the state layers of a task', () => {
       });
     });
   }
+
+  it.skipIf(!tools)('leaves no mount holder behind when the desk holding it is killed', async () => {
+    // A desk in a process of its own opens a layer, says where its holder is, and is killed with SIGKILL.
+    const script = `import { createStateLayers } from ${JSON.stringify(join(import.meta.dirname, 'state-layers.ts'))};
+      import { findNamespaceTools } from ${JSON.stringify(join(import.meta.dirname, 'state-namespace.ts'))};
+      const layers = createStateLayers({ dataDir: ${JSON.stringify(dataDir)}, tools: findNamespaceTools(process.env.PATH) });
+      const layer = await layers.open(${JSON.stringify(request('killed', true))});
+      console.log(layer.enter('true', []).args[0]);
+      setInterval(() => {}, 1000);`;
+    const desk = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const [line] = await once(createInterface({ input: desk.stdout as NodeJS.ReadableStream }), 'line') as [string];
+    const holder = Number(/--target=(\d+)/.exec(line)?.[1]);
+    expect(existsSync(`/proc/${holder}`)).toBe(true);
+    desk.kill('SIGKILL');
+    await once(desk, 'exit');
+    await expect.poll(() => existsSync(`/proc/${holder}`) && !/\) Z /.test(readFileSync(`/proc/${holder}/stat`, 'utf8')), { timeout: 5000 }).toBe(false);
+  });
 
   it.skipIf(!tools)('says once, and falls back to copies, when the kernel refuses the overlays', async () => {
     const refusing = { unshare: join(root, 'no-unshare'), nsenter: '/bin/false' };
