@@ -68,7 +68,7 @@ interface Held {
 }
 
 export function createStateLayers(deps: { dataDir: string; tools: NamespaceTools | undefined }): StateLayers {
-  const held = new Map<string, Held>();
+  const held = new Map<string, Promise<Held>>();
   // Found at the first run that tries: a kernel or policy that refuses overlays refuses them for every task.
   let overlayRefusal: string | undefined = deps.tools ? undefined : 'unshare and nsenter (util-linux) are not on PATH';
   let refusalSaid = false;
@@ -126,13 +126,20 @@ export function createStateLayers(deps: { dataDir: string; tools: NamespaceTools
   return {
     async open(request) {
       const plan = planStateLayer({ dataDir: deps.dataDir, ...request });
-      let entry = held.get(plan.root);
-      if (!entry) {
-        entry = await hold(request, plan);
-        held.set(plan.root, entry);
+      // An agent without state (the scripted agent) costs nothing here: no folder, no namespace.
+      if (plan.dirs.length === 0 && plan.files.length === 0) {
+        if (request.fresh) await removeTask(request.taskId);
+        return STATELESS;
       }
-      entry.holders += 1;
-      const opened = entry;
+      // Runs of one task at once (its agent, a person's terminal) share one hold: one mount of each layer.
+      let pending = held.get(plan.root);
+      if (!pending) {
+        pending = hold(request, plan);
+        held.set(plan.root, pending);
+        pending.catch(() => held.delete(plan.root));
+      }
+      const opened = await pending;
+      opened.holders += 1;
       const keptFiles = new Map(plan.files.map((file) => [file.path, file.kept]));
       let released = false;
       return {
@@ -186,6 +193,11 @@ export function createStateLayers(deps: { dataDir: string; tools: NamespaceTools
     },
   };
 }
+
+const STATELESS: OpenStateLayer = {
+  mode: 'copy', mounts: [], enter: (command, args) => ({ command, args: [...args] }),
+  keptFileOf: () => undefined, destinationsOf: () => [], release: async () => [],
+};
 
 /** The state dir a file lies in (none for a state file outside every dir). */
 function layeredDirOf(plan: StateLayerPlan, file: string): LayeredDir[] {
