@@ -254,7 +254,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
           // The task's own places are new each run: asked afresh, never remembered.
           kindOf: (path) => ([worktree, root, tempDir, ...stateDirs].some((own) => isWithin(path, own)) ? hostKindOf(path) : fixed.kindOf(path)),
       }), ...fixed.readView(tempDir), ...state.mounts];
-      // State files live in a scratch copy of their directory (the home), returned to the person's when the task ends.
+      // State files live in a scratch copy of their directory (the home); the task's layer keeps what the run changed.
       const scratch = planStateScratch({
         stateFiles,
         writable: [worktree, tempDir, ...stateDirs],
