@@ -6,6 +6,7 @@ import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { archiveRefFor, worktreeDirNameFor } from './branch-names';
 import { hasUncommittedWork, stageAndCommit } from './commit-all';
+import { discardLocalFiles } from './vendor-local-files';
 import type { Identity } from './commit-identity';
 import type { GitRepo, GitRunner } from './git-runner';
 import { createRef, isAncestorCommit, resolveCommit } from './refs';
@@ -56,6 +57,8 @@ export async function retireTask(context: RetireContext, taskId: string): Promis
     if (intact) {
       target = { gitDir, workTree: worktree.path, commonDir: repository.commonDir };
       if (await hasUncommittedWork(git, target)) await stageAndCommit(git, target, snapshotMessage(taskId), context.identity);
+      // The agent's vendor-local files were never committed and go with the worktree (git would refuse to remove it).
+      await discardLocalFiles(git, { ...target, workTree: worktree.path });
       worktreeHead = await resolveCommit(git, target, 'HEAD');
     }
   }

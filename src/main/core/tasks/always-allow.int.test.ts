@@ -88,3 +88,19 @@ describe('an "Always allow" answer', () => {
     expect(refused.json.message).toMatch(/capability/);
   });
 });
+
+describe("an agent's vendor-local files", () => {
+  it('stay out of the task\'s commit, in the worktree, and the activity names what was left out', async () => {
+    const d = await openDesk();
+    const grant = '{"permissions":{"allow":["Bash"]}}';
+    await d.api('POST', '/', { id: 'local', prompt: `write .claude/settings.local.json ${grant}\nwrite CLAUDE.local.md my notes\nwrite a.txt work` });
+    await d.waitForStatus('local', 'completed');
+    const { commit, worktreePath } = (await d.api('GET', '/tasks/local')).json;
+    const diff = (await d.api('GET', '/api/tasks/local/diff')).json;
+    expect(diff.files.map((file: { path: string }) => file.path)).toEqual(['a.txt']);
+    expect(commit).toMatch(/^[0-9a-f]{40}$/);
+    expect(existsSync(join(worktreePath, '.claude', 'settings.local.json'))).toBe(true);
+    expect((await events(d, 'local')).map((e) => e.text)).toContain(
+      "Left out of the commit: .claude/settings.local.json (Claude Code's local settings, kept out of your repository), CLAUDE.local.md (Claude Code's local notes, kept out of your repository).");
+  });
+});
