@@ -295,9 +295,9 @@ export function createGitService(options: GitServiceOptions): GitService {
     },
 
     async leaveOutLocalFiles(worktreePath) {
-      const context = await ready();
-      const worktree = await intactWorktree(context.repository, resolve(worktreePath));
-      return leaveOutLocalFiles(git, { ...worktree, workTree: resolve(worktreePath) });
+      const path = resolve(worktreePath);
+      const worktree = async () => ({ ...await intactWorktree((await ready()).repository, path), workTree: path });
+      return leaveOutLocalFiles(git, worktree, path);
     },
 
     retire,

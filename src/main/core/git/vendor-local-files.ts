@@ -31,12 +31,8 @@ export const ALL_BUT_LOCAL_FILES: readonly string[] = ['--', ':/', ...VENDOR_LOC
 
 interface LocalStatus { file: LocalFile; staged: boolean; inHead: boolean; untracked: boolean }
 
-/**
- * The vendor-local files git would take as changes (new, changed or deleted against HEAD; not those the repository
- * ignores). A worktree where none exists costs a few lstat calls and no git process.
- */
-async function localStatus(git: GitRunner, worktree: GitRepo & { workTree: string }, present: readonly LocalFile[] | 'ask-git'): Promise<LocalStatus[]> {
-  if (present !== 'ask-git' && present.length === 0) return [];
+/** The vendor-local files git would take as changes (new, changed or deleted against HEAD; not those the repository ignores). */
+async function localStatus(git: GitRunner, worktree: GitRepo): Promise<LocalStatus[]> {
   const text = await git.run(worktree, ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all', '--', ...ONLY_LOCAL_FILES]);
   return text.split('\0').filter((entry) => entry.length > 3).flatMap((entry) => {
     const file = VENDOR_LOCAL_FILES.find((known) => known.path === entry.slice(3));
@@ -58,10 +54,14 @@ async function presentIn(workTree: string): Promise<LocalFile[]> {
  * commit-all.ts), with any the index holds already (an unconfined agent's own `git add`) taken out of it again. One
  * tracked in the base stays as the base has it: the commit keeps the base's version, the worktree the agent's.
  */
-export async function leaveOutLocalFiles(git: GitRunner, worktree: GitRepo & { workTree: string }): Promise<LocalFile[]> {
-  const changed = await localStatus(git, worktree, await presentIn(worktree.workTree));
+export async function leaveOutLocalFiles(git: GitRunner, worktree: () => Promise<GitRepo & { workTree: string }>, workTree: string): Promise<LocalFile[]> {
+  // Most turns leave none: a few lstat calls, and the worktree is not even checked (its commit checks it anyway).
+  const present = await presentIn(workTree);
+  if (present.length === 0) return [];
+  const repo = await worktree();
+  const changed = await localStatus(git, repo);
   const staged = changed.filter((entry) => entry.staged);
-  if (staged.length > 0) await git.run(worktree, ['reset', '-q', '--', ...staged.map((entry) => `:(top,literal)${entry.file.path}`)]);
+  if (staged.length > 0) await git.run(repo, ['reset', '-q', '--', ...staged.map((entry) => `:(top,literal)${entry.file.path}`)]);
   return changed.map((entry) => entry.file);
 }
 
@@ -70,7 +70,7 @@ export async function leaveOutLocalFiles(git: GitRunner, worktree: GitRepo & { w
  * untracked or changed file to refuse the removal for. One tracked in the base is put back as the base has it.
  */
 export async function discardLocalFiles(git: GitRunner, worktree: GitRepo & { workTree: string }): Promise<void> {
-  const changed = await localStatus(git, worktree, 'ask-git');
+  const changed = await localStatus(git, worktree);
   if (changed.length === 0) return;
   const spec = (entries: readonly LocalStatus[]) => entries.map((entry) => `:(top,literal)${entry.file.path}`);
   const staged = changed.filter((entry) => entry.staged);
