@@ -70,11 +70,20 @@ export function createAgentRequests(deps: AgentRequestsDeps) {
    */
   function grantAlways(task: TaskRecord, request: PermissionRequest, kind: string, requestId: string, chosen: { optionId: string; name: string }): string {
     const capability = capabilityOf(kind);
-    deps.grants.add({ taskId: task.id, agent: task.agent, capability, requestId, grantedAt: deps.now().toISOString() });
     const once = alwaysAllowAnswer(request.options);
     const answered = once === undefined
       ? `The agent offered no "allow once" answer, so it was sent "${chosen.name}" as chosen.`
       : `The agent was answered "${once.name}" (once), so it keeps no standing permission of its own.`;
+    try {
+      deps.grants.add({ taskId: task.id, agent: task.agent, capability, requestId, grantedAt: deps.now().toISOString() });
+    } catch (error) {
+      // The request itself was allowed by the person: it goes through even when the answer cannot be kept (a full disk).
+      deps.record(task, {
+        type: 'log', level: 'warn', source: 'desk',
+        text: `You chose ${chosen.name}, but the desk could not keep that answer (${error instanceof Error ? error.message : String(error)}): this request is allowed, later ones are asked again. ${answered}`,
+      });
+      return once?.optionId ?? chosen.optionId;
+    }
     deps.record(task, {
       type: 'log', level: 'info', source: 'desk',
       text: `You chose ${chosen.name}: the desk approves ${capability} requests of ${task.agent} for the rest of this task without asking. ${answered} Settings → "Always-allow answers" can make it a policy rule.`,
