@@ -212,6 +212,15 @@ describe('vendor-local files (an agent\'s own settings and notes)', () => {
     expect(existsSync(path)).toBe(false);
     expect(git(sandbox.repo, 'ls-tree', '-r', '--name-only', archiveRef as string).split('\n')).toEqual(['a.txt', 'change.txt', 'keep.txt', 'remove.txt']);
   });
+
+  it('go with the worktree when the task is retired also when the agent deleted one the base tracks', async () => {
+    const { path } = await preparedTask({ 'CLAUDE.local.md': 'base notes\n', 'keep.txt': 'keep\n' });
+    rmSync(join(path, 'CLAUDE.local.md'));
+    const { archiveRef } = await sandbox.service.retire('task-1');
+    expect(existsSync(path)).toBe(false);
+    // Nothing to snapshot: the branch's tip, which still has the base's notes, is what is kept.
+    expect(git(sandbox.repo, 'show', `${archiveRef as string}:CLAUDE.local.md`)).toBe('base notes');
+  });
 });
 
 function gitDirOf(worktree: string): string {

@@ -67,17 +67,19 @@ export async function leaveOutLocalFiles(git: GitRunner, worktree: () => Promise
 
 /**
  * Before a worktree is removed: its vendor-local files go with it (the agent's, never committed), so that git has no
- * untracked or changed file to refuse the removal for. One tracked in the base is put back as the base has it.
+ * untracked or changed file to refuse the removal for. One tracked in the base is put back as the base has it. Says
+ * whether there were any.
  */
-export async function discardLocalFiles(git: GitRunner, worktree: GitRepo & { workTree: string }): Promise<void> {
+export async function discardLocalFiles(git: GitRunner, worktree: GitRepo & { workTree: string }): Promise<boolean> {
   const changed = await localStatus(git, worktree);
-  if (changed.length === 0) return;
+  if (changed.length === 0) return false;
   const spec = (entries: readonly LocalStatus[]) => entries.map((entry) => `:(top,literal)${entry.file.path}`);
   const staged = changed.filter((entry) => entry.staged);
   if (staged.length > 0) await git.run(worktree, ['reset', '-q', '--', ...spec(staged)]);
   const tracked = changed.filter((entry) => entry.inHead);
   if (tracked.length > 0) await git.run(worktree, ['checkout', '-q', 'HEAD', '--', ...spec(tracked)]);
   await Promise.all(changed.filter((entry) => !entry.inHead).map((entry) => rm(join(worktree.workTree, entry.file.path), { force: true })));
+  return true;
 }
 
 /** The vendor-local files any commit in `start..tip` adds or changes: the agent committed them itself. */
