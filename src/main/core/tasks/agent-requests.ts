@@ -1,5 +1,6 @@
 // What happens when an agent asks for permission, asks a question, touches a file or starts a terminal:
-// governance decides, and what it escalates waits for a person as an open question on the task.
+// governance decides, and what it escalates waits for a person as an open question on the task. A person's "Always allow"
+// is kept here for the rest of the task, never handed to the agent.
 import type { TaskEvent } from '../../../shared/events';
 import type { QuestionAnswer } from '../../../shared/questions';
 import type { ElicitationRequest, ElicitationResponse, PermissionOutcome, PermissionRequest } from '../agents/agent-session';
@@ -91,7 +92,7 @@ export function createAgentRequests(deps: AgentRequestsDeps) {
     return once?.optionId ?? chosen.optionId;
   }
 
-  /** What one run (one turn) of a task may ask: each run starts with no permissions carried over. */
+  /** What one run (one turn) of a task may ask: each run starts with no command answers carried over ("Always allow" answers are the task's). */
   function forRun(task: TaskRecord) {
     /**
      * Command lines a `session/request_permission` for an `execute` tool call was allowed for in this run,
