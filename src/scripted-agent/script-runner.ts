@@ -3,6 +3,7 @@ import { newId } from './ids';
 import type { ScriptCommand } from './script';
 import type { ScriptSink, TokenTally } from './script-sink';
 import type { McpCall } from './mcp-calls';
+import { askPermission } from './standing-permissions';
 import { runFileStep, runMoveStep, runShellStep } from './tool-steps';
 import { cancellableSleep, isCancellation, reasonOf, throwIfCancelled, untilCancelled } from './turn-cancellation';
 
@@ -26,8 +27,10 @@ type StepResult = TurnResult | 'next';
 const END_TURN: TurnResult = { stop: 'end_turn' };
 const CANCELLED: TurnResult = { stop: 'cancelled' };
 
-export async function runScript(commands: readonly ScriptCommand[], options: TurnOptions): Promise<TurnResult> {
+export async function runScript(commands: readonly ScriptCommand[], turnOptions: TurnOptions): Promise<TurnResult> {
   let tokens: TokenTally | undefined;
+  // What `offer-always` switches on lasts for the rest of the turn.
+  const options: StepOptions = { ...turnOptions, always: { offered: false } };
   try {
     for (const command of commands) {
       throwIfCancelled(options.signal);
@@ -47,8 +50,10 @@ export async function runScript(commands: readonly ScriptCommand[], options: Tur
   }
 }
 
-async function runStep(command: ScriptCommand, options: TurnOptions): Promise<StepResult> {
-  const { sink, signal } = options;
+type StepOptions = TurnOptions & { always: { offered: boolean } };
+
+async function runStep(command: ScriptCommand, options: StepOptions): Promise<StepResult> {
+  const { sink } = options;
   switch (command.kind) {
     case 'say':
       // Each line said is a message of its own, as an agent's separate replies are: it gets its own id.
@@ -74,22 +79,25 @@ async function runStep(command: ScriptCommand, options: TurnOptions): Promise<St
       await runShellStep(command, options);
       return 'next';
     case 'ask':
-      return ask(command.question, sink, signal);
+      return ask(command.question, options);
+    case 'offer-always':
+      options.always.offered = true;
+      return 'next';
     case 'question':
-      await question(command.text, sink, signal);
+      await question(command.text, sink, options.signal);
       return 'next';
     case 'sleep':
-      await cancellableSleep(command.ms, signal);
+      await cancellableSleep(command.ms, options.signal);
       return 'next';
     case 'fail':
       return { stop: 'failed', message: command.message };
     case 'crash':
       return options.exit(command.code);
     case 'flood':
-      await flood(command.count, sink, signal);
+      await flood(command.count, sink, options.signal);
       return 'next';
     case 'spew':
-      await spew(command.bytes, command.chunkBytes, sink, signal);
+      await spew(command.bytes, command.chunkBytes, sink, options.signal);
       return 'next';
     case 'mcp':
       await callMcp(command.tool, command.args, options);
@@ -115,10 +123,11 @@ async function callMcp(tool: string, args: Record<string, string>, { mcp, sink, 
   }
 }
 
-async function ask(questionText: string, sink: ScriptSink, signal: AbortSignal): Promise<StepResult> {
+async function ask(questionText: string, options: StepOptions): Promise<StepResult> {
+  const { sink, signal } = options;
   let outcome;
   try {
-    outcome = await untilCancelled(sink.askPermission({ question: questionText }, signal), signal);
+    outcome = await untilCancelled(askPermission(options, { question: questionText }), signal);
   } catch (error) {
     if (isCancellation(error, signal)) throw error;
     // Without an answer there is no permission: stop the turn as a rejection would.

@@ -46,10 +46,14 @@ export interface CommandOutcome {
   terminalId?: string;
 }
 
-export type PermissionOutcome = 'allow' | 'reject' | 'cancelled';
+/** `allow-always`: the client chose the "Always allow" option (offered only after `offer-always`). */
+export type PermissionOutcome = 'allow' | 'allow-always' | 'reject' | 'cancelled';
 
-/** What a permission request is about: a question in words (`ask`), or a tool call about to happen. */
-export type PermissionAsk = { question: string } | { call: ToolCallStart };
+/**
+ * What a permission request is about: a question in words (`ask`), or a tool call about to happen. `offerAlways`: offer
+ * "Always allow" too, as Claude Code does.
+ */
+export type PermissionAsk = ({ question: string } | { call: ToolCallStart }) & { offerAlways?: true };
 
 export interface ElicitationOutcome {
   /** `accept`, `decline`, `cancel`, or whatever else the client answered. */

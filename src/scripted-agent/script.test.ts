@@ -124,6 +124,13 @@ describe('parseScript', () => {
     ]);
   });
 
+  it('reads offer-always alone as the switch to offer "Always allow", and says it with anything after it', () => {
+    expect(parseScript('offer-always\noffer-always now')).toEqual([
+      { kind: 'offer-always' },
+      { kind: 'say', text: 'offer-always now' },
+    ]);
+  });
+
   it('reads usage as the input and output tokens of a model call, and says a usage line without two counts', () => {
     expect(parseScript('usage 1000 200\nusage 1000\nusage many 2')).toEqual([
       { kind: 'usage', input: 1000, output: 200 },

@@ -14,6 +14,8 @@ export type ScriptCommand =
   | { kind: 'read'; path: string }
   | { kind: 'run'; command: string; askFirst?: true }
   | { kind: 'ask'; question: string }
+  /** From here on in the turn, permission requests offer "Always allow" too (see standing-permissions.ts). */
+  | { kind: 'offer-always' }
   | { kind: 'question'; text: string }
   | { kind: 'sleep'; ms: number }
   /** A model call that took this many input and output tokens: reported as usage, and summed into the turn's. */
@@ -98,6 +100,8 @@ function parseCommand(keyword: string, rest: string): ScriptCommand | undefined 
       return rest === '' ? undefined : { kind: 'run', command: rest, askFirst: true };
     case 'ask':
       return rest === '' ? undefined : { kind: 'ask', question: unescapeText(rest) };
+    case 'offer-always':
+      return rest === '' ? { kind: 'offer-always' } : undefined;
     case 'question':
       return rest === '' ? undefined : { kind: 'question', text: unescapeText(rest) };
     case 'sleep': {

@@ -5,6 +5,7 @@ import { newId } from './ids';
 import { resolve } from 'node:path';
 import { deleteFile, moveFile, pathExists, readTextIfExists } from './disk-files';
 import { resolveConflictMarkers, type ScriptCommand } from './script';
+import { askPermission } from './standing-permissions';
 import type { ScriptSink, ToolCallEnd, ToolCallStart } from './script-sink';
 import { TurnCancelled, isCancellation, reasonOf, untilCancelled } from './turn-cancellation';
 
@@ -12,6 +13,8 @@ export interface StepContext {
   cwd: string;
   sink: ScriptSink;
   signal: AbortSignal;
+  /** Whether permission requests offer "Always allow" too (`offer-always`). */
+  always?: { offered: boolean };
 }
 
 type FileCommand = Extract<ScriptCommand, { kind: 'write' | 'append' | 'delete' | 'read' | 'resolve' }>;
@@ -82,7 +85,7 @@ export async function runShellStep(command: RunCommand, context: StepContext): P
 
 /** Asks the client before a tool that destroys or runs something; anything but "allow" leaves everything as it was. */
 async function permitted(call: ToolCallStart, context: StepContext): Promise<void> {
-  const outcome = await context.sink.askPermission({ call }, context.signal);
+  const outcome = await askPermission(context, { call });
   if (outcome !== 'allow') throw new Error('rejected by the client');
 }
 

@@ -6,6 +6,7 @@ import type { ElicitationOutcome, PermissionAsk, PermissionOutcome, ScriptTool, 
 import { shellInvocation } from './shell-child';
 
 const ALLOW = 'allow';
+const ALLOW_ALWAYS = 'allow_always';
 const REJECT = 'reject';
 
 /** The ACP tool kind of each script tool. */
@@ -17,8 +18,9 @@ export function toolLocations(call: ToolCallStart): ToolCallLocation[] {
 }
 
 /**
- * `session/request_permission` params: allow once or reject once. For `ask` the tool call is only the
- * question (kind `other`); for a tool it is the tool call already announced, with its kind and paths.
+ * `session/request_permission` params: allow once or reject once (and, when `offerAlways`, allow always first, as
+ * Claude Code offers it). For `ask` the tool call is only the question (kind `other`); for a tool it is the tool call
+ * already announced, with its kind and paths.
  */
 export function permissionRequest(sessionId: string, toolCallId: string, ask: PermissionAsk): RequestPermissionRequest {
   const toolCall = 'question' in ask
@@ -30,6 +32,7 @@ export function permissionRequest(sessionId: string, toolCallId: string, ask: Pe
     sessionId,
     toolCall,
     options: [
+      ...(ask.offerAlways === true ? [{ optionId: ALLOW_ALWAYS, name: 'Always allow', kind: 'allow_always' as const }] : []),
       { optionId: ALLOW, name: 'Allow', kind: 'allow_once' },
       { optionId: REJECT, name: 'Reject', kind: 'reject_once' },
     ],
@@ -48,6 +51,7 @@ export function readPermissionOutcome(response: unknown): PermissionOutcome {
   const outcome = fieldOf(response, 'outcome');
   if (fieldOf(outcome, 'outcome') === 'cancelled') return 'cancelled';
   if (fieldOf(outcome, 'outcome') === 'selected' && fieldOf(outcome, 'optionId') === ALLOW) return 'allow';
+  if (fieldOf(outcome, 'outcome') === 'selected' && fieldOf(outcome, 'optionId') === ALLOW_ALWAYS) return 'allow-always';
   return 'reject';
 }
 

@@ -42,6 +42,7 @@ import { createGroupCommit } from './store/group-commit';
 import { createEventsRepo, type EventsRepo } from './store/events-repo';
 import { createTasksRepo } from './store/tasks-repo';
 import { createTurnsRepo } from './store/turns-repo';
+import { createTaskGrantsRepo } from './store/task-grants-repo';
 import { createDeferredWrites, deferringTasks, deferringTurns } from './store/deferred-writes';
 import { createDiskWatch } from './host/disk-watch';
 import { fullDiskGuard } from './store/refuse-when-full';
@@ -217,6 +218,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     })] : []),
   ], runnersConfig.default);
   const runTimings = createRunTimings(bus.subscribe);
+  const grants = guard(createTaskGrantsRepo(db, repoRoot), 'the "Always allow" answers');
   const tasks = createTaskService({
     tasks: tasksRepo,
     transaction: (work) => groupCommit.write(work).catch((error: unknown) => disk.refuse('the submission', error)),
@@ -226,6 +228,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     git,
     agents,
     gate: createGovernanceGate(governance, log),
+    grants,
     commandMode: (agentId) => governance.policyFor(agentId).capabilities.execute ?? 'ask',
     limits: (agentId) => {
       const { promptsPerHour, concurrentTasks } = governance.policyFor(agentId);
@@ -255,7 +258,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   addAgentRoutes(router, { agents, defaultAgent: config.defaultAgent, logins, notes: agentNotes, installs, tests: agentTests });
   addRunnerRoutes(router, { runners });
   addGovernanceRoutes(router, {
-    governance, repoRoot, worktreeOf: (id) => tasksRepo.get(id)?.worktreePath,
+    governance, repoRoot, worktreeOf: (id) => tasksRepo.get(id)?.worktreePath, alwaysAllowAnswers: () => grants.list(),
     sandboxViewOf: (id) => { const spec = agents.get(id); return spec && sandbox.viewOf(spec); },
   });
   addBoardRoutes(router, { tasks, lastSeq: () => events.lastSeq(), fixedSettings: { serverName: config.serverName, repository: repoRoot, dataDir: config.dataDir, sandbox: sandboxStatus }, quiet, disk });

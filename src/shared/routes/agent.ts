@@ -5,6 +5,7 @@ import {
   AgentCapabilities, AgentRequestBody, AgentRequestStatus, AnswerGovernanceRequest, GovernanceRecord, GovernanceRequestList,
   GovernanceState, IssuedAgentToken, PolicyInput, PolicyView,
 } from '../governance';
+import { AlwaysAllowAnswers, MakeAlwaysAllowRule } from '../always-allow';
 import { AgentSandboxView } from '../sandbox-view';
 import { ById, routesOf } from './route';
 
@@ -46,6 +47,12 @@ export const agentRoutes = {
   policy: governance.get('/api/governance/policy', 'The governance policy.', { responses: { 200: PolicyView } }),
   savePolicy: governance.put('/api/governance/policy', 'Replace the governance policy.',
     { body: PolicyInput, bodyKind: 'json', responses: { 200: PolicyView }, errors: [400] }),
+  alwaysAllowAnswers: governance.get('/api/governance/always-allow',
+    'The "Always allow" answers people gave in tasks (each approves its capability for the rest of its task), newest first.',
+    { responses: { 200: AlwaysAllowAnswers } }),
+  makeAlwaysAllowRule: governance.post('/api/governance/always-allow/rule',
+    "Make an \"Always allow\" answer a policy rule: the agent's capability becomes `allow` in the policy, for every task.",
+    { body: MakeAlwaysAllowRule, bodyKind: 'json', responses: { 200: PolicyView }, errors: [400] }),
   issueToken: governance.post('/api/governance/agents/:id/token', 'Issue a token for an agent (replacing any earlier one).',
     { params: ById, responses: { 201: IssuedAgentToken }, errors: [400] }),
   sandboxView: governance.get('/api/governance/agents/:id/sandbox-view',

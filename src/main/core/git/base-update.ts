@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { identityConfig, type Identity } from './commit-identity';
 import { stageAndCommit } from './commit-all';
+import { ALL_BUT_LOCAL_FILES } from './vendor-local-files';
 import { gitFailed, updateRefused } from './git-errors';
 import type { GitRepo, GitRunner } from './git-runner';
 import { resolveCommit } from './refs';
@@ -50,7 +51,8 @@ export async function updateFromBase(
   const baseCommit = await resolveCommit(git, worktree, `refs/heads/${baseBranch}`);
   if (!baseCommit) throw gitFailed(['merge'], undefined, `branch ${baseBranch} does not exist`);
   if (await mergeInProgress(git, worktree)) throw updateRefused(`An update from ${baseBranch} is already waiting for its conflicts to be resolved.`);
-  const status = await git.run(worktree, ['status', '--porcelain', '--untracked-files=normal']);
+  // An agent's vendor-local files are never committed: left in the worktree, they are not changes that hold an update back.
+  const status = await git.run(worktree, ['status', '--porcelain', '--untracked-files=normal', ...ALL_BUT_LOCAL_FILES]);
   if (status.trim() !== '') throw updateRefused(`The task's worktree has uncommitted changes; commit or discard them before updating from ${baseBranch}.`);
   const { behind } = await compareWithBase(git, worktree, request.branch, baseBranch);
   if (behind === 0) return { outcome: 'up-to-date', baseCommit };

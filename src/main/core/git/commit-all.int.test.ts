@@ -1,7 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { hasUncommittedWork } from './commit-all';
+import { createGitRunner } from './git-runner';
 import { createSandbox, git, isolateGitConfig, writeFiles } from './git-test-fixture';
 import type { Sandbox } from './git-test-fixture';
 
@@ -155,3 +157,72 @@ describe('commitChanges', () => {
     expect(await sandbox.service.commitChanges(path, 'After packing')).toBe(git(path, 'rev-parse', 'HEAD'));
   });
 });
+
+describe('vendor-local files (an agent\'s own settings and notes)', () => {
+  const SETTINGS = '.claude/settings.local.json';
+  const grant = '{"permissions":{"allow":["Bash"]}}\n';
+  const committedFiles = (path: string, sha: string) => git(path, 'diff-tree', '--no-commit-id', '--name-only', '-r', sha).split('\n').sort();
+
+  it('are left out of the commit, named, and left in the worktree', async () => {
+    const { path } = await preparedTask();
+    writeFiles(path, { 'a.txt': 'a\n', [SETTINGS]: grant, 'CLAUDE.local.md': 'notes\n' });
+    expect(await sandbox.service.leaveOutLocalFiles(path)).toEqual([
+      { path: SETTINGS, what: "Claude Code's local settings" }, { path: 'CLAUDE.local.md', what: "Claude Code's local notes" },
+    ]);
+    const sha = await sandbox.service.commitChanges(path, 'Work');
+    expect(committedFiles(path, sha as string)).toEqual(['a.txt']);
+    expect(readFileSync(join(path, SETTINGS), 'utf8')).toBe(grant);
+  });
+
+  it('are taken out of the index when the agent staged them itself', async () => {
+    const { path } = await preparedTask();
+    writeFiles(path, { 'a.txt': 'a\n', [SETTINGS]: grant });
+    git(path, 'add', '-A');
+    expect((await sandbox.service.leaveOutLocalFiles(path)).map((file) => file.path)).toEqual([SETTINGS]);
+    const sha = await sandbox.service.commitAll(path, 'Work');
+    expect(committedFiles(path, sha)).toEqual(['a.txt']);
+  });
+
+  it('leave a turn that changed nothing else without a commit, and are no uncommitted work that holds back an update', async () => {
+    const { path, baseCommit } = await preparedTask();
+    writeFiles(path, { [SETTINGS]: grant });
+    expect(await sandbox.service.commitChanges(path, 'Nothing')).toBeUndefined();
+    expect(git(path, 'rev-parse', 'HEAD')).toBe(baseCommit);
+    expect(await hasUncommittedWork(createGitRunner({ hooksDir: sandbox.hooksDir }), { gitDir: gitDirOf(path), workTree: path })).toBe(false);
+  });
+
+  it('stay as the base has them when the base tracks them: the agent\'s change is not committed', async () => {
+    const { path } = await preparedTask({ [SETTINGS]: '{}\n', 'keep.txt': 'keep\n' });
+    writeFiles(path, { [SETTINGS]: grant, 'keep.txt': 'changed\n' });
+    expect((await sandbox.service.leaveOutLocalFiles(path)).map((file) => file.path)).toEqual([SETTINGS]);
+    const sha = await sandbox.service.commitChanges(path, 'Work');
+    expect(committedFiles(path, sha as string)).toEqual(['keep.txt']);
+    expect(git(path, 'show', `${sha}:${SETTINGS}`)).toBe('{}');
+  });
+
+  it('name nothing when there are none', async () => {
+    const { path } = await preparedTask();
+    expect(await sandbox.service.leaveOutLocalFiles(path)).toEqual([]);
+  });
+
+  it('go with the worktree when the task is retired, which git would otherwise refuse', async () => {
+    const { path } = await preparedTask();
+    writeFiles(path, { [SETTINGS]: grant, 'a.txt': 'a\n' });
+    const { archiveRef } = await sandbox.service.retire('task-1');
+    expect(existsSync(path)).toBe(false);
+    expect(git(sandbox.repo, 'ls-tree', '-r', '--name-only', archiveRef as string).split('\n')).toEqual(['a.txt', 'change.txt', 'keep.txt', 'remove.txt']);
+  });
+
+  it('go with the worktree when the task is retired also when the agent deleted one the base tracks', async () => {
+    const { path } = await preparedTask({ 'CLAUDE.local.md': 'base notes\n', 'keep.txt': 'keep\n' });
+    rmSync(join(path, 'CLAUDE.local.md'));
+    const { archiveRef } = await sandbox.service.retire('task-1');
+    expect(existsSync(path)).toBe(false);
+    // Nothing to snapshot: the branch's tip, which still has the base's notes, is what is kept.
+    expect(git(sandbox.repo, 'show', `${archiveRef as string}:CLAUDE.local.md`)).toBe('base notes');
+  });
+});
+
+function gitDirOf(worktree: string): string {
+  return readFileSync(join(worktree, '.git'), 'utf8').trim().replace(/^gitdir: /, '');
+}

@@ -4,11 +4,13 @@ import { identityConfig, type Identity } from './commit-identity';
 import { gitFailed } from './git-errors';
 import { headCommitFromFiles } from './head-file';
 import type { GitRepo, GitResult, GitRunner } from './git-runner';
+import { ALL_BUT_LOCAL_FILES } from './vendor-local-files';
 
 // simple-git waits 50 ms more after a command that printed nothing on stdout or stderr (its completion plugin, to let
 // late output arrive): a turn's `add` and `commit` print (`--verbose`; no `--quiet`), which costs git a summary diff
 // of 1-2 ms of CPU and saves the task 100 ms. Only an `add` with nothing to stage stays silent and waits.
-const STAGE_ALL = ['add', '--all', '--verbose'];
+// Vendor-local files (an agent's own settings and notes) are never staged: see vendor-local-files.ts.
+const STAGE_ALL = ['add', '--all', '--verbose', ...ALL_BUT_LOCAL_FILES];
 
 /** Stages new, changed and deleted files and commits (even with nothing staged); returns the full sha. */
 export async function stageAndCommit(git: GitRunner, worktree: GitRepo, message: string, identity: Identity): Promise<string> {
@@ -42,8 +44,8 @@ function failure(commit: readonly string[], result: GitResult): Error {
   return gitFailed(result.firstFailed ? STAGE_ALL : commit, result.exitCode, result.stderr || result.stdout);
 }
 
-/** true when the worktree has changes or untracked (not ignored) files that a commit would keep. */
+/** true when the worktree has changes or untracked (not ignored) files that a commit would keep (vendor-local files are not kept). */
 export async function hasUncommittedWork(git: GitRunner, worktree: GitRepo): Promise<boolean> {
-  const status = await git.run(worktree, ['status', '--porcelain', '--untracked-files=normal', '--ignore-submodules=none']);
+  const status = await git.run(worktree, ['status', '--porcelain', '--untracked-files=normal', '--ignore-submodules=none', ...ALL_BUT_LOCAL_FILES]);
   return status.trim() !== '';
 }

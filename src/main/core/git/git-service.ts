@@ -7,6 +7,7 @@ import { mkdir, readFile, realpath, stat, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { branchNameFor, worktreeDirNameFor } from './branch-names';
 import { commitIfChanged, stageAndCommit } from './commit-all';
+import { leaveOutLocalFiles, type LocalFile } from './vendor-local-files';
 import { readIdentity } from './commit-identity';
 import { branchTaken, emptyRepository, gitFailed, unknownBranch } from './git-errors';
 import { createGitRunner, type GitRepo } from './git-runner';
@@ -69,6 +70,11 @@ export interface GitService {
   commitAll(worktreePath: string, message: string): Promise<string>;
   /** Like commitAll, but when no file changed it commits nothing and returns undefined (an agent's turn that did nothing). */
   commitChanges(worktreePath: string, message: string): Promise<string | undefined>;
+  /**
+   * The vendor-local files of the worktree (an agent's own settings and notes, vendor-local-files.ts) that the next commit
+   * leaves out, for the activity; any the index holds are taken out of it. Throws `worktree_tampered` like commitAll.
+   */
+  leaveOutLocalFiles(worktreePath: string): Promise<LocalFile[]>;
   /**
    * Retire a task's worktree and branch without losing anything: uncommitted work is committed as
    * a snapshot, the tip is kept under `refs/desk/archive/<desk id>/<dir>/<UTC time>`, then the worktree
@@ -286,6 +292,12 @@ export function createGitService(options: GitServiceOptions): GitService {
       const context = await ready();
       const worktree = await intactWorktree(context.repository, resolve(worktreePath));
       return commitIfChanged(git, worktree, message, context.identity);
+    },
+
+    async leaveOutLocalFiles(worktreePath) {
+      const path = resolve(worktreePath);
+      const worktree = async () => ({ ...await intactWorktree((await ready()).repository, path), workTree: path });
+      return leaveOutLocalFiles(git, worktree, path);
     },
 
     retire,

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { TaskDiff } from '../../../shared/review';
 import type { GitRepo, GitRunner } from './git-runner';
 import { taskDiff } from './task-diff';
+import { ALL_BUT_LOCAL_FILES } from './vendor-local-files';
 
 /**
  * Stages the whole worktree into a scratch copy of its index and diffs the tree that makes against `base`. The
@@ -19,7 +20,8 @@ export async function liveDiff(git: GitRunner, worktree: GitRepo, base: string, 
       // A worktree whose index is gone (nothing staged ever) is read from scratch.
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     });
-    await git.run(worktree, ['add', '--all'], { indexFile });
+    // What the commit will hold: never an agent's vendor-local files.
+    await git.run(worktree, ['add', '--all', ...ALL_BUT_LOCAL_FILES], { indexFile });
     const tree = await git.run(worktree, ['write-tree'], { indexFile });
     return { ...(await taskDiff(git, worktree, base, tree)), live: true };
   } finally {

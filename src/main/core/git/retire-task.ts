@@ -6,6 +6,8 @@ import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { archiveRefFor, worktreeDirNameFor } from './branch-names';
 import { hasUncommittedWork, stageAndCommit } from './commit-all';
+import { discardLocalFiles } from './vendor-local-files';
+import { gitFailed } from './git-errors';
 import type { Identity } from './commit-identity';
 import type { GitRepo, GitRunner } from './git-runner';
 import { createRef, isAncestorCommit, resolveCommit } from './refs';
@@ -65,7 +67,7 @@ export async function retireTask(context: RetireContext, taskId: string): Promis
 
   // Clean now (the snapshot took everything git would keep), so no --force is needed; ignored
   // files such as build output go with the directory.
-  if (worktree && target) await git.run(repo, ['worktree', 'remove', worktree.path]);
+  if (worktree && target) await removeWorktree(git, repo, { ...target, workTree: worktree.path });
   await setStrayDirectoryAside(worktreePath, context.now());
   if (worktree && !target) await git.run(repo, ['worktree', 'prune']);
   if (branch && branchTip) await git.run(repo, ['branch', '--delete', '--force', '--end-of-options', branch]);
@@ -94,4 +96,17 @@ async function archiveTips(
 async function setStrayDirectoryAside(path: string, at: Date): Promise<void> {
   if (!existsSync(path)) return;
   await rename(path, `${path}.stray-${at.toISOString().replace(/:/g, '-')}`);
+}
+
+/**
+ * Removes a worktree the snapshot left clean. Vendor-local files the agent left are never committed (so the snapshot
+ * left them), and git refuses to remove a worktree holding them: then they go with it (one the base tracks is put back
+ * first) and the removal is tried again. A worktree without them costs one git process, as before.
+ */
+async function removeWorktree(git: GitRunner, repo: GitRepo, target: GitRepo & { workTree: string }): Promise<void> {
+  const args = ['worktree', 'remove', target.workTree];
+  const removed = await git.exec(repo, args);
+  if (removed.exitCode === 0) return;
+  if (!(await discardLocalFiles(git, target))) throw gitFailed(args, removed.exitCode, removed.stderr || removed.stdout);
+  await git.run(repo, args);
 }

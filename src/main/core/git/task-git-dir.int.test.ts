@@ -1,6 +1,6 @@
 // The task's own git dir with real git in a temp repository, outside any sandbox: what it shows the agent's git,
 // what it costs the desk, and when the desk takes or refuses the agent's commits.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createGitRunner, type GitRunner } from './git-runner';
@@ -79,6 +79,20 @@ describe('a task\'s own git dir', () => {
     expect(await taskGit.takeCommits((line) => lines.push(line))).toBeUndefined();
     expect(git(box.repo, 'rev-parse', branch)).toBe(elsewhere);
     expect(lines).toEqual([expect.stringMatching(/^The agent's own commits were not taken: .*moved meanwhile/)]);
+  });
+
+  it('refuses the agent\'s commits when one of them holds its vendor-local settings, even one a later commit removed', async () => {
+    const start = git(box.repo, 'rev-parse', branch);
+    writeFileSync(join(worktree, 'new.txt'), 'x\n');
+    mkdirSync(join(worktree, '.claude'));
+    writeFileSync(join(worktree, '.claude', 'settings.local.json'), '{"permissions":{"allow":["Bash"]}}\n');
+    agentGit('add', '-A');
+    agentGit('commit', '-q', '-m', 'agent work');
+    agentGit('rm', '-q', '--cached', '.claude/settings.local.json');
+    agentGit('commit', '-q', '-m', 'tidy up');
+    expect(await taskGit.takeCommits((line) => lines.push(line))).toBeUndefined();
+    expect(git(box.repo, 'rev-parse', branch)).toBe(start);
+    expect(lines).toEqual([expect.stringMatching(/^The agent's own commits were not taken: they hold \.claude\/settings\.local\.json \(Claude Code's local settings\), which never enters a task's commit\./)]);
   });
 
   it('shows the agent a merge waiting on conflicts, and once it commits the merge itself the worktree has no merge left', async () => {

@@ -10,6 +10,7 @@ import { isAncestorCommit } from './refs';
 import { createRefSnapshots, type RefSnapshots } from './ref-snapshot';
 import { hiddenTaskBranchesFor } from './ref-snapshot-text';
 import { branchRefOfHead, planTaskGitDir, refNamedBy, tipOf } from './task-git-dir-plan';
+import { localFilesCommitted } from './vendor-local-files';
 
 export interface TaskGitDirRequest {
   /** Where to make it (a fresh path in the desk's data dir). */
@@ -102,6 +103,9 @@ export async function openTaskGitDir(git: GitRunner, request: TaskGitDirRequest,
     const complete = await git.exec(common, ['rev-list', '--objects', '--count', tip, '--not', start]);
     if (complete.exitCode !== 0) return `${short(tip)} is incomplete: ${firstLine(complete.stderr)}`;
     if (!(await isAncestorCommit(git, common, start, tip))) return `${short(tip)} does not descend from ${short(start)}, where the task's branch was when the turn started`;
+    // Their history would carry the agent's own settings (standing permissions) into the person's repository.
+    const local = await localFilesCommitted(git, common, start, tip);
+    if (local.length > 0) return `they hold ${local.map((file) => `${file.path} (${file.what})`).join(', ')}, which never enters a task's commit`;
     const moved = await git.exec(common, ['update-ref', '-m', 'desk: the agent\'s commits', '--end-of-options', plan.branchRef, tip, start]);
     if (moved.exitCode !== 0) return `${branch} moved meanwhile (${firstLine(moved.stderr)})`;
     return undefined;

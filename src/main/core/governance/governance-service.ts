@@ -3,7 +3,7 @@
 // It never waits: whoever asked (the task service, an /agent/request client) waits and calls back.
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { realpathSync } from 'node:fs';
-import { AgentId, PolicyFile, type AgentPolicy, type GovernanceOutcome, type GovernanceRecord, type GovernanceState, PolicyInput } from '../../../shared/governance';
+import { AgentId, PolicyFile, type AgentPolicy, type Capability, type GovernanceOutcome, type GovernanceRecord, type GovernanceState, PolicyInput } from '../../../shared/governance';
 import type { z } from 'zod';
 import type { GovernanceFilter, GovernanceRepo } from './governance-repo';
 import { requestAlreadyAnswered, governanceConflict, rateLimited, governanceRequestNotFound } from './governance-errors';
@@ -29,6 +29,8 @@ export interface ReviewInput {
   rationale?: string;
   /** The worktree the agent works in; paths must stay inside it. */
   worktree: string;
+  /** Capabilities a person answered "Always allow" for earlier in the task (see PolicyContext.alwaysAllowed). */
+  alwaysAllowed?: readonly string[];
 }
 
 export interface GovernanceServiceDeps {
@@ -70,6 +72,8 @@ export interface GovernanceService {
   /** Validates and saves a new policy; agents' tokens are kept (they change only by issue and revoke). */
   /** Takes the policy as written (defaults may be left out); the stored file has every default spelled out. */
   setPolicy(input: PolicyInputText): PolicyFile;
+  /** Sets one capability of one agent to `allow` in the policy (an "Always allow" answer made a rule); the rest stays. */
+  allowCapability(agentId: string, capability: Capability): PolicyFile;
 }
 
 const OPEN_STATES: readonly GovernanceState[] = ['approved', 'rejected', 'escalated'];
@@ -125,7 +129,9 @@ export function createGovernanceService(deps: GovernanceServiceDeps): Governance
       return { decision: 'rejected', rule: 'no-worktree', reason: `The worktree ${input.worktree} cannot be resolved: ${(error as Error).message}` };
     }
     return decide({ kind: input.kind, title: input.title, paths: input.paths, ...(input.command !== undefined && { command: input.command }) },
-      effectivePolicy(policy(), input.agentId), { worktree, resolvePath, allowedPathsMatcher: matcherFor });
+      effectivePolicy(policy(), input.agentId), {
+      worktree, resolvePath, allowedPathsMatcher: matcherFor, ...(input.alwaysAllowed !== undefined && { alwaysAllowed: input.alwaysAllowed }),
+    });
   }
 
   function savePolicy(next: PolicyFile): PolicyFile {
@@ -275,6 +281,13 @@ export function createGovernanceService(deps: GovernanceServiceDeps): Governance
         if (entry.tokenSha256 !== undefined) agents[agentId] = { ...agents[agentId], tokenSha256: entry.tokenSha256 };
       }
       return savePolicy({ version: 1, defaults: input.defaults, agents });
+    },
+
+    allowCapability(agentId, capability) {
+      const id = AgentId.parse(agentId);
+      const current = policy();
+      const own = Object.hasOwn(current.agents, id) ? current.agents[id] : undefined;
+      return savePolicy({ ...current, agents: { ...current.agents, [id]: { ...own, capabilities: { ...own?.capabilities, [capability]: 'allow' } } } });
     },
   };
 }

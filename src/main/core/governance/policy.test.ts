@@ -105,6 +105,21 @@ describe('decide', () => {
     expect(decide(ask('execute', ['src'], 'rm -rf /'), allowAll, context).rule).toBe('denied-command');
     expect(decide(ask('execute', ['src'], 'make'), allowAll, context).rule).toBe('capability-allowed');
   });
+
+  it('approves what it would ask about when a person chose Always allow for that capability earlier in the task', () => {
+    const granted = { ...context, alwaysAllowed: ['execute'] };
+    expect(decide(ask('execute', [], 'npm test'), defaults(), granted))
+      .toEqual({ decision: 'approved', rule: 'always-allowed-in-task', reason: 'You chose Always allow for execute earlier in this task.' });
+    expect(decide(ask('delete', ['src/a.ts']), defaults(), granted)).toMatchObject({ decision: 'escalated', rule: 'needs-person' });
+  });
+
+  it('never lets an Always allow answer past a path outside the worktree, a denied command or a denied capability', () => {
+    const granted = { ...context, alwaysAllowed: ['execute', 'fetch'] };
+    expect(decide(ask('execute', ['/etc']), defaults(), granted).rule).toBe('path-outside-worktree');
+    expect(decide(ask('execute', [], 'rm -rf /'), defaults(), granted).rule).toBe('denied-command');
+    const denyFetch = { ...defaults(), capabilities: { ...defaults().capabilities, fetch: 'deny' as const } };
+    expect(decide(ask('fetch'), denyFetch, granted).rule).toBe('capability-denied');
+  });
 });
 
 describe('effectivePolicy', () => {

@@ -6,6 +6,7 @@ import type picomatch from 'picomatch';
 import {
   Capability, DEFAULT_CAPABILITIES, type AgentPolicy, type GovernanceDecision, type PolicyFile,
 } from '../../../shared/governance';
+import { ALWAYS_ALLOWED_RULE } from '../../../shared/always-allow';
 
 // Loaded with the first policy that lists paths, not at start.
 const loadPicomatch = (): typeof picomatch => createRequire(import.meta.url)('picomatch') as typeof picomatch;
@@ -29,11 +30,20 @@ export interface PolicyContext {
   resolvePath(path: string): string;
   /** The matcher of a list of allowed paths, kept by the caller across requests; default: built for this request. */
   allowedPathsMatcher?(globs: readonly string[]): (path: string) => boolean;
+  /**
+   * Capabilities a person answered "Always allow" for earlier in this task (for this agent): what the policy would ask
+   * about is approved instead. Never more than that: a path outside the worktree, a denied command or a capability set to
+   * `deny` is refused as before.
+   */
+  alwaysAllowed?: readonly string[];
 }
 
 export interface Decision {
   decision: GovernanceDecision;
-  /** Which rule decided: path-outside-worktree, git-metadata, path-not-allowed, denied-command, capability-denied, capability-allowed, needs-person. */
+  /**
+   * Which rule decided: path-outside-worktree, git-metadata, path-not-allowed, denied-command, capability-denied,
+   * capability-allowed, always-allowed-in-task, needs-person.
+   */
   rule: string;
   /** A sentence saying why, for the agent and the audit log. */
   reason: string;
@@ -84,6 +94,9 @@ export function decide(input: PolicyInput, policy: AgentPolicy, context: PolicyC
   const mode = policy.capabilities[capability];
   if (mode === 'deny') return { decision: 'rejected', rule: 'capability-denied', reason: `${capability} is denied for this agent.` };
   if (mode === 'allow') return { decision: 'approved', rule: 'capability-allowed', reason: `${capability} is allowed for this agent.` };
+  if (context.alwaysAllowed?.includes(capability) === true) {
+    return { decision: 'approved', rule: ALWAYS_ALLOWED_RULE, reason: `You chose Always allow for ${capability} earlier in this task.` };
+  }
   return { decision: 'escalated', rule: 'needs-person', reason: `${capability} needs a person's answer.` };
 }
 

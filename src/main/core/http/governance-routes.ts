@@ -1,9 +1,11 @@
 // Governance over HTTP: `/agent/*` for agents and hook scripts (desk or agent token), and
 // `/api/governance/*` for the board: the audit log, answers to escalated requests, the policy, agent tokens.
-import { AgentId, type GovernanceRecord, type GovernanceRequestList, type IssuedAgentToken } from '../../../shared/governance';
+import { AgentId, type AgentPolicy, type GovernanceRecord, type GovernanceRequestList, type IssuedAgentToken } from '../../../shared/governance';
 import { agentRoutes } from '../../../shared/routes';
 import { reviewInputOf, toAgentCapabilities, toAgentStatus, toPolicyView } from '../governance/agent-api';
 import type { GovernanceService } from '../governance/governance-service';
+import type { TaskGrant } from '../store/task-grants-repo';
+import type { AlwaysAllowAnswers } from '../../../shared/always-allow';
 import type { AgentSandboxView } from '../../../shared/sandbox-view';
 import { HttpError } from './http-error';
 import type { Principal, Router } from './router';
@@ -16,6 +18,8 @@ export interface GovernanceRouteDeps {
   worktreeOf?(taskId: string): string | undefined;
   /** What an agent sees in its sandbox (Settings); undefined for an agent the desk does not know. */
   sandboxViewOf?(agentId: string): AgentSandboxView | undefined;
+  /** The "Always allow" answers given in tasks, newest first (default: none). */
+  alwaysAllowAnswers?(): readonly TaskGrant[];
 }
 
 
@@ -66,6 +70,16 @@ export function addGovernanceRoutes(router: Router, deps: GovernanceRouteDeps): 
     .on(agentRoutes.savePolicy, async ({ body }) => {
       const policy = await body();
       return [200, toPolicyView(governance.setPolicy(policy))];
+    })
+    .on(agentRoutes.alwaysAllowAnswers, async () => {
+      const answers = (deps.alwaysAllowAnswers?.() ?? []).map((grant) => ({
+        ...grant, isRule: governance.policyFor(grant.agent).capabilities[grant.capability as keyof AgentPolicy['capabilities']] === 'allow',
+      }));
+      return [200, { answers } satisfies AlwaysAllowAnswers];
+    })
+    .on(agentRoutes.makeAlwaysAllowRule, async ({ body }) => {
+      const { agent, capability } = await body();
+      return [200, toPolicyView(governance.allowCapability(agent, capability))];
     })
     .on(agentRoutes.issueToken, async ({ params }) => {
       const agentId = pathAgent(params.id);

@@ -17,7 +17,7 @@ describe('openDatabase', () => {
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
     expect(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all()).toEqual([
-      { name: 'ap_queued_steps' }, { name: 'ap_task_inputs' }, { name: 'ap_uploads' }, { name: 'desk_repos' }, { name: 'events' }, { name: 'governance_requests' }, { name: 'task_turns' }, { name: 'tasks' }, { name: 'viewed_files' },
+      { name: 'ap_queued_steps' }, { name: 'ap_task_inputs' }, { name: 'ap_uploads' }, { name: 'desk_repos' }, { name: 'events' }, { name: 'governance_requests' }, { name: 'task_grants' }, { name: 'task_turns' }, { name: 'tasks' }, { name: 'viewed_files' },
     ]);
     db.close();
   });

@@ -5,7 +5,7 @@
 
 /** The schema after `version` migrations; update both together when adding a migration (the test says if not). */
 export const FRESH_SCHEMA = {
-  version: 17,
+  version: 18,
   sql: `
   CREATE TABLE tasks (
     repo             TEXT    NOT NULL,
@@ -128,6 +128,16 @@ export const FRESH_SCHEMA = {
     diff_key  TEXT NOT NULL,
     viewed_at TEXT NOT NULL,
     PRIMARY KEY (repo, task_id, path)
+  );
+
+  CREATE TABLE task_grants (
+    repo       TEXT NOT NULL,
+    task_id    TEXT NOT NULL,
+    agent      TEXT NOT NULL,
+    capability TEXT NOT NULL,
+    request_id TEXT NOT NULL,
+    granted_at TEXT NOT NULL,
+    PRIMARY KEY (repo, task_id, agent, capability)
   );
   `,
 } as const;

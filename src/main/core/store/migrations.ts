@@ -186,4 +186,17 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE tasks ADD COLUMN no_changes TEXT;
   `,
+  // 18: "Always allow" answers: a person chose it for a request of the task's agent, so the desk approves that
+  // capability for the rest of the task (its row goes when the task is submitted again), and Settings offers it as a rule.
+  `
+  CREATE TABLE task_grants (
+    repo       TEXT NOT NULL,
+    task_id    TEXT NOT NULL,
+    agent      TEXT NOT NULL,
+    capability TEXT NOT NULL,
+    request_id TEXT NOT NULL,
+    granted_at TEXT NOT NULL,
+    PRIMARY KEY (repo, task_id, agent, capability)
+  );
+  `,
 ];

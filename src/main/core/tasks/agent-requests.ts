@@ -1,17 +1,20 @@
 // What happens when an agent asks for permission, asks a question, touches a file or starts a terminal:
-// governance decides, and what it escalates waits for a person as an open question on the task.
+// governance decides, and what it escalates waits for a person as an open question on the task. A person's "Always allow"
+// is kept here for the rest of the task, never handed to the agent.
 import type { TaskEvent } from '../../../shared/events';
 import type { QuestionAnswer } from '../../../shared/questions';
 import type { ElicitationRequest, ElicitationResponse, PermissionOutcome, PermissionRequest } from '../agents/agent-session';
 import { INVALID_PARAMS, JsonRpcError } from '../../../shared/json-rpc-peer';
 import type { TaskRecord } from '../store/tasks-repo';
+import type { TaskGrantsRepo } from '../store/task-grants-repo';
+import { capabilityOf } from '../governance/policy';
 import type { OpenQuestions } from './open-questions';
-import { outcomeFor, permissionFacts, toolCallCommand } from './permission-facts';
+import { alwaysAllowAnswer, outcomeFor, permissionFacts, toolCallCommand } from './permission-facts';
 
 /** The governance policy as the task service needs it. */
 export interface PermissionGate {
   /** Opens an APPROVAL request in the audit log with the policy's decision; it stays open until `complete`. */
-  review(input: { agentId: string; taskId: string; kind: string; title: string; paths: string[]; command?: string; worktree: string }):
+  review(input: { agentId: string; taskId: string; kind: string; title: string; paths: string[]; command?: string; worktree: string; alwaysAllowed?: readonly string[] }):
     Promise<GateDecision> | GateDecision;
   /** Closes the request in the audit log with what finally happened. */
   complete(requestId: string, result: { outcome: string; answeredBy?: string }): void;
@@ -24,6 +27,8 @@ export interface GateDecision { id: string; decision: 'approved' | 'rejected' | 
 export interface AgentRequestsDeps {
   gate: PermissionGate;
   questions: OpenQuestions;
+  /** "Always allow" answers, kept for the rest of the task (see docs/security.md). */
+  grants: Pick<TaskGrantsRepo, 'capabilitiesOf' | 'add'>;
   record(task: TaskRecord, event: TaskEvent): void;
   /** Called when the task starts or stops waiting for a person. */
   setWaiting(task: TaskRecord, waiting: boolean): void;
@@ -51,7 +56,43 @@ export function createAgentRequests(deps: AgentRequestsDeps) {
     deps.record(task, { type: 'governance', requestId: decision.id, decision: decision.decision, rule: decision.rule, reason: decision.reason });
   }
 
-  /** What one run (one turn) of a task may ask: each run starts with no permissions carried over. */
+  /** The policy's decision, with the capabilities a person chose "Always allow" for earlier in the task approved. */
+  async function review(task: TaskRecord, input: Omit<Parameters<PermissionGate['review']>[0], 'agentId' | 'taskId' | 'alwaysAllowed'>): Promise<GateDecision> {
+    const alwaysAllowed = deps.grants.capabilitiesOf(task.id, task.agent);
+    const decision = await gate.review({ agentId: task.agent, taskId: task.id, ...input, ...(alwaysAllowed.length > 0 && { alwaysAllowed }) });
+    recordDecision(task, decision);
+    return decision;
+  }
+
+  /**
+   * A person chose "Always allow": the desk keeps that for the task's agent and this capability for the rest of the task,
+   * and answers the agent with its "allow once" option, so it writes no standing permission of its own (for Claude Code,
+   * into `.claude/settings.local.json` in the worktree). Returns the option to send.
+   */
+  function grantAlways(task: TaskRecord, request: PermissionRequest, kind: string, requestId: string, chosen: { optionId: string; name: string }): string {
+    const capability = capabilityOf(kind);
+    const once = alwaysAllowAnswer(request.options);
+    const answered = once === undefined
+      ? `The agent offered no "allow once" answer, so it was sent "${chosen.name}" as chosen.`
+      : `The agent was answered "${once.name}" (once), so it keeps no standing permission of its own.`;
+    try {
+      deps.grants.add({ taskId: task.id, agent: task.agent, capability, requestId, grantedAt: deps.now().toISOString() });
+    } catch (error) {
+      // The request itself was allowed by the person: it goes through even when the answer cannot be kept (a full disk).
+      deps.record(task, {
+        type: 'log', level: 'warn', source: 'desk',
+        text: `You chose ${chosen.name}, but the desk could not keep that answer (${error instanceof Error ? error.message : String(error)}): this request is allowed, later ones are asked again. ${answered}`,
+      });
+      return once?.optionId ?? chosen.optionId;
+    }
+    deps.record(task, {
+      type: 'log', level: 'info', source: 'desk',
+      text: `You chose ${chosen.name}: the desk approves ${capability} requests of ${task.agent} for the rest of this task without asking. ${answered} Settings → "Always-allow answers" can make it a policy rule.`,
+    });
+    return once?.optionId ?? chosen.optionId;
+  }
+
+  /** What one run (one turn) of a task may ask: each run starts with no command answers carried over ("Always allow" answers are the task's). */
   function forRun(task: TaskRecord) {
     /**
      * Command lines a `session/request_permission` for an `execute` tool call was allowed for in this run,
@@ -68,8 +109,7 @@ export function createAgentRequests(deps: AgentRequestsDeps) {
       async permission(request: PermissionRequest, worktree: string): Promise<PermissionOutcome> {
         const facts = permissionFacts(request);
         const commandLine = facts.kind === 'execute' ? toolCallCommand(request.toolCall) : undefined;
-        const decision = await gate.review({ agentId: task.agent, taskId: task.id, worktree, ...facts });
-        recordDecision(task, decision);
+        const decision = await review(task, { worktree, ...facts });
         const allowed = (outcome: PermissionOutcome): PermissionOutcome => {
           if (commandLine !== undefined) allowedCommands.push({ commandLine, requestId: decision.id });
           return outcome;
@@ -87,7 +127,8 @@ export function createAgentRequests(deps: AgentRequestsDeps) {
           const chosen = request.options.find((o) => o.optionId === answer.optionId);
           const yes = chosen?.kind.startsWith('allow') === true;
           gate.complete(decision.id, { outcome: yes ? 'allowed' : 'rejected', answeredBy });
-          const outcome: PermissionOutcome = { outcome: 'selected', optionId: answer.optionId };
+          const optionId = chosen?.kind === 'allow_always' ? grantAlways(task, request, facts.kind, decision.id, chosen) : answer.optionId;
+          const outcome: PermissionOutcome = { outcome: 'selected', optionId };
           return yes ? allowed(outcome) : outcome;
         }
         gate.complete(decision.id, { outcome: 'cancelled', answeredBy });
@@ -100,8 +141,7 @@ export function createAgentRequests(deps: AgentRequestsDeps) {
        */
       async fileAccess(access: { kind: 'read' | 'edit'; path: string }, worktree: string): Promise<void> {
         const title = `${access.kind === 'read' ? 'Read' : 'Write'} ${access.path}`;
-        const decision = await gate.review({ agentId: task.agent, taskId: task.id, worktree, kind: access.kind, title, paths: [access.path] });
-        recordDecision(task, decision);
+        const decision = await review(task, { worktree, kind: access.kind, title, paths: [access.path] });
         let allowed = decision.decision === 'approved';
         let answeredBy: string | undefined;
         if (decision.decision === 'escalated') {
@@ -129,8 +169,7 @@ export function createAgentRequests(deps: AgentRequestsDeps) {
           return;
         }
         const title = `Run ${commandLine}`;
-        const decision = await gate.review({ agentId: task.agent, taskId: task.id, worktree, kind: 'execute', title, paths: [], command: commandLine });
-        recordDecision(task, decision);
+        const decision = await review(task, { worktree, kind: 'execute', title, paths: [], command: commandLine });
         if (decision.decision === 'approved') {
           gate.complete(decision.id, { outcome: 'allowed' });
           return;
@@ -155,8 +194,7 @@ export function createAgentRequests(deps: AgentRequestsDeps) {
   }
 
   async function elicitation(task: TaskRecord, request: ElicitationRequest, worktree: string): Promise<ElicitationResponse> {
-    const decision = await gate.review({ agentId: task.agent, taskId: task.id, worktree, kind: 'elicitation', title: request.message, paths: [] });
-    recordDecision(task, decision);
+    const decision = await review(task, { worktree, kind: 'elicitation', title: request.message, paths: [] });
     // Even an "allowed" question needs someone to answer it; only a refusal skips the person.
     if (decision.decision === 'rejected') {
       gate.complete(decision.id, { outcome: 'declined' });

@@ -57,6 +57,14 @@ export function optionFor(options: readonly PermissionOption[], answer: 'allow' 
   return options.find((o) => o.kind === `${answer}_once`) ?? options.find((o) => o.kind.startsWith(answer));
 }
 
+/**
+ * What to send an agent when a person chose its "always allow" option: its "allow once" option, so that the agent keeps
+ * no standing permission of its own (the desk keeps the answer instead); undefined when it offers none.
+ */
+export function alwaysAllowAnswer(options: readonly PermissionOption[]): PermissionOption | undefined {
+  return options.find((o) => o.kind === 'allow_once');
+}
+
 /** The outcome to send for a policy decision. */
 export function outcomeFor(options: readonly PermissionOption[], answer: 'allow' | 'reject'): PermissionOutcome {
   const option = optionFor(options, answer);

@@ -13,6 +13,7 @@ import { INVALID_PARAMS, JsonRpcError, PeerClosedError } from '../../../shared/j
 import { createTerminalHost, type TerminalHost } from '../agents/terminal-host';
 import { createWorktreeFiles } from '../agents/worktree-files';
 import type { GitService } from '../git/git-service';
+import { leftOutText } from '../git/vendor-local-files';
 import type { TaskPatch, TaskRecord } from '../store/tasks-repo';
 import { commitMessageFor } from './commit-message';
 import { createTextTail } from './text-tail';
@@ -198,6 +199,9 @@ export async function runTask(given: RunContext): Promise<RunOutcome> {
   let commit: string | undefined;
   try {
     const message = commitMessageFor(task.id, turn.prompt, extra);
+    // An agent's vendor-local files (its own settings, e.g. standing permissions) stay in the worktree, out of the commit.
+    const leftOut = await git.leaveOutLocalFiles(worktree);
+    if (leftOut.length > 0) log(leftOutText(leftOut));
     // A merge from the base waiting on conflicts is committed even when the agent's resolution changed nothing.
     // Commits the agent made itself, taken onto the branch when the sandbox ended, are the turn's work when no file is left over.
     commit = (task.conflict ? await git.commitAll(worktree, message) : await git.commitChanges(worktree, message)) ?? isolation.agentCommit?.();

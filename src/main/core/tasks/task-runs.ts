@@ -6,6 +6,7 @@ import type { AgentRegistry } from '../agents/agent-registry';
 import type { AgentSession } from '../agents/agent-session';
 import type { RunnerSet } from '../runners/runner-set';
 import type { TaskSandbox } from '../sandbox/task-sandbox';
+import type { TaskGrantsRepo } from '../store/task-grants-repo';
 import type { TaskRecord } from '../store/tasks-repo';
 import { createAgentRequests, type PermissionGate } from './agent-requests';
 import { pickTasksToStart } from './scheduler';
@@ -34,6 +35,8 @@ export interface TaskRuns {
 export interface TaskRunsDeps {
   records: Pick<TaskRecords, 'tasks' | 'turns' | 'graph' | 'questions' | 'record' | 'save' | 'log' | 'mustGet' | 'now'>;
   gate: PermissionGate;
+  /** "Always allow" answers kept for the rest of each task. */
+  grants: Pick<TaskGrantsRepo, 'capabilitiesOf' | 'add'>;
   agents: AgentRegistry;
   repos: TaskRepos;
   sandbox: Pick<TaskSandbox, 'isolate'>;
@@ -62,6 +65,7 @@ export function createTaskRuns(deps: TaskRunsDeps): TaskRuns {
 
   const requests = createAgentRequests({
     gate: deps.gate,
+    grants: deps.grants,
     questions,
     now: deps.now,
     record: (task, event) => record(task.id, task.attempt, event),

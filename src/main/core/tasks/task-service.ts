@@ -31,6 +31,7 @@ import { createTaskSessions, type TaskSessions } from './task-sessions';
 import { createTaskSettings, type TaskSettings } from './task-settings';
 import { createTaskSubmissions, type TaskSubmissions } from './task-submissions';
 import { cleanUpWorktree } from './worktree-cleanup';
+import { createMemoryTaskGrants, type TaskGrantsRepo } from '../store/task-grants-repo';
 
 export interface TaskService extends TaskReview, TaskBaseUpdates, TaskArchive, TaskPullRequests, TaskSettings, Omit<TaskSubmissions, 'submit'>, TaskSessions, TaskReads, Pick<TaskRuns, 'start' | 'shutdown'> {
   /** Queues a task; a task with the same id is cancelled and replaced. Throws `dependency_cycle`, `unknown_agent`. */
@@ -49,6 +50,8 @@ export interface TaskServiceDeps {
   git: GitService;
   agents: AgentRegistry;
   gate: PermissionGate;
+  /** "Always allow" answers kept for the rest of each task (default: in memory, gone with the desk). */
+  grants?: TaskGrantsRepo;
   limits?(agentId: string): AgentLimits;
   /** What the policy says of an agent's commands (`execute`), for the mode a self-sandboxing agent is confined in. */
   commandMode?(agentId: string): CapabilityMode;
@@ -84,12 +87,13 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
     ...(sandbox.forgetState && { forgetState: sandbox.forgetState }),
   });
 
+  const grants = deps.grants ?? createMemoryTaskGrants();
   const runs = createTaskRuns({
-    records, gate, agents, repos, sandbox, runners, config, cleanUp, now, run: deps.run, limits: deps.limits, commandMode: deps.commandMode,
+    records, gate, grants, agents, repos, sandbox, runners, config, cleanUp, now, run: deps.run, limits: deps.limits, commandMode: deps.commandMode,
   });
   const { schedule } = runs;
   const atomically = deps.transaction ?? (async <T>(work: () => T): Promise<T> => work());
-  const submissions = createTaskSubmissions({ records, runs, agents, repos, runners, withTaskLock, atomically, config });
+  const submissions = createTaskSubmissions({ records, runs, grants, agents, repos, runners, withTaskLock, atomically, config });
   const { submit, followUp } = submissions;
   const gitOf = (task: TaskRecord) => repos.of(task.repo).git;
   const review = createTaskReview({ gitOf, mustGet, save, log, withTaskLock, submit, cleanUp, now, pushAfterApprove: () => config.pushAfterApprove ?? null });

@@ -4,6 +4,7 @@ import { FINISHED_STATUSES, type DependencyGate, type SubmitTask } from '../../.
 import type { AgentRegistry } from '../agents/agent-registry';
 import type { RunnerSet } from '../runners/runner-set';
 import type { TaskRecord } from '../store/tasks-repo';
+import type { TaskGrantsRepo } from '../store/task-grants-repo';
 import type { TaskLock } from './task-locks';
 import type { ProposalFields } from './task-proposals';
 import type { TaskRecords } from './task-records';
@@ -26,6 +27,8 @@ export interface TaskSubmissions {
 export interface TaskSubmissionsDeps {
   records: Pick<TaskRecords, 'tasks' | 'turns' | 'record' | 'summaryOf' | 'save' | 'log' | 'mustGet' | 'assertNoCycle' | 'now'>;
   runs: Pick<TaskRuns, 'schedule' | 'stopRun'>;
+  /** "Always allow" answers: a replacing submission is a new task, which starts without them. */
+  grants: Pick<TaskGrantsRepo, 'forget'>;
   agents: Pick<AgentRegistry, 'has' | 'list'>;
   repos: TaskRepos;
   runners?: Pick<RunnerSet, 'choose'> | undefined;
@@ -60,7 +63,10 @@ export function createTaskSubmissions(deps: TaskSubmissionsDeps): TaskSubmission
         // The task's one row (its first turn is its prompt until it starts: first-turn.ts), committed with this
         // event-loop turn's other writes; answered once durable. A replaced submission's turns go with it.
         const stored = await deps.atomically(() => {
-          if (previous) turns.forget(input.id);
+          if (previous) {
+            turns.forget(input.id);
+            deps.grants.forget(input.id);
+          }
           return tasks.putSubmission({
             id: input.id, prompt: input.prompt, dependencies: input.dependencies, agent, status: 'queued', review: 'pending',
             submittedAt: at, updatedAt: at, baseBranch: repo.baseBranch, attempt: previous?.attempt ?? 0, ...(repo.name !== undefined && { repo: repo.name }),

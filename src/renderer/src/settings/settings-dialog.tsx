@@ -1,9 +1,10 @@
 // "Settings": how to connect other programs, the repository (read-only), default agent, concurrency, each repository's
-// worktree setup, the sandbox, policy.
+// worktree setup, the sandbox, policy and the "Always allow" answers given in tasks.
 import { useEffect, useId, useState } from 'react';
 import { desk, useDesk } from '../state/store';
 import { Dialog } from '../ui/dialog';
 import { AgentsSection } from './agents-section';
+import { AlwaysAllowSection } from './always-allow-section';
 import { ConnectionSection } from './connection-section';
 import { PolicyEditor } from './policy-editor';
 import { PushSection } from './push-section';
@@ -86,6 +87,7 @@ export function SettingsDialog() {
         <SandboxViewSection />
         <RunnersSection />
         <PolicyEditor />
+        <AlwaysAllowSection />
         <p className="hint">Light and dark follow your system’s appearance.</p>
       </div>
       <div className="dialog-actions">

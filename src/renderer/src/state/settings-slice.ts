@@ -1,7 +1,8 @@
 // The desk's settings, its agents and its governance policy, as the settings dialog and the new-task form show them.
 import type { AgentLogin, AgentsResponse, AgentTest } from '../../../shared/agents';
 import { apiRoutes } from '../../../shared/routes';
-import type { PolicyView } from '../../../shared/governance';
+import type { AlwaysAllowAnswer } from '../../../shared/always-allow';
+import type { Capability, PolicyView } from '../../../shared/governance';
 import type { DeskSettings, UpdateSettings } from '../../../shared/review';
 import type { DeskApi } from '../api/desk-api';
 import { messageOf } from '../api/api-error';
@@ -11,6 +12,8 @@ export interface SettingsSlice {
   agents: AgentsResponse | undefined;
   settings: DeskSettings | undefined;
   policy: PolicyView | undefined;
+  /** "Always allow" answers people gave in tasks, newest first. */
+  alwaysAllow: AlwaysAllowAnswer[] | undefined;
   settingsError: string | undefined;
   loadAgents(): Promise<void>;
   loadSettings(): Promise<void>;
@@ -19,6 +22,8 @@ export interface SettingsSlice {
   /** Resolves with the server's message when it refuses, else undefined. */
   saveSettings(update: UpdateSettings): Promise<string | undefined>;
   savePolicy(text: string): Promise<string | undefined>;
+  /** The agent's policy allows the capability in every task from now on; resolves with the server's message when it refuses. */
+  makeAlwaysAllowRule(agent: string, capability: Capability): Promise<string | undefined>;
   /** Starts an agent's install (its package, or `source`); resolves with the server's message when it refuses. */
   installAgent(agentId: string, source?: string): Promise<string | undefined>;
   /** The handshake test; its result also shows in the agent's row after the agents reload. */
@@ -44,6 +49,7 @@ export const createSettingsSlice: SliceCreator<SettingsSlice> = (set, get) => ({
   agents: undefined,
   settings: undefined,
   policy: undefined,
+  alwaysAllow: undefined,
   settingsError: undefined,
 
   async loadAgents() {
@@ -59,8 +65,8 @@ export const createSettingsSlice: SliceCreator<SettingsSlice> = (set, get) => ({
     const api = get().api;
     if (!api) return;
     try {
-      const [settings, policy, agents] = await Promise.all([api.settings(), api.policy(), api.agents()]);
-      set({ settings, policy, agents, settingsError: undefined });
+      const [settings, policy, agents, { answers: alwaysAllow }] = await Promise.all([api.settings(), api.policy(), api.agents(), api.alwaysAllowAnswers()]);
+      set({ settings, policy, agents, alwaysAllow, settingsError: undefined });
     } catch (error) {
       set({ settingsError: messageOf(error) });
     }
@@ -119,6 +125,20 @@ export const createSettingsSlice: SliceCreator<SettingsSlice> = (set, get) => ({
       const saved = await get().api?.savePolicy(policy);
       if (saved) set({ policy: saved });
       get().showStatus('Policy saved.');
+      return undefined;
+    } catch (error) {
+      return messageOf(error);
+    }
+  },
+
+  async makeAlwaysAllowRule(agent, capability) {
+    const api = get().api;
+    if (!api) return 'Not connected to a desk.';
+    try {
+      const policy = await api.makeAlwaysAllowRule({ agent, capability });
+      const { answers } = await api.alwaysAllowAnswers();
+      set({ policy, alwaysAllow: answers });
+      get().showStatus(`Policy saved: ${capability} is allowed for ${agent} in every task.`);
       return undefined;
     } catch (error) {
       return messageOf(error);

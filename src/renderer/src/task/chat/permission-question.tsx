@@ -63,6 +63,7 @@ export function PermissionQuestion({ question }: { question: OpenQuestion }) {
               key={option.optionId}
               type="button"
               className={option.kind.startsWith('allow') ? 'primary' : ''}
+              title={option.kind === 'allow_always' ? 'The desk allows this kind of request for the rest of this task; the agent is told "allow once" and keeps nothing' : undefined}
               onClick={() => void desk().answerQuestion(question.taskId, { questionId: question.id, optionId: option.optionId })}
             >
               {option.name}

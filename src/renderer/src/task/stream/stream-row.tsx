@@ -10,6 +10,7 @@ import { LoginHelpRow } from './login-help';
 import { MarkdownText } from './markdown';
 import { ToolCallRow } from './tool-call';
 import { relativeText, WorktreeContext } from './worktree-path';
+import { ALWAYS_ALLOWED_RULE } from '../../../../shared/always-allow';
 
 /** What a person's answer says, in their words: the option they chose, what they filled in, or that they declined. */
 export function answerText(answer: QuestionAnswer, choice?: string): string {
@@ -99,7 +100,8 @@ export const StreamRow = memo(function StreamRow({ item, stream }: { item: Strea
         ? <p className="quiet-line">The question was withdrawn: the task stopped.</p>
         : <YouBubble text={answerText(item.answer, item.choice)} />;
     case 'governance':
-      return <p className={`quiet-line gov gov-${item.decision}`}>Policy {item.decision}: {item.reason} <span className="gov-rule">({item.rule})</span></p>;
+      // An earlier "Always allow" answer approved it: the person's decision, not the policy's.
+      return <p className={`quiet-line gov gov-${item.decision}`}>{item.rule === ALWAYS_ALLOWED_RULE ? 'Approved' : `Policy ${item.decision}`}: {item.reason} <span className="gov-rule">({item.rule})</span></p>;
     case 'usage':
       return <p className="quiet-line usage-line" role="note" aria-label={`Tokens of turn ${item.turn}`}>Turn {item.turn}: {usageText(item.usage)}</p>;
     case 'truncated':
