@@ -232,6 +232,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     config: taskConfig,
     // The desk's environment reaches the forges' APIs and nothing else: agents get theirs from the agent catalog.
     forges: createForgeAccess({ env: config.env ?? {}, readHomeFile: homeFileReader(config.home ?? homedir()), fetch: (url, init) => fetch(url, init) }),
+    attentionGlobs: () => governance.getPolicy().attentionGlobs,
   });
 
   // A task going quiet or speaking again reaches the board as its new summary.

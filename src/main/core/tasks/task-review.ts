@@ -8,10 +8,16 @@ import { taskBusy } from './task-errors';
 import { pushAfterApprove } from './push-after-approve';
 import type { PushAfterApprove } from '../../../shared/review';
 import { conflictUnresolved } from './task-base-updates';
+import { attentionClassifier, attentionFilesOf, withAttention, type AttentionClassifier } from '../git/attention-files';
+import { attentionUnconfirmed } from './task-errors';
 
 export interface TaskReview {
   diff(id: string): Promise<TaskDiff>;
-  approve(id: string): Promise<TaskRecord>;
+  /**
+   * Merges a completed task into its base branch. A task whose diff has files that need attention is refused
+   * (`attention_unconfirmed`, naming them) unless `confirmAttention` says the person saw them.
+   */
+  approve(id: string, options?: { confirmAttention?: boolean }): Promise<TaskRecord>;
   reject(id: string): Promise<TaskRecord>;
   rerun(id: string): Promise<TaskRecord>;
 }
@@ -29,6 +35,8 @@ export interface TaskReviewDeps {
   now(): Date;
   /** The repository's cleanup command in the task's worktree, before it is retired. */
   cleanUp(task: TaskRecord): Promise<void>;
+  /** The policy's `attentionGlobs`: files flagged on top of the built-in attention list (default: none). */
+  attentionGlobs?(): readonly string[];
 }
 
 /** A task in these states has a worktree the agent is still changing: its diff is read from the files as they are. */
@@ -36,24 +44,37 @@ const LIVE_STATUSES: ReadonlySet<TaskStatus> = new Set(['in-progress', 'awaiting
 
 export function createTaskReview(deps: TaskReviewDeps): TaskReview {
   const { gitOf } = deps;
+  // The policy's list is one array until the policy is replaced: its matchers are compiled once per list.
+  const classifiers = new WeakMap<readonly string[], AttentionClassifier>();
+  const NO_GLOBS: readonly string[] = [];
+  const classifier = (): AttentionClassifier => {
+    const globs = deps.attentionGlobs?.() ?? NO_GLOBS;
+    let classify = classifiers.get(globs);
+    if (classify === undefined) classifiers.set(globs, classify = attentionClassifier(globs));
+    return classify;
+  };
 
   return {
     async diff(id) {
       const task = deps.mustGet(id);
       if (!task.baseCommit || !task.branch) throw taskBusy(`Task ${id} has not started, so it has no changes yet.`);
       // While the agent works or waits for an answer its files are in the worktree, not yet in a commit.
-      if (LIVE_STATUSES.has(task.status) && task.worktreePath) return gitOf(task).liveDiff(task.worktreePath, task.baseCommit);
+      if (LIVE_STATUSES.has(task.status) && task.worktreePath) return withAttention(await gitOf(task).liveDiff(task.worktreePath, task.baseCommit), classifier());
       // After a rejection the branch is archived; the last commit still shows what was done.
-      return gitOf(task).diff(task.baseCommit, task.commit ?? task.branch);
+      return withAttention(await gitOf(task).diff(task.baseCommit, task.commit ?? task.branch), classifier());
     },
 
-    approve(id) {
+    approve(id, options = {}) {
       return deps.withTaskLock(id, async () => {
         const task = deps.mustGet(id);
         if (task.status !== 'completed' || task.review !== 'pending') {
           throw taskBusy(`Only a completed task waiting for review can be approved; ${id} is ${task.status}${task.review === 'pending' ? '' : ` and ${task.review}`}.`);
         }
         if (task.conflict) throw conflictUnresolved(task, task.conflict);
+        // The same diff the person reviewed: what it flags must have been seen before it reaches the base branch.
+        const flagged = task.baseCommit ? attentionFilesOf(withAttention(await gitOf(task).diff(task.baseCommit, task.commit ?? task.branch ?? gitOf(task).branchFor(id)), classifier())) : [];
+        if (flagged.length > 0 && options.confirmAttention !== true) throw attentionUnconfirmed(id, flagged);
+        if (flagged.length > 0) deps.log(task, `Approved with ${flagged.length} file${flagged.length === 1 ? '' : 's'} that need attention confirmed: ${flagged.map((f) => f.path).join(', ')}.`);
         const merged = await gitOf(task).mergeIntoBase({ taskId: id, ...(task.branch !== undefined && { branch: task.branch }), baseBranch: task.baseBranch, message: `Merge task ${id}: ${firstLineOf(task.prompt)}\n\nTask-Id: ${id}` });
         const approved = deps.save(id, { review: 'approved' });
         deps.log(approved, merged.alreadyMerged ? `Approved; ${task.baseBranch} already held its work.` : `Approved and merged into ${task.baseBranch} as ${merged.commit.slice(0, 12)}.`);

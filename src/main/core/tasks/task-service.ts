@@ -70,6 +70,8 @@ export interface TaskServiceDeps {
   config: { concurrency: number; defaultAgent: string; baseBranch: string; clientVersion: string; dependenciesAfter?: DependencyGate; pushAfterApprove?: PushAfterApprove | null };
   /** Where pull and merge requests open (without it, opening one says so). */
   forges?: ForgeAccess;
+  /** The policy's `attentionGlobs`: more files a review flags on top of the built-in list (docs/security.md). */
+  attentionGlobs?(): readonly string[];
 }
 
 export function createTaskService(deps: TaskServiceDeps): TaskService {
@@ -91,12 +93,14 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
   const submissions = createTaskSubmissions({ records, runs, agents, repos, runners, withTaskLock, atomically, config });
   const { submit, followUp } = submissions;
   const gitOf = (task: TaskRecord) => repos.of(task.repo).git;
-  const review = createTaskReview({ gitOf, mustGet, save, log, withTaskLock, submit, cleanUp, now, pushAfterApprove: () => config.pushAfterApprove ?? null });
+  const review = createTaskReview({
+    gitOf, mustGet, save, log, withTaskLock, submit, cleanUp, now, pushAfterApprove: () => config.pushAfterApprove ?? null, attentionGlobs: deps.attentionGlobs,
+  });
 
   return {
     ...review,
-    async approve(id) {
-      const approved = await review.approve(id);
+    async approve(id, options) {
+      const approved = await review.approve(id, options);
       // Tasks that wait for their dependencies' approval may start now.
       schedule();
       return approved;
