@@ -6,6 +6,7 @@ import type { PushAfterApprove } from '../../../shared/review';
 import type { DependencyGate, SubmitTask } from '../../../shared/task';
 import type { AgentRegistry } from '../agents/agent-registry';
 import { NO_FORGE_ACCESS, type ForgeAccess } from '../forge/forge-access';
+import { attentionFilesOf } from '../git/attention-files';
 import type { GitService } from '../git/git-service';
 import type { RunnerSet } from '../runners/runner-set';
 import type { TaskSandbox } from '../sandbox/task-sandbox';
@@ -110,6 +111,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
     ...createTaskPullRequests({
       gitOf, mustGet, save, log, withTaskLock, now, forges: deps.forges ?? NO_FORGE_ACCESS, repoConfigOf: (task) => repos.of(task.repo).workspace.config(),
       withOpenPullRequests: () => tasks.list().filter((task) => task.pullRequest?.state === 'open'),
+      attentionFiles: async (task) => attentionFilesOf(await review.diff(task.id)),
     }),
     ...submissions,
     submit: (input) => submit(input),
