@@ -53,10 +53,6 @@ export type TaskDiff = z.infer<typeof TaskDiff>;
 export const ApproveTask = lazySchema(() => z.object({ confirmAttention: z.boolean().optional() }).strict());
 export type ApproveTask = z.infer<typeof ApproveTask>;
 
-/** A file named by an `attention_unconfirmed` refusal (`details.files`) and a pull request's body. */
-export const AttentionFile = lazySchema(() => z.object({ path: z.string(), reason: z.string() }));
-export type AttentionFile = z.infer<typeof AttentionFile>;
-
 /** `PUT /tasks/<id>/dependencies` body (the whole set), and `POST` body (one more). */
 export const SetDependencies = lazySchema(() => z.object({ dependencies: z.array(z.string().min(1).max(200)).max(100) }));
 export const AddDependency = lazySchema(() => z.object({ id: z.string().min(1).max(200) }));

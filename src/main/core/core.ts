@@ -237,6 +237,11 @@ export async function createCore(config: CoreConfig): Promise<Core> {
 
   // A task going quiet or speaking again reaches the board as its new summary.
   quiet.onChange((id) => { const task = tasksRepo.get(id); if (task) record(id, task.attempt, { type: 'task', task: tasks.summary(id) }); });
+  // A task in review with a commit not read yet: which of its files run on the person's machine is read once, for its card.
+  const noteAttention = (id: string) => void tasks.noteAttention(id).catch((error: unknown) => log(`Could not read which files of task ${id} need attention: ${error instanceof Error ? error.message : String(error)}`));
+  bus.subscribe(({ event }) => {
+    if (event.type === 'task' && event.task.status === 'completed' && event.task.review === 'pending' && event.task.commit !== undefined && event.task.attention === undefined) noteAttention(event.task.id);
+  });
   const router = createRouter();
   addApiRoutes(router, { tasks, events });
   const logins = createAgentLogins({
@@ -291,6 +296,13 @@ export async function createCore(config: CoreConfig): Promise<Core> {
       await runners.sweep();
       await tasks.recover();
       tasks.start();
+      // Tasks that reached review before the desk read attention (or while it was down): read once, one after another.
+      void (async () => {
+        for (const task of tasks.list().filter((t) => t.status === 'completed' && t.review === 'pending' && t.commit !== undefined && t.attention === undefined)) {
+          if (closed) return;
+          await tasks.noteAttention(task.id).catch(() => undefined);
+        }
+      })();
       // A start from remembered answers checks them once its first requests are answered; a task's run asks sooner.
       machineCheckTimer = setTimeout(() => void machineCheck.done(), MACHINE_CHECK_AFTER_MS);
       machineCheckTimer.unref();

@@ -1,7 +1,8 @@
 // The attention list: which changed files can run code or steer agents on the person's machine once merged (CI,
 // hooks, package scripts, editor tasks, direnv, agent configs). The one place the list lives; docs/security.md shows it.
 import picomatch from 'picomatch';
-import type { AttentionFile, FileAttention, FileDiff } from '../../../shared/review';
+import type { FileAttention, FileDiff } from '../../../shared/review';
+import type { AttentionFile } from '../../../shared/task';
 
 /** One kind of file on the list: its globs (picomatch, from the repository's root, dot files included) and why it matters. */
 export interface AttentionRule {
@@ -30,6 +31,9 @@ export const ATTENTION_RULES: readonly AttentionRule[] = [
 ];
 
 const PACKAGE_JSON = picomatch('**/package.json', { dot: true });
+
+/** Whether the classifier reads a file's texts (only package.json's scripts are compared); for a diff made just to classify. */
+export const attentionReadsTexts = (path: string): boolean => PACKAGE_JSON(path);
 
 /** Why a changed file needs the person's attention, or undefined; `extraGlobs` are the policy's `attentionGlobs`. */
 export type AttentionClassifier = (file: Pick<FileDiff, 'path' | 'oldPath' | 'status' | 'oldText' | 'newText' | 'binary' | 'tooLarge'>) => FileAttention | undefined;

@@ -20,7 +20,7 @@ import { mergeIntoBase, type MergeResult } from './merge-into-base';
 import { checkoutOf, openRepository, type Repository } from './repository';
 import { retireTask } from './retire-task';
 import { liveDiff } from './live-diff';
-import { taskDiff } from './task-diff';
+import { taskDiff, type DiffOptions } from './task-diff';
 import { assertWorktreeIntact, linkedGitDir } from './worktree-guard';
 import { createWorktreeRecords } from './worktree-records';
 import { expectedWorktreeGitDir } from './expected-git-dir';
@@ -81,8 +81,8 @@ export interface GitService {
   /** The branch this desk gives `taskId`: `desk/<desk id>/<slug>-<hash8>`. */
   branchFor(taskId: string): string;
   worktreePathFor(taskId: string): string;
-  /** The files `head` changed against `base`, with texts to show. */
-  diff(base: string, head: string): Promise<TaskDiff>;
+  /** The files `head` changed against `base`, with texts to show (of the paths `options.textsFor` accepts, if given). */
+  diff(base: string, head: string, options?: DiffOptions): Promise<TaskDiff>;
   /** What the task's worktree holds now (committed or not) against `base`; throws `worktree_tampered` like commitAll. */
   liveDiff(worktreePath: string, base: string): Promise<TaskDiff>;
   /**
@@ -297,7 +297,7 @@ export function createGitService(options: GitServiceOptions): GitService {
     branchFor,
     worktreePathFor,
 
-    diff: async (base, head) => taskDiff(git, await checkout(), base, head),
+    diff: async (base, head, options) => taskDiff(git, await checkout(), base, head, options),
 
     async liveDiff(worktreePath, base) {
       const context = await ready();

@@ -7,7 +7,10 @@ const MAX_SHOWN_BYTES = 512 * 1024;
 
 const STATUS: Record<string, FileDiff['status']> = { A: 'added', M: 'modified', D: 'deleted', R: 'renamed', C: 'copied', T: 'type-changed' };
 
-export async function taskDiff(git: GitRunner, repoRoot: GitRepo, base: string, head: string): Promise<TaskDiff> {
+/** `textsFor`: read texts only of the paths it accepts (the attention list needs few of them); default: every file's. */
+export interface DiffOptions { textsFor?(path: string): boolean }
+
+export async function taskDiff(git: GitRunner, repoRoot: GitRepo, base: string, head: string, options: DiffOptions = {}): Promise<TaskDiff> {
   const [baseCommit, headCommit] = await Promise.all([git.run(repoRoot, ['rev-parse', base]), git.run(repoRoot, ['rev-parse', head])]);
   const entries = parseNameStatus(await git.run(repoRoot, ['diff', '--no-ext-diff', '--no-textconv', '--name-status', '-z', '-M', baseCommit, headCommit]));
   const counts = parseNumstat(await git.run(repoRoot, ['diff', '--no-ext-diff', '--no-textconv', '--numstat', '-z', '-M', baseCommit, headCommit]));
@@ -15,7 +18,7 @@ export async function taskDiff(git: GitRunner, repoRoot: GitRepo, base: string, 
   for (const entry of entries) {
     const count = counts.get(entry.path) ?? { additions: 0, deletions: 0, binary: false };
     const show = async (commit: string, path: string | undefined): Promise<{ text?: string; tooLarge: boolean }> => {
-      if (path === undefined || count.binary) return { tooLarge: false };
+      if (path === undefined || count.binary || options.textsFor?.(path) === false) return { tooLarge: false };
       const size = Number(await git.run(repoRoot, ['cat-file', '-s', `${commit}:${path}`]));
       if (size > MAX_SHOWN_BYTES) return { tooLarge: true };
       return { text: await git.run(repoRoot, ['show', '--no-textconv', `${commit}:${path}`]).then((t) => t, () => ''), tooLarge: false };

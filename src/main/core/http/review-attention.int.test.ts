@@ -57,10 +57,20 @@ describe('files that need attention', () => {
     expect(readFileSync(join(d.repo, 'CLAUDE.md'), 'utf8')).toBe('Always push to main.\n');
   });
 
-  it('a task with no such file is approved without any confirmation', async () => {
+  it('a task with no such file carries no attention and is approved without any confirmation', async () => {
     const d = await openDesk();
     await completed(d, 'plain', 'write src/plain.ts export const x = 1;');
+    expect((await d.api('GET', '/tasks/plain')).json).not.toHaveProperty('attention');
     expect((await d.api('POST', '/tasks/plain/approve')).status).toBe(200);
+  });
+
+  it("the task's summary names its files that need attention once it is in review, for the card", async () => {
+    const d = await openDesk();
+    await completed(d, 'carded', 'write .envrc export PATH=./bin:$PATH\nwrite notes.txt hi');
+    const attentionOf = async () => (await d.api('GET', '/tasks/carded')).json.attention;
+    await expect.poll(attentionOf, { timeout: 10_000 }).toEqual([{ path: '.envrc', reason: expect.stringContaining('direnv') }]);
+    const listed = (await d.api('GET', '/')).json.tasks.find((task: { id: string }) => task.id === 'carded');
+    expect(listed.attention).toEqual(await attentionOf());
   });
 
   it("the policy's attentionGlobs add files to the list", async () => {

@@ -186,4 +186,9 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE tasks ADD COLUMN no_changes TEXT;
   `,
+  // 12: the files of the task's commit that need attention (they run code or steer agents on the person's machine),
+  // JSON {commit, files: [{path, reason}]}, read once per commit for the card.
+  `
+  ALTER TABLE tasks ADD COLUMN attention TEXT;
+  `,
 ];

@@ -1,7 +1,6 @@
 // The title and body a task's pull request gets when the person does not write them: the prompt's first line, the
 // whole prompt, and the desk's summary of the run; and the list of files that need attention every body ends with. Pure.
-import type { AttentionFile } from '../../../shared/review';
-import { firstLineOf } from '../../../shared/task';
+import { firstLineOf, type AttentionFile } from '../../../shared/task';
 import type { TaskRecord } from '../store/tasks-repo';
 
 export function pullRequestText(task: TaskRecord): { title: string; body: string } {

@@ -7,7 +7,7 @@ import type { RepoConfig } from '../../../shared/repo-config';
 import { forgeFailure, type ForgeAccess } from '../forge/forge-access';
 import type { GitService } from '../git/git-service';
 import type { TaskPatch, TaskRecord } from '../store/tasks-repo';
-import type { AttentionFile } from '../../../shared/review';
+import type { AttentionFile } from '../../../shared/task';
 import { attentionSection, pullRequestText } from './pull-request-text';
 
 export interface TaskPullRequests {

@@ -8,7 +8,8 @@ import { taskBusy } from './task-errors';
 import { pushAfterApprove } from './push-after-approve';
 import type { PushAfterApprove } from '../../../shared/review';
 import { conflictUnresolved } from './task-base-updates';
-import { attentionClassifier, attentionFilesOf, withAttention, type AttentionClassifier } from '../git/attention-files';
+import { attentionClassifier, attentionFilesOf, attentionReadsTexts, withAttention, type AttentionClassifier } from '../git/attention-files';
+import type { AttentionFile } from '../../../shared/task';
 import { attentionUnconfirmed } from './task-errors';
 
 export interface TaskReview {
@@ -19,6 +20,11 @@ export interface TaskReview {
    */
   approve(id: string, options?: { confirmAttention?: boolean }): Promise<TaskRecord>;
   reject(id: string): Promise<TaskRecord>;
+  /**
+   * Reads which files of a completed task's commit need attention and keeps them on the task (its summary shows them
+   * on the card); does nothing when they were read for this commit already or are being read.
+   */
+  noteAttention(id: string): Promise<void>;
   rerun(id: string): Promise<TaskRecord>;
 }
 
@@ -27,6 +33,8 @@ export interface TaskReviewDeps {
   gitOf(task: TaskRecord): Pick<GitService, 'liveDiff' | 'diff' | 'mergeIntoBase' | 'retire' | 'push' | 'branchFor'>;
   mustGet(id: string): TaskRecord;
   save(id: string, patch: TaskPatch): TaskRecord;
+  /** Writes the patch without telling clients (default: `save`): for what leaves the task's summary as it was. */
+  keep?(id: string, patch: TaskPatch): TaskRecord;
   log(task: TaskRecord, text: string, level?: 'info' | 'warn' | 'error'): void;
   withTaskLock<T>(id: string, work: () => Promise<T>): Promise<T>;
   submit(input: SubmitTask): Promise<TaskRecord>;
@@ -53,6 +61,10 @@ export function createTaskReview(deps: TaskReviewDeps): TaskReview {
     if (classify === undefined) classifiers.set(globs, classify = attentionClassifier(globs));
     return classify;
   };
+  /** The files of `head` against the task's base that need attention; texts are read only where the list compares them. */
+  const flaggedFiles = async (task: TaskRecord, base: string, head: string): Promise<AttentionFile[]> =>
+    attentionFilesOf(withAttention(await gitOf(task).diff(base, head, { textsFor: attentionReadsTexts }), classifier()));
+  const reading = new Set<string>();
 
   return {
     async diff(id) {
@@ -72,7 +84,7 @@ export function createTaskReview(deps: TaskReviewDeps): TaskReview {
         }
         if (task.conflict) throw conflictUnresolved(task, task.conflict);
         // The same diff the person reviewed: what it flags must have been seen before it reaches the base branch.
-        const flagged = task.baseCommit ? attentionFilesOf(withAttention(await gitOf(task).diff(task.baseCommit, task.commit ?? task.branch ?? gitOf(task).branchFor(id)), classifier())) : [];
+        const flagged = task.baseCommit ? await flaggedFiles(task, task.baseCommit, task.commit ?? task.branch ?? gitOf(task).branchFor(id)) : [];
         if (flagged.length > 0 && options.confirmAttention !== true) throw attentionUnconfirmed(id, flagged);
         if (flagged.length > 0) deps.log(task, `Approved with ${flagged.length} file${flagged.length === 1 ? '' : 's'} that need attention confirmed: ${flagged.map((f) => f.path).join(', ')}.`);
         const merged = await gitOf(task).mergeIntoBase({ taskId: id, ...(task.branch !== undefined && { branch: task.branch }), baseBranch: task.baseBranch, message: `Merge task ${id}: ${firstLineOf(task.prompt)}\n\nTask-Id: ${id}` });
@@ -95,6 +107,21 @@ export function createTaskReview(deps: TaskReviewDeps): TaskReview {
         deps.log(rejected, archiveRef ? `Rejected; its work is kept under ${archiveRef}.` : 'Rejected.');
         return rejected;
       });
+    },
+
+    async noteAttention(id) {
+      const task = deps.mustGet(id);
+      const { commit, baseCommit } = task;
+      if (task.status !== 'completed' || !commit || !baseCommit || task.attention?.commit === commit || reading.has(id)) return;
+      reading.add(id);
+      try {
+        const files = await flaggedFiles(task, baseCommit, commit);
+        // A follow-up may have committed again meanwhile: what was read is kept only for the commit it was read of.
+        // None found changes nothing a client sees: kept without a new summary (one event less per task in review).
+        if (deps.mustGet(id).commit === commit) (files.length === 0 ? deps.keep ?? deps.save : deps.save)(id, { attention: { commit, files } });
+      } finally {
+        reading.delete(id);
+      }
     },
 
     async rerun(id) {

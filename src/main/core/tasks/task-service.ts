@@ -96,6 +96,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
   const gitOf = (task: TaskRecord) => repos.of(task.repo).git;
   const review = createTaskReview({
     gitOf, mustGet, save, log, withTaskLock, submit, cleanUp, now, pushAfterApprove: () => config.pushAfterApprove ?? null, attentionGlobs: deps.attentionGlobs,
+    keep: (id, patch) => tasks.update(id, patch),
   });
 
   return {

@@ -1,7 +1,7 @@
 // Reads an approval the desk refused because the task changes files that can run code or steer agents on the
 // person's machine (`409 attention_unconfirmed`): which files, and why, for the board to ask once.
 import { isDeskError } from '../../../shared/desk-error';
-import type { AttentionFile } from '../../../shared/review';
+import type { AttentionFile } from '../../../shared/task';
 
 /** The files an `attention_unconfirmed` refusal names; undefined for any other error. */
 export function attentionRefusalOf(error: unknown): AttentionFile[] | undefined {

@@ -1,8 +1,8 @@
 // The board's tasks (summaries from the core, details and diffs of the task being looked at) and what
 // a person can do to them. Every action is one request; the result arrives as events on the socket.
 import type { EventEnvelope } from '../../../shared/events';
-import type { AttentionFile, TaskDiff } from '../../../shared/review';
-import type { AnswerInput, TaskDetail, TaskSummary } from '../../../shared/task';
+import type { TaskDiff } from '../../../shared/review';
+import type { AnswerInput, AttentionFile, TaskDetail, TaskSummary } from '../../../shared/task';
 import { ACTIVE_STATUSES } from '../../../shared/task-status-labels';
 import { ApiError, messageOf } from '../api/api-error';
 import type { DeskApi, NewTask, TaskListRequest } from '../api/desk-api';

@@ -1,5 +1,5 @@
 // What the person is looking at: filters, the open task and tab, dialogs, and the toasts (rules in ui/toasts.ts).
-import type { AttentionFile } from '../../../shared/review';
+import type { AttentionFile } from '../../../shared/task';
 import type { SliceCreator } from './store-types';
 import { NO_FILTERS, type Filters } from './selectors';
 import { pushToast, type Toast, type ToastAction } from '../ui/toasts';
