@@ -24,6 +24,9 @@ describe('files that need attention', () => {
     expect(byPath['.husky/pre-commit'].attention.reason).toContain('git hooks');
     expect(byPath['package.json'].attention.reason).toContain('scripts changed');
     expect(byPath['src/app.ts']).not.toHaveProperty('attention');
+    // The approval names the same files, no more.
+    const refused = await d.api('POST', '/tasks/hooked/approve');
+    expect(refused.json.details.files.map((f: { path: string }) => f.path).sort()).toEqual(['.husky/pre-commit', 'package.json']);
   });
 
   it('a package.json edited outside its scripts is not flagged', async () => {

@@ -8,7 +8,7 @@ import { taskBusy } from './task-errors';
 import { pushAfterApprove } from './push-after-approve';
 import type { PushAfterApprove } from '../../../shared/review';
 import { conflictUnresolved } from './task-base-updates';
-import { attentionClassifier, attentionFilesOf, attentionReadsTexts, withAttention, type AttentionClassifier } from '../git/attention-files';
+import { attentionClassifier, attentionReadsTexts, withAttention, type AttentionClassifier } from '../git/attention-files';
 import type { AttentionFile } from '../../../shared/task';
 import { attentionUnconfirmed } from './task-errors';
 
@@ -30,7 +30,7 @@ export interface TaskReview {
 
 export interface TaskReviewDeps {
   /** The git service of the task's repository, as far as review and the push after approval use it. */
-  gitOf(task: TaskRecord): Pick<GitService, 'liveDiff' | 'diff' | 'mergeIntoBase' | 'retire' | 'push' | 'branchFor'>;
+  gitOf(task: TaskRecord): Pick<GitService, 'liveDiff' | 'diff' | 'changedFiles' | 'mergeIntoBase' | 'retire' | 'push' | 'branchFor'>;
   mustGet(id: string): TaskRecord;
   save(id: string, patch: TaskPatch): TaskRecord;
   /** Writes the patch without telling clients (default: `save`): for what leaves the task's summary as it was. */
@@ -61,9 +61,14 @@ export function createTaskReview(deps: TaskReviewDeps): TaskReview {
     if (classify === undefined) classifiers.set(globs, classify = attentionClassifier(globs));
     return classify;
   };
-  /** The files of `head` against the task's base that need attention; texts are read only where the list compares them. */
-  const flaggedFiles = async (task: TaskRecord, base: string, head: string): Promise<AttentionFile[]> =>
-    attentionFilesOf(withAttention(await gitOf(task).diff(base, head, { textsFor: attentionReadsTexts }), classifier()));
+  /** The files of `head` against `base` that need attention; texts are read only where the list compares them. */
+  const flaggedFiles = async (task: TaskRecord, base: string, head: string): Promise<AttentionFile[]> => {
+    const classify = classifier();
+    return (await gitOf(task).changedFiles(base, head, attentionReadsTexts)).flatMap((file) => {
+      const attention = classify(file);
+      return attention ? [{ path: file.path, reason: attention.reason }] : [];
+    });
+  };
   const reading = new Set<string>();
 
   return {
