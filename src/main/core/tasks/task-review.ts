@@ -4,13 +4,12 @@ import type { TaskDiff } from '../../../shared/review';
 import { FINISHED_STATUSES, firstLineOf, type SubmitTask, type TaskStatus } from '../../../shared/task';
 import type { GitService } from '../git/git-service';
 import type { TaskPatch, TaskRecord } from '../store/tasks-repo';
-import { taskBusy } from './task-errors';
+import { attentionUnconfirmed, taskBusy } from './task-errors';
 import { pushAfterApprove } from './push-after-approve';
 import type { PushAfterApprove } from '../../../shared/review';
 import { conflictUnresolved } from './task-base-updates';
 import { attentionClassifier, attentionReadsTexts, withAttention, type AttentionClassifier } from '../git/attention-files';
 import type { AttentionFile } from '../../../shared/task';
-import { attentionUnconfirmed } from './task-errors';
 
 export interface TaskReview {
   diff(id: string): Promise<TaskDiff>;
