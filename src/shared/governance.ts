@@ -110,11 +110,18 @@ export type AgentOverrides = z.infer<typeof AgentOverrides>;
 export const StoredAgentPolicy = lazySchema(() => AgentOverrides.extend({ tokenSha256: Sha256Hex.optional() }));
 export type StoredAgentPolicy = z.infer<typeof StoredAgentPolicy>;
 
+/**
+ * More files a review flags as able to run code or steer agents on the person's machine (picomatch globs from the
+ * repository's root, dot files included), on top of the built-in list (docs/security.md#files-that-need-attention).
+ */
+export const AttentionGlobs = lazySchema(() => z.array(PathGlob).max(200));
+
 /** `<dataDir>/policy.json` as stored. */
 export const PolicyFile = lazySchema(() => z.strictObject({
   version: z.literal(1),
   defaults: PolicyDefaults.prefault({}),
   agents: z.record(AgentId, StoredAgentPolicy).default({}),
+  attentionGlobs: AttentionGlobs.default([]),
 }));
 export type PolicyFile = z.infer<typeof PolicyFile>;
 
@@ -123,6 +130,7 @@ export const PolicyInput = lazySchema(() => z.strictObject({
   version: z.literal(1),
   defaults: PolicyDefaults.prefault({}),
   agents: z.record(AgentId, AgentOverrides).default({}),
+  attentionGlobs: AttentionGlobs.default([]),
 }));
 export type PolicyInput = z.infer<typeof PolicyInput>;
 

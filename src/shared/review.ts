@@ -7,6 +7,14 @@ import { DiskNotice } from './disk';
 
 export const FileChangeStatus = lazySchema(() => z.enum(['added', 'modified', 'deleted', 'renamed', 'copied', 'type-changed']));
 
+/**
+ * Present on a changed file that can run code or steer agents on the person's machine once merged (a CI workflow, a
+ * hook, package scripts, an editor task, `.envrc`, an agent's config or instructions): one sentence saying why.
+ * The list is in src/main/core/git/attention-files.ts (docs/security.md); the policy's `attentionGlobs` add to it.
+ */
+export const FileAttention = lazySchema(() => z.object({ reason: z.string() }));
+export type FileAttention = z.infer<typeof FileAttention>;
+
 /** One file the task's branch changed against the commit its worktree started from. */
 export const FileDiff = lazySchema(() => z.object({
   path: z.string(),
@@ -20,6 +28,8 @@ export const FileDiff = lazySchema(() => z.object({
   newText: z.string().optional(),
   /** True when a text was left out because the file is too large to show. */
   tooLarge: z.boolean(),
+  /** Why this change needs a look before it is approved (absent for other files). */
+  attention: FileAttention.optional(),
 }));
 export type FileDiff = z.infer<typeof FileDiff>;
 
@@ -35,6 +45,13 @@ export const TaskDiff = lazySchema(() => z.object({
   live: z.literal(true).optional(),
 }));
 export type TaskDiff = z.infer<typeof TaskDiff>;
+
+/**
+ * `POST /tasks/<id>/approve` body (optional). `confirmAttention: true` says the person saw the files that need
+ * attention (`attention` in the diff); without it such a task is refused with `409 attention_unconfirmed`.
+ */
+export const ApproveTask = lazySchema(() => z.object({ confirmAttention: z.boolean().optional() }).strict());
+export type ApproveTask = z.infer<typeof ApproveTask>;
 
 /** `PUT /tasks/<id>/dependencies` body (the whole set), and `POST` body (one more). */
 export const SetDependencies = lazySchema(() => z.object({ dependencies: z.array(z.string().min(1).max(200)).max(100) }));

@@ -133,6 +133,13 @@ export type NoChanges = z.infer<typeof NoChanges>;
 export const ProposalState = lazySchema(() => z.enum(['pending', 'accepted', 'dismissed']));
 export type ProposalState = z.infer<typeof ProposalState>;
 
+/**
+ * A changed file that can run code or steer agents on the person's machine once merged, and why (docs/security.md):
+ * on a task in review, in an `attention_unconfirmed` refusal (`details.files`) and in a pull request's body.
+ */
+export const AttentionFile = lazySchema(() => z.object({ path: z.string(), reason: z.string() }));
+export type AttentionFile = z.infer<typeof AttentionFile>;
+
 /** One task as listed by `GET /` (the AA fields, then ours). */
 export const TaskSummary = lazySchema(() => z.object({
   id: z.string(),
@@ -185,6 +192,11 @@ export const TaskSummary = lazySchema(() => z.object({
   runner: RunnerKind.exclude(['local']).optional(),
   /** Present when the latest turn ended without changing a file ("no changes"): no commit was made for it. */
   noChanges: NoChanges.optional(),
+  /**
+   * The files of its commit that can run code or steer agents on the person's machine (the diff's `attention`), for
+   * the card; present once the desk has read them for the current commit, and only when there are some.
+   */
+  attention: z.array(AttentionFile).optional(),
 }));
 export type TaskSummary = z.infer<typeof TaskSummary>;
 

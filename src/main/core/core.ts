@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { TaskEvent } from '../../shared/events';
-import type { TaskStatus } from '../../shared/task';
+import type { TaskStatus, TaskSummary } from '../../shared/task';
 import { binDir } from './agents/agent-catalog';
 import { createAgentLogins } from './agents/agent-logins';
 import { createAgentRegistry, type AgentRegistry } from './agents/agent-registry';
@@ -243,10 +243,17 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     config: taskConfig,
     // The desk's environment reaches the forges' APIs and nothing else: agents get theirs from the agent catalog.
     forges: createForgeAccess({ env: config.env ?? {}, readHomeFile: homeFileReader(config.home ?? homedir()), fetch: (url, init) => fetch(url, init) }),
+    attentionGlobs: () => governance.getPolicy().attentionGlobs,
   });
 
   // A task going quiet or speaking again reaches the board as its new summary.
   quiet.onChange((id) => { const task = tasksRepo.get(id); if (task) record(id, task.attempt, { type: 'task', task: tasks.summary(id) }); });
+  // A task in review with a commit not read yet: which of its files run on the person's machine is read once, for its card.
+  const noteAttention = (id: string) => tasks.noteAttention(id).catch((error: unknown) => log(`Could not read which files of task ${id} need attention: ${error instanceof Error ? error.message : String(error)}`));
+  const unread = (task: TaskSummary) => task.status === 'completed' && task.review === 'pending' && task.commit !== undefined && task.attention === undefined;
+  bus.subscribe(({ event }) => {
+    if (event.type === 'task' && unread(event.task)) void noteAttention(event.task.id);
+  });
   const router = createRouter();
   addApiRoutes(router, { tasks, events });
   const logins = createAgentLogins({
@@ -301,6 +308,13 @@ export async function createCore(config: CoreConfig): Promise<Core> {
       await runners.sweep();
       await tasks.recover();
       tasks.start();
+      // Tasks that reached review before the desk read attention (or while it was down): read once, one after another.
+      void (async () => {
+        for (const task of tasks.list().filter(unread)) {
+          if (closed) return;
+          await noteAttention(task.id);
+        }
+      })();
       // A start from remembered answers checks them once its first requests are answered; a task's run asks sooner.
       machineCheckTimer = setTimeout(() => void machineCheck.done(), MACHINE_CHECK_AFTER_MS);
       machineCheckTimer.unref();

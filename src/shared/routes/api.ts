@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { AgentInstall, AgentLogin, AgentsResponse, AgentTest, LoginInput, StartInstall, StartLogin } from '../agents';
 import { EventPage } from '../events';
-import { AddDependency, DeskSettings, SetDependencies, TaskDiff, UpdateSettings } from '../review';
+import { AddDependency, ApproveTask, DeskSettings, SetDependencies, TaskDiff, UpdateSettings } from '../review';
 import { RunnersView } from '../runners';
 import { TaskDetail, TaskSummary } from '../task';
 import { TaskListQuery, TaskPage } from '../task-list';
@@ -31,8 +31,8 @@ export const apiRoutes = {
   taskEvents: board.get('/api/tasks/:id/events', "A task's recorded events, page by page.",
     { params: ById, query: z.object({ after: countParam(0), limit: countParam(1000).transform((n) => Math.max(1, Math.min(n, MAX_EVENT_PAGE))) }), responses: { 200: EventPage }, errors: [400, 404] }),
   diff: board.get('/api/tasks/:id/diff', "The task's changes against its base.", { params: ById, responses: { 200: TaskDiff }, errors: [404, 409] }),
-  approve: board.post('/tasks/:id/approve', "Approve a completed task: merge its branch into the base branch.",
-    { params: ById, responses: { 200: TaskSummary }, errors: [404, 409] }),
+  approve: board.post('/tasks/:id/approve', "Approve a completed task: merge its branch into the base branch. A task whose diff has files that need attention is refused (409 attention_unconfirmed, details.files) unless the body says {\"confirmAttention\": true}.",
+    { params: ById, body: ApproveTask, bodyKind: 'optional-json', responses: { 200: TaskSummary }, errors: [400, 404, 409] }),
   reject: board.post('/tasks/:id/reject', 'Reject a completed task.', { params: ById, responses: { 200: TaskSummary }, errors: [404, 409] }),
   rerun: board.post('/tasks/:id/rerun', 'Run a finished task again.', { params: ById, responses: { 202: TaskSummary }, errors: [404, 409] }),
   setDependencies: board.put('/tasks/:id/dependencies', "Replace a task's dependencies.",

@@ -21,7 +21,7 @@ import { mergeIntoBase, type MergeResult } from './merge-into-base';
 import { checkoutOf, openRepository, type Repository } from './repository';
 import { retireTask } from './retire-task';
 import { liveDiff } from './live-diff';
-import { taskDiff } from './task-diff';
+import { changedFiles, taskDiff, type ChangedFile } from './task-diff';
 import { assertWorktreeIntact, linkedGitDir } from './worktree-guard';
 import { createWorktreeRecords } from './worktree-records';
 import { expectedWorktreeGitDir } from './expected-git-dir';
@@ -89,6 +89,8 @@ export interface GitService {
   worktreePathFor(taskId: string): string;
   /** The files `head` changed against `base`, with texts to show. */
   diff(base: string, head: string): Promise<TaskDiff>;
+  /** What `head` changed against `base` (full commit ids), as the attention list reads it: names, and texts `textsFor` asks for. */
+  changedFiles(base: string, head: string, textsFor: (path: string) => boolean): Promise<ChangedFile[]>;
   /** What the task's worktree holds now (committed or not) against `base`; throws `worktree_tampered` like commitAll. */
   liveDiff(worktreePath: string, base: string): Promise<TaskDiff>;
   /**
@@ -310,6 +312,7 @@ export function createGitService(options: GitServiceOptions): GitService {
     worktreePathFor,
 
     diff: async (base, head) => taskDiff(git, await checkout(), base, head),
+    changedFiles: async (base, head, textsFor) => changedFiles(git, await checkout(), base, head, textsFor),
 
     async liveDiff(worktreePath, base) {
       const context = await ready();

@@ -35,6 +35,36 @@ export async function taskDiff(git: GitRunner, repoRoot: GitRepo, base: string, 
   return { base: baseCommit, head: headCommit, files };
 }
 
+/** A changed file as the attention list reads it: status and paths, texts only where asked. */
+export type ChangedFile = Pick<FileDiff, 'path' | 'oldPath' | 'status' | 'oldText' | 'newText' | 'binary' | 'tooLarge'>;
+
+/**
+ * What `head` changed against `base` with as little work as the attention list needs: one git run for the names
+ * (commits given as full ids, no rev-parse, no counts), then the texts of the few paths `textsFor` accepts.
+ */
+export async function changedFiles(git: GitRunner, repoRoot: GitRepo, base: string, head: string, textsFor: (path: string) => boolean): Promise<ChangedFile[]> {
+  const entries = parseNameStatus(await git.run(repoRoot, ['diff', '--no-ext-diff', '--no-textconv', '--name-status', '-z', '-M', base, head, '--']));
+  const text = async (commit: string, path: string | undefined): Promise<string | undefined> => {
+    if (path === undefined) return undefined;
+    const shown = await git.run(repoRoot, ['show', '--no-textconv', `${commit}:${path}`]).then((t) => t, () => undefined);
+    return shown === undefined ? undefined : withNewline(shown);
+  };
+  const files: ChangedFile[] = [];
+  for (const entry of entries) {
+    const file: ChangedFile = { path: entry.path, ...(entry.oldPath !== undefined && { oldPath: entry.oldPath }), status: entry.status, binary: false, tooLarge: false };
+    if (textsFor(entry.path) || (entry.oldPath !== undefined && textsFor(entry.oldPath))) {
+      const [oldText, newText] = await Promise.all([
+        text(base, entry.status === 'added' ? undefined : (entry.oldPath ?? entry.path)),
+        text(head, entry.status === 'deleted' ? undefined : entry.path),
+      ]);
+      const tooLarge = (oldText?.length ?? 0) > MAX_SHOWN_BYTES || (newText?.length ?? 0) > MAX_SHOWN_BYTES;
+      Object.assign(file, tooLarge ? { tooLarge } : { ...(oldText !== undefined && { oldText }), ...(newText !== undefined && { newText }) });
+    }
+    files.push(file);
+  }
+  return files;
+}
+
 /** The runner drops one trailing newline of git's output; put it back so texts match the files. */
 function withNewline(text: string): string {
   return text === '' ? text : `${text}\n`;

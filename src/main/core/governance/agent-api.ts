@@ -75,5 +75,5 @@ export function toPolicyView(file: PolicyFile): PolicyView {
     agents[agentId] = overrides;
     if (tokenSha256 !== undefined) agentsWithTokens.push(agentId);
   }
-  return { policy: { version: 1, defaults: file.defaults, agents }, agentsWithTokens: agentsWithTokens.sort() };
+  return { policy: { version: 1, defaults: file.defaults, agents, attentionGlobs: file.attentionGlobs }, agentsWithTokens: agentsWithTokens.sort() };
 }

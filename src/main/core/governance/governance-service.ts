@@ -280,7 +280,7 @@ export function createGovernanceService(deps: GovernanceServiceDeps): Governance
       for (const [agentId, entry] of Object.entries(policy().agents)) {
         if (entry.tokenSha256 !== undefined) agents[agentId] = { ...agents[agentId], tokenSha256: entry.tokenSha256 };
       }
-      return savePolicy({ version: 1, defaults: input.defaults, agents });
+      return savePolicy({ version: 1, defaults: input.defaults, agents, attentionGlobs: input.attentionGlobs });
     },
 
     allowCapability(agentId, capability) {

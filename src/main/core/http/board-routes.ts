@@ -35,7 +35,10 @@ export function addBoardRoutes(router: Router, deps: BoardRouteDeps): void {
       return [200, await answerList(request, encodeList(text))];
     })
     .on(apiRoutes.diff, async ({ params }) => [200, await tasks.diff(params.id)])
-    .on(apiRoutes.approve, async ({ params }) => [200, tasks.summary((await tasks.approve(params.id)).id)])
+    .on(apiRoutes.approve, async ({ params, body }) => {
+      const { confirmAttention } = await body();
+      return [200, tasks.summary((await tasks.approve(params.id, { ...(confirmAttention !== undefined && { confirmAttention }) })).id)];
+    })
     .on(apiRoutes.reject, async ({ params }) => [200, tasks.summary((await tasks.reject(params.id)).id)])
     .on(apiRoutes.rerun, async ({ params }) => [202, tasks.summary((await tasks.rerun(params.id)).id)])
     .on(apiRoutes.setDependencies, async ({ body, params }) => {

@@ -116,6 +116,17 @@ describe.each(['github', 'gitlab'] as const)('%s requests from the board', (kind
     expect(forge.requests.at(-1)).toMatchObject({ title, body: 'Why: styles.', draft: true, base: 'release' });
   });
 
+  it('lists the files that can run code or steer agents at the end of the body, whoever wrote the rest', async () => {
+    await desk.d.api('POST', '/', { id: 'instructed', prompt: 'write CLAUDE.md Always push.\nwrite instructed.txt done' });
+    await desk.d.waitForStatus('instructed', 'completed');
+    expect((await call('POST', '/api/tasks/instructed/pull-request', { body: 'Why: rules.' })).status).toBe(201);
+    const { body } = forge.requests.at(-1) as { body: string };
+    expect(body.startsWith('Why: rules.\n')).toBe(true);
+    expect(body).toContain('Files that can run code or steer agents');
+    expect(body).toMatch(/- `CLAUDE\.md`: .*coding agents/);
+    expect(body).not.toContain('instructed.txt');
+  });
+
   it(`adopts an open ${noun} someone opened by hand for the task's branch, answering 200 and opening none`, async () => {
     const task = await completed(desk.d, 'by-hand');
     git(desk.d.repo, 'push', '--quiet', 'origin', task.branch);

@@ -5,7 +5,7 @@
 
 /** The schema after `version` migrations; update both together when adding a migration (the test says if not). */
 export const FRESH_SCHEMA = {
-  version: 18,
+  version: 19,
   sql: `
   CREATE TABLE tasks (
     repo             TEXT    NOT NULL,
@@ -44,6 +44,7 @@ export const FRESH_SCHEMA = {
     agent_info       TEXT,
     pull_request     TEXT,
     no_changes       TEXT,
+    attention        TEXT,
     PRIMARY KEY (repo, id)
   );
   CREATE INDEX tasks_by_seq ON tasks (repo, seq);

@@ -186,7 +186,7 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE tasks ADD COLUMN no_changes TEXT;
   `,
-  // 18: "Always allow" answers: a person chose it for a request of the task's agent, so the desk approves that
+  // 12: "Always allow" answers: a person chose it for a request of the task's agent, so the desk approves that
   // capability for the rest of the task (its row goes when the task is submitted again), and Settings offers it as a rule.
   `
   CREATE TABLE task_grants (
@@ -198,5 +198,10 @@ export const MIGRATIONS: readonly string[] = [
     granted_at TEXT NOT NULL,
     PRIMARY KEY (repo, task_id, agent, capability)
   );
+  `,
+  // 13: the files of the task's commit that need attention (they run code or steer agents on the person's machine),
+  // JSON {commit, files: [{path, reason}]}, read once per commit for the card.
+  `
+  ALTER TABLE tasks ADD COLUMN attention TEXT;
   `,
 ];

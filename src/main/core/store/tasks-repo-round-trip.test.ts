@@ -30,6 +30,7 @@ it('reads back every field it wrote, each from its own column', () => {
     agentInfo: { name: 'claude-code-acp', title: 'Claude Code', version: '0.16.2' },
     pullRequest: { forge: 'github', url: 'https://github.com/a/b/pull/3', number: 3, state: 'open', draft: false, head: 'desk/x', base: 'trunk', checks: { state: 'pending', total: 2, passed: 1, failed: 0 }, checkedAt: 't9' },
     noChanges: { summary: 'no change', failed: [{ title: 'npm test', detail: 'exit code 1' }] },
+    attention: { commit: 'commit-sha', files: [{ path: '.envrc', reason: 'direnv' }] },
   });
   const expected: TaskRecord = {
     ...submitted, seq: 2, status: 'completed', review: 'approved', startedAt: '2026-01-01T00:00:03.000Z', finishedAt: '2026-01-01T00:00:04.000Z',
@@ -40,6 +41,7 @@ it('reads back every field it wrote, each from its own column', () => {
     agentInfo: { name: 'claude-code-acp', title: 'Claude Code', version: '0.16.2' },
     pullRequest: { forge: 'github', url: 'https://github.com/a/b/pull/3', number: 3, state: 'open', draft: false, head: 'desk/x', base: 'trunk', checks: { state: 'pending', total: 2, passed: 1, failed: 0 }, checkedAt: 't9' },
     noChanges: { summary: 'no change', failed: [{ title: 'npm test', detail: 'exit code 1' }] },
+    attention: { commit: 'commit-sha', files: [{ path: '.envrc', reason: 'direnv' }] },
   };
   expect(updated).toEqual(expected);
   expect(tasks.get('every-field')).toEqual(expected);
@@ -64,6 +66,7 @@ it('stores every field a submission carries in its own column, also those a run 
     proposalRequest: 'request-1', runner: 'cluster', agentInfo: { name: 'an-agent', version: '1.2.3' },
     pullRequest: { forge: 'gitlab', url: 'u', number: 8, state: 'merged', draft: true, head: 'h', base: 'b', checkedAt: 'checked-at' },
     noChanges: { summary: 'nothing', failed: [] },
+    attention: { commit: 'attention-sha', files: [{ path: 'CLAUDE.md', reason: 'agents' }] },
   };
   const stored = tasks.putSubmission(submitted);
   const expected: TaskRecord = { ...submitted, seq: 1, workingMs: 0 };

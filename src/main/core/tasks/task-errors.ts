@@ -31,3 +31,9 @@ export const taskExists = (taskId: string) =>
 
 /** Accept or dismiss asked of a task that is no proposal waiting for an answer. */
 export const noPendingProposal = (message: string) => new DeskError('conflict', 'no_pending_proposal', message);
+
+/** An approval of a task that changes files able to run code or steer agents, sent without `confirmAttention: true`. */
+export const attentionUnconfirmed = (taskId: string, files: readonly { path: string; reason: string }[]) =>
+  new DeskError('conflict', 'attention_unconfirmed',
+    `Task ${taskId} changes ${files.length === 1 ? 'a file' : `${files.length} files`} that can run code or steer agents on your machine: ${files.map((f) => f.path).join(', ')}. Look at ${files.length === 1 ? 'it' : 'them'}, then approve again with {"confirmAttention": true}.`,
+    { taskId, files });

@@ -7,7 +7,8 @@ import type { RepoConfig } from '../../../shared/repo-config';
 import { forgeFailure, type ForgeAccess } from '../forge/forge-access';
 import type { GitService } from '../git/git-service';
 import type { TaskPatch, TaskRecord } from '../store/tasks-repo';
-import { pullRequestText } from './pull-request-text';
+import type { AttentionFile } from '../../../shared/task';
+import { attentionSection, pullRequestText } from './pull-request-text';
 
 export interface TaskPullRequests {
   /** Pushes the task's branch and opens its request; a task that has one gets it back (`created: false`). */
@@ -30,6 +31,8 @@ export interface TaskPullRequestsDeps {
   log(task: TaskRecord, text: string, level?: 'info' | 'warn' | 'error'): void;
   withTaskLock<T>(id: string, work: () => Promise<T>): Promise<T>;
   now(): Date;
+  /** The files of the task's diff that need attention (docs/security.md), listed at the end of the request's body. */
+  attentionFiles(task: TaskRecord): Promise<AttentionFile[]>;
 }
 
 const DEFAULT_REMOTE = 'origin';
@@ -81,8 +84,9 @@ export function createTaskPullRequests(deps: TaskPullRequestsDeps): TaskPullRequ
         const existing = await forgeCall(() => api.findByHead(branch));
         const adopt = existing !== undefined && existing.state === 'open';
         const defaults = pullRequestText(task);
+        const body = adopt ? '' : `${input.body ?? defaults.body}${attentionSection(await deps.attentionFiles(task))}`;
         const found = adopt ? existing : await forgeCall(() => api.open({
-          head: branch, base: input.base ?? task.baseBranch, title: input.title ?? defaults.title, body: input.body ?? defaults.body, draft: input.draft ?? false,
+          head: branch, base: input.base ?? task.baseBranch, title: input.title ?? defaults.title, body, draft: input.draft ?? false,
         }));
         const pullRequest: PullRequest = { ...found, forge: repository.kind, checkedAt: deps.now().toISOString() };
         const saved = deps.save(id, { pullRequest });

@@ -6,6 +6,7 @@ import type { PushAfterApprove } from '../../../shared/review';
 import type { DependencyGate, SubmitTask } from '../../../shared/task';
 import type { AgentRegistry } from '../agents/agent-registry';
 import { NO_FORGE_ACCESS, type ForgeAccess } from '../forge/forge-access';
+import { attentionFilesOf } from '../git/attention-files';
 import type { GitService } from '../git/git-service';
 import type { RunnerSet } from '../runners/runner-set';
 import type { TaskSandbox } from '../sandbox/task-sandbox';
@@ -73,6 +74,8 @@ export interface TaskServiceDeps {
   config: { concurrency: number; defaultAgent: string; baseBranch: string; clientVersion: string; dependenciesAfter?: DependencyGate; pushAfterApprove?: PushAfterApprove | null };
   /** Where pull and merge requests open (without it, opening one says so). */
   forges?: ForgeAccess;
+  /** The policy's `attentionGlobs`: more files a review flags on top of the built-in list (docs/security.md). */
+  attentionGlobs?(): readonly string[];
 }
 
 export function createTaskService(deps: TaskServiceDeps): TaskService {
@@ -96,12 +99,15 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
   const submissions = createTaskSubmissions({ records, runs, grants, agents, repos, runners, withTaskLock, atomically, config });
   const { submit, followUp } = submissions;
   const gitOf = (task: TaskRecord) => repos.of(task.repo).git;
-  const review = createTaskReview({ gitOf, mustGet, save, log, withTaskLock, submit, cleanUp, now, pushAfterApprove: () => config.pushAfterApprove ?? null });
+  const review = createTaskReview({
+    gitOf, mustGet, save, log, withTaskLock, submit, cleanUp, now, pushAfterApprove: () => config.pushAfterApprove ?? null, attentionGlobs: deps.attentionGlobs,
+    keep: (id, patch) => tasks.update(id, patch),
+  });
 
   return {
     ...review,
-    async approve(id) {
-      const approved = await review.approve(id);
+    async approve(id, options) {
+      const approved = await review.approve(id, options);
       // Tasks that wait for their dependencies' approval may start now.
       schedule();
       return approved;
@@ -111,6 +117,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
     ...createTaskPullRequests({
       gitOf, mustGet, save, log, withTaskLock, now, forges: deps.forges ?? NO_FORGE_ACCESS, repoConfigOf: (task) => repos.of(task.repo).workspace.config(),
       withOpenPullRequests: () => tasks.list().filter((task) => task.pullRequest?.state === 'open'),
+      attentionFiles: async (task) => attentionFilesOf(await review.diff(task.id)),
     }),
     ...submissions,
     submit: (input) => submit(input),

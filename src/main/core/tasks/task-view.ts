@@ -41,6 +41,8 @@ export function toSummary(task: TaskRecord, openQuestions: readonly OpenQuestion
     ...(task.proposedBy !== undefined && { proposedBy: task.proposedBy }),
     ...(task.proposal !== undefined && { proposal: task.proposal }),
     ...(task.noChanges !== undefined && { noChanges: task.noChanges }),
+    // Only what was read of the current commit: a follow-up's new commit is read again.
+    ...(task.attention !== undefined && task.attention.commit === task.commit && task.attention.files.length > 0 && { attention: task.attention.files }),
   };
 }
 

@@ -61,7 +61,8 @@ export function createDeskApi(connection: Connection, fetchImpl: typeof fetch = 
     cancel: (id: string) => call(aaRoutes.cancel, { params: { id } }),
     answer: (id: string, input: BodyInputOf<typeof aaRoutes.answer>) => call(aaRoutes.answer, { params: { id }, body: input }),
     followUp: (id: string, prompt: string) => call(aaRoutes.followUp, { params: { id }, body: { prompt } }),
-    approve: (id: string) => call(apiRoutes.approve, { params: { id } }),
+    /** `confirmAttention`: the person saw the files that need attention (else such a task is refused, 409 attention_unconfirmed). */
+    approve: (id: string, body?: BodyInputOf<typeof apiRoutes.approve>) => call(apiRoutes.approve, { params: { id }, ...(body !== undefined && { body }) }),
     reject: (id: string) => call(apiRoutes.reject, { params: { id } }),
     rerun: (id: string) => call(apiRoutes.rerun, { params: { id } }),
     acceptProposal: (id: string) => call(proposalRoutes.acceptProposal, { params: { id } }),

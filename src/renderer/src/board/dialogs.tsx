@@ -4,6 +4,7 @@ import { SettingsDialog } from '../settings/settings-dialog';
 import { desk, useDesk } from '../state/store';
 import { ConfirmDialog } from '../ui/dialog';
 import { AddRepoDialog } from './add-repo-dialog';
+import { AttentionDialog } from './attention-dialog';
 import { LinkDialog } from './link-dialog';
 import { NewTaskDialog } from './new-task-dialog';
 
@@ -57,6 +58,7 @@ export function Dialogs() {
           onClose={close}
         />
       );
+    case 'confirm-attention': return <AttentionDialog tasks={dialog.tasks} bulk={dialog.bulk} onClose={close} />;
     default:
       return null;
   }

@@ -31,6 +31,16 @@ describe('task card', () => {
     expect(within(card).getByText('claude-code')).toBeTruthy();
   });
 
+  it('names the files that run on your machine on a card in review, each with its reason, and not once approved', () => {
+    const files = ['.husky/pre-commit', 'CLAUDE.md', 'package.json', '.envrc'].map((path) => ({ path, reason: `why ${path}` }));
+    seedDesk([summary('hooked', { status: 'completed', review: 'pending', attention: files }), summary('merged', { status: 'completed', review: 'approved', attention: files })]);
+    render(<><TaskCard id="hooked" /><TaskCard id="merged" /></>);
+    const note = within(screen.getByRole('article', { name: 'Task hooked' })).getByRole('note', { name: 'Files that run on your machine' });
+    expect(within(note).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['.husky/pre-commit', 'CLAUDE.md', 'package.json', '+1 more']);
+    expect(within(note).getAllByRole('listitem')[0]?.getAttribute('title')).toBe('why .husky/pre-commit');
+    expect(within(screen.getByRole('article', { name: 'Task merged' })).queryByRole('note', { name: 'Files that run on your machine' })).toBeNull();
+  });
+
   it("shows the agent's own name and version where the desk knows it only as ad-hoc", () => {
     seedDesk([summary('adhoc', { agent: 'ad-hoc', status: 'in-progress', agentInfo: { name: 'claude-code-acp', title: 'Claude Code', version: '0.16.2' } })]);
     render(<TaskCard id="adhoc" />);

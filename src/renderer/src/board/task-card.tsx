@@ -11,6 +11,7 @@ import { Elapsed } from './elapsed';
 import { isSelectable, pickCard } from './selection';
 import { QuietNote } from './quiet-note';
 import { NoChangesNote } from './no-changes-note';
+import { AttentionNote } from './attention-note';
 import { ProposalBar } from './proposal-bar';
 import { CardPullRequest } from './card-pull-request';
 import { relativeText } from '../task/stream/worktree-path';
@@ -99,6 +100,7 @@ export const TaskCard = memo(function TaskCard({ id }: { id: string }) {
         <Elapsed time={card.time} />
       </div>
       <h3 className="card-title">{card.title}</h3>
+      {task?.attention && task.status === 'completed' && task.review === 'pending' && <AttentionNote files={task.attention} />}
       {card.proposedBy !== undefined && <ProposalBar id={id} proposedBy={card.proposedBy} pending={card.proposalPending} />}
       {card.needsAnswer && <p className="card-needs">Needs your answer</p>}
       {task?.conflict && <p className="card-conflict">Conflicts with {task.conflict.baseBranch}: {task.conflict.files.join(', ')}</p>}

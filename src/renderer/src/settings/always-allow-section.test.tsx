@@ -11,7 +11,7 @@ import { resetDesk, seedDesk } from '../state/test-desk';
 import { AlwaysAllowSection } from './always-allow-section';
 
 const answer: AlwaysAllowAnswer = { taskId: 'fix-login', agent: 'claude-code-acp', capability: 'execute', requestId: 'r1', grantedAt: '2026-11-28T09:00:00.000Z', isRule: false };
-const ruled: PolicyView = { policy: { version: 1, defaults: { capabilities: {}, allowedPaths: ['**'], deniedCommands: [], requestsPerMinute: 60, sandbox: 'auto', readablePaths: [], hiddenPaths: [] }, agents: { 'claude-code-acp': { capabilities: { execute: 'allow' } } } }, agentsWithTokens: [] };
+const ruled: PolicyView = { policy: { version: 1, defaults: { capabilities: {}, allowedPaths: ['**'], deniedCommands: [], requestsPerMinute: 60, sandbox: 'auto', readablePaths: [], hiddenPaths: [] }, agents: { 'claude-code-acp': { capabilities: { execute: 'allow' } } }, attentionGlobs: [] }, agentsWithTokens: [] };
 
 afterEach(resetDesk);
 

@@ -10,7 +10,7 @@ import { resetDesk, seedDesk } from '../state/test-desk';
 import { PolicyEditor } from './policy-editor';
 
 const view: PolicyView = {
-  policy: { version: 1, defaults: { capabilities: { execute: 'ask' }, allowedPaths: ['**'], deniedCommands: ['rm -rf'], requestsPerMinute: 60, sandbox: 'auto', readablePaths: [], hiddenPaths: [] }, agents: { claude: { capabilities: { fetch: 'allow' } } } },
+  policy: { version: 1, defaults: { capabilities: { execute: 'ask' }, allowedPaths: ['**'], deniedCommands: ['rm -rf'], requestsPerMinute: 60, sandbox: 'auto', readablePaths: [], hiddenPaths: [] }, agents: { claude: { capabilities: { fetch: 'allow' } } }, attentionGlobs: [] },
   agentsWithTokens: [],
 };
 

@@ -3,6 +3,8 @@
 import type { TaskSummary } from '../../../shared/task';
 import { messageOf } from '../api/api-error';
 import { mergeTasks } from './board-reducer';
+import { attentionRefusalOf } from './attention-refusal';
+import type { AttentionRefusal } from './ui-slice';
 import type { SliceCreator } from './store-types';
 
 export type BulkAction = 'approve' | 'reject' | 'archive';
@@ -21,8 +23,11 @@ export interface ReviewSlice {
   /** Selects every id of `range` (the cards between the anchor and this one, as a column shows them). */
   selectRange(ids: readonly string[]): void;
   clearSelection(): void;
-  /** Runs `action` on every selected task, one request after another. */
-  runBulk(action: BulkAction): Promise<void>;
+  /**
+   * Runs `action` on every selected task (or `ids`), one request after another. Approvals the desk refuses until their
+   * files that run on this machine are confirmed are gathered into one question at the end; `confirmAttention` answers it.
+   */
+  runBulk(action: BulkAction, options?: { ids?: readonly string[]; confirmAttention?: boolean }): Promise<void>;
   dismissBulk(): void;
   archiveTask(id: string): Promise<boolean>;
   unarchiveTask(id: string): Promise<boolean>;
@@ -43,8 +48,8 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get) => {
     if (!client) throw new Error('Not connected to a desk yet.');
     return client;
   };
-  const request: Record<BulkAction, (id: string) => Promise<unknown>> = {
-    approve: (id) => api().approve(id),
+  const request: Record<BulkAction, (id: string, confirmAttention: boolean) => Promise<unknown>> = {
+    approve: (id, confirmAttention) => (confirmAttention ? api().approve(id, { confirmAttention: true }) : api().approve(id)),
     reject: (id) => api().reject(id),
     archive: (id) => api().archive(id),
   };
@@ -62,24 +67,29 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get) => {
     selectRange: (ids) => set((state) => ({ selected: [...state.selected, ...ids.filter((id) => !state.selected.includes(id))] })),
     clearSelection: () => set({ selected: [], selectionAnchor: undefined }),
 
-    async runBulk(action) {
-      const ids = get().selected;
+    async runBulk(action, options = {}) {
+      const ids = options.ids ?? get().selected;
       if (ids.length === 0 || get().bulk?.running) return;
       set({ bulk: { action, total: ids.length, results: [], running: true } });
+      const unconfirmed: AttentionRefusal[] = [];
       // One after another: approvals merge into the same base branch, and each result is shown as it comes.
       for (const id of ids) {
         let result: BulkResult;
         try {
-          await request[action](id);
+          await request[action](id, options.confirmAttention === true);
           result = { id, ok: true, message: DONE_WORDS[action] };
         } catch (error) {
-          result = { id, ok: false, message: messageOf(error) };
+          const files = attentionRefusalOf(error);
+          if (files !== undefined) unconfirmed.push({ id, files });
+          result = { id, ok: false, message: files === undefined ? messageOf(error) : 'waits for you to confirm its files that run on your machine' };
         }
         set((state) => ({ bulk: state.bulk && { ...state.bulk, results: [...state.bulk.results, result] } }));
       }
       const failed = get().bulk?.results.filter((r) => !r.ok).map((r) => r.id) ?? [];
       // What failed stays selected, so it can be looked at or tried again.
       set((state) => ({ bulk: state.bulk && { ...state.bulk, running: false }, selected: failed }));
+      // Asked once for all of them, listing each task's files.
+      if (unconfirmed.length > 0) get().openDialog({ kind: 'confirm-attention', tasks: unconfirmed, bulk: true });
     },
     dismissBulk: () => set({ bulk: undefined }),
 

@@ -2,11 +2,12 @@
 // a person can do to them. Every action is one request; the result arrives as events on the socket.
 import type { EventEnvelope } from '../../../shared/events';
 import type { TaskDiff } from '../../../shared/review';
-import type { AnswerInput, TaskDetail, TaskSummary } from '../../../shared/task';
+import type { AnswerInput, AttentionFile, TaskDetail, TaskSummary } from '../../../shared/task';
 import { ACTIVE_STATUSES } from '../../../shared/task-status-labels';
 import { ApiError, messageOf } from '../api/api-error';
 import type { DeskApi, NewTask, TaskListRequest } from '../api/desk-api';
 import { attempt as attemptShown } from './attempt';
+import { attentionRefusalOf } from './attention-refusal';
 import { EMPTY_BOARD, loadBoard, mergeTasks, type BoardData } from './board-reducer';
 import type { SliceCreator } from './store-types';
 
@@ -35,7 +36,11 @@ export interface TasksSlice extends BoardData {
   linkTask(id: string, dependency: string): Promise<boolean>;
   unlinkTask(id: string, dependency: string): Promise<boolean>;
   cancelTask(id: string): Promise<boolean>;
-  approveTask(id: string): Promise<boolean>;
+  /**
+   * Approves (merges) a task. A task with files that run on this machine is refused by the desk until confirmed: the
+   * board then asks once, listing them (`confirm-attention`), and approves again with `confirmAttention`.
+   */
+  approveTask(id: string, options?: { confirmAttention?: boolean }): Promise<boolean>;
   rejectTask(id: string): Promise<boolean>;
   rerunTask(id: string): Promise<boolean>;
   /** A task an agent proposed: let it run, or turn it down. */
@@ -161,11 +166,23 @@ export const createTasksSlice: SliceCreator<TasksSlice> = (set, get) => {
     linkTask: (id, dependency) => attempt(() => api().addDependency(id, dependency), `Task ${id} now waits for ${dependency}.`),
     unlinkTask: (id, dependency) => attempt(() => api().removeDependency(id, dependency), `Task ${id} no longer waits for ${dependency}.`),
     cancelTask: (id) => attempt(() => api().cancel(id), `Task ${id} was cancelled.`),
-    approveTask: (id) => attempt(async () => {
-      await api().approve(id);
-      const base = get().details[id]?.baseBranch ?? get().settings?.baseBranch ?? 'the base branch';
-      get().showStatus(`Approved ${id}: its work is merged into ${base}.`);
-    }),
+    async approveTask(id, options = {}) {
+      let files: AttentionFile[] | undefined;
+      const approved = await attempt(async () => {
+        try {
+          await (options.confirmAttention ? api().approve(id, { confirmAttention: true }) : api().approve(id));
+        } catch (error) {
+          files = attentionRefusalOf(error);
+          if (files === undefined) throw error;
+          return;
+        }
+        const base = get().details[id]?.baseBranch ?? get().settings?.baseBranch ?? 'the base branch';
+        get().showStatus(`Approved ${id}: its work is merged into ${base}.`);
+      });
+      if (files === undefined) return approved;
+      get().openDialog({ kind: 'confirm-attention', tasks: [{ id, files }], bulk: false });
+      return false;
+    },
     rejectTask: (id) => attempt(() => api().reject(id), `Rejected ${id}: its branch is archived; your own work is untouched.`),
     rerunTask: (id) => attempt(() => api().rerun(id), `Task ${id} runs again.`),
     acceptProposal: (id) => attempt(() => api().acceptProposal(id), `Accepted ${id}: it is queued and runs when its turn comes.`),

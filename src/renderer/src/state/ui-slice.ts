@@ -1,4 +1,5 @@
 // What the person is looking at: filters, the open task and tab, dialogs, and the toasts (rules in ui/toasts.ts).
+import type { AttentionFile } from '../../../shared/task';
 import type { SliceCreator } from './store-types';
 import { NO_FILTERS, type Filters } from './selectors';
 import { pushToast, type Toast, type ToastAction } from '../ui/toasts';
@@ -12,7 +13,12 @@ export type Dialog =
   | { kind: 'confirm-reject'; taskId: string }
   | { kind: 'confirm-clear-done'; count: number }
   | { kind: 'confirm-bulk-reject'; count: number }
+  /** Approvals the desk refused until the person confirms their files that run on this machine (one task, or a bulk run's). */
+  | { kind: 'confirm-attention'; tasks: AttentionRefusal[]; bulk: boolean }
   | { kind: 'shortcuts' };
+
+/** A task whose approval waits for the person to confirm these files. */
+export interface AttentionRefusal { id: string; files: AttentionFile[] }
 
 export type TaskTab = 'activity' | 'changes';
 export interface LineComment { path: string; line: number; side: 'old' | 'new'; text: string }

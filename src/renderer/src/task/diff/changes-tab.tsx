@@ -5,7 +5,7 @@ import { desk, useDesk } from '../../state/store';
 import { DiffView } from './diff-view';
 import { FileList } from './file-list';
 import { BasePanel } from './base-panel';
-import { filesInTreeOrder, fileTree } from './file-tree';
+import { attentionFirst, filesInTreeOrder, fileTree } from './file-tree';
 import { ReviewActions } from './review-actions';
 import { PullRequestPanel } from './pull-request-panel';
 import '../../styles/diff.css';
@@ -24,7 +24,9 @@ export function ChangesTab({ taskId }: { taskId: string }) {
     if (!waiting) void desk().loadDiff(taskId);
   }, [taskId, commit, status, waiting]);
 
-  const files = useMemo(() => filesInTreeOrder(fileTree(diff?.data?.files ?? [])), [diff?.data]);
+  // Files that run on the person's machine come first (the desk marks them), the rest in tree order.
+  const files = useMemo(() => attentionFirst(filesInTreeOrder(fileTree(diff?.data?.files ?? []))), [diff?.data]);
+  const flagged = files.filter((candidate) => candidate.attention).length;
   const file = files.find((candidate) => candidate.path === selected) ?? files[0];
   const added = files.reduce((sum, candidate) => sum + candidate.additions, 0);
   const removed = files.reduce((sum, candidate) => sum + candidate.deletions, 0);
@@ -50,6 +52,12 @@ export function ChangesTab({ taskId }: { taskId: string }) {
         <p className="diff-note diff-live" role="note">
           The agent is not done: these are the files in its worktree as they were when loaded, not yet committed.{' '}
           <button type="button" onClick={() => void desk().loadDiff(taskId)}>Refresh changes</button>
+        </p>
+      )}
+      {flagged > 0 && (
+        <p className="diff-note diff-attention" role="note">
+          {flagged === 1 ? '1 file' : `${flagged} files`} can run code or steer agents on your machine once merged; listed first and marked.
+          {file?.attention && <> <code>{file.path}</code>: {file.attention.reason}</>}
         </p>
       )}
       {diff?.data && files.length === 0 && <p className="diff-note">{diff.data.live ? 'The agent has changed no files yet.' : 'This task changed no files.'}</p>}

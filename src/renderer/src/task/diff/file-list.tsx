@@ -1,5 +1,5 @@
-// The files a task changed, as a folder tree with status and +/− counts; picking one shows its diff, and each has a
-// "viewed" box kept by the desk (it clears itself when the file's diff changes).
+// The files a task changed, as a folder tree with status and +/− counts (those that run on the person's machine first,
+// marked); picking one shows its diff, and each has a "viewed" box kept by the desk (it clears itself when the file's diff changes).
 import type { FileDiff } from '../../../../shared/review';
 import { fileTree, type TreeNode } from './file-tree';
 
@@ -13,10 +13,21 @@ export interface FileListProps {
 
 export function FileList(props: FileListProps) {
   const done = props.files.filter(props.viewed).length;
+  // Files that run on the person's machine are listed first, by their whole path, outside the tree.
+  const flagged = props.files.filter((file) => file.attention);
+  const rest = props.files.filter((file) => !file.attention);
   return (
     <nav className="file-list" aria-label="Changed files">
       <p className="file-progress">{done} of {props.files.length} viewed</p>
-      <Nodes nodes={fileTree(props.files)} props={props} />
+      {flagged.length > 0 && (
+        <section className="file-attention" aria-label="Files that run on your machine">
+          <p className="file-attention-title">Runs on your machine</p>
+          <ul className="file-nodes">
+            {flagged.map((file) => <FileRow key={file.path} name={file.path} file={file} props={props} />)}
+          </ul>
+        </section>
+      )}
+      <Nodes nodes={fileTree(rest)} props={props} />
     </nav>
   );
 }
@@ -49,6 +60,8 @@ function FileRow({ name, file, props }: { name: string; file: FileDiff; props: F
       >
         <span className={`file-status file-${file.status}`}>{file.status.slice(0, 1).toUpperCase()}<span className="sr-only"> {file.status}</span></span>
         <span className="file-path">{name}</span>
+        {file.attention && <span className="file-attention-mark" title={file.attention.reason} aria-hidden="true">!</span>}
+        {file.attention && <span className="sr-only">, needs attention: {file.attention.reason}</span>}
         <span className="file-counts">
           <span className="plus">+{file.additions}</span> <span className="minus">−{file.deletions}</span>
         </span>

@@ -43,3 +43,8 @@ function byKindAndName<F>(a: TreeNode<F>, b: TreeNode<F>): number {
 export function filesInTreeOrder<F>(nodes: readonly TreeNode<F>[]): F[] {
   return nodes.flatMap((node) => (node.kind === 'file' ? [node.file] : filesInTreeOrder(node.children)));
 }
+
+/** The files that need attention (`attention` set by the desk) first, each group in the order given. */
+export function attentionFirst<F extends { attention?: unknown }>(files: readonly F[]): F[] {
+  return [...files.filter((file) => file.attention !== undefined), ...files.filter((file) => file.attention === undefined)];
+}
