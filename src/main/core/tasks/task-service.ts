@@ -24,6 +24,7 @@ import { sandboxFor, singleRepo, type TaskRepos } from './task-repos';
 import { createTaskReview, type TaskReview } from './task-review';
 import { createTaskArchive, type TaskArchive } from './task-archive';
 import { createTaskBaseUpdates, type TaskBaseUpdates } from './task-base-updates';
+import { createTaskFeedbackTurns, type TaskFeedbackTurns } from './task-feedback-turns';
 import { createTaskPullRequests, type TaskPullRequests } from './task-pull-requests';
 import type { RunContext, RunOutcome } from './task-runner';
 import { createTaskRuns, type TaskRuns } from './task-runs';
@@ -32,7 +33,7 @@ import { createTaskSettings, type TaskSettings } from './task-settings';
 import { createTaskSubmissions, type TaskSubmissions } from './task-submissions';
 import { cleanUpWorktree } from './worktree-cleanup';
 
-export interface TaskService extends TaskReview, TaskBaseUpdates, TaskArchive, TaskPullRequests, TaskSettings, Omit<TaskSubmissions, 'submit'>, TaskSessions, TaskReads, Pick<TaskRuns, 'start' | 'shutdown'> {
+export interface TaskService extends TaskReview, TaskBaseUpdates, TaskArchive, TaskPullRequests, TaskFeedbackTurns, TaskSettings, Omit<TaskSubmissions, 'submit'>, TaskSessions, TaskReads, Pick<TaskRuns, 'start' | 'shutdown'> {
   /** Queues a task; a task with the same id is cancelled and replaced. Throws `dependency_cycle`, `unknown_agent`. */
   submit(input: SubmitTask): Promise<TaskRecord>;
   /** Re-queues tasks that were running when the desk stopped, ending agents they left behind. */
@@ -83,14 +84,25 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
     record: (event) => records.record(task.id, task.attempt, event), log: (text, level) => log(task, text, level),
   });
 
+  // Bound below, once the pull requests exist: a turn's end may push to its request.
+  let afterTurn: (id: string) => Promise<void> = async () => {};
   const runs = createTaskRuns({
     records, gate, agents, repos, sandbox, runners, config, cleanUp, now, run: deps.run, limits: deps.limits, commandMode: deps.commandMode,
+    onFinished: (id) => { afterTurn(id).catch((error: unknown) => log(mustGet(id), `Handling the end of the turn failed: ${error instanceof Error ? error.message : String(error)}`, 'error')); },
   });
   const { schedule } = runs;
   const atomically = deps.transaction ?? (async <T>(work: () => T): Promise<T> => work());
   const submissions = createTaskSubmissions({ records, runs, agents, repos, runners, withTaskLock, atomically, config });
   const { submit, followUp } = submissions;
   const gitOf = (task: TaskRecord) => repos.of(task.repo).git;
+  let afterRead: (id: string) => Promise<void> = async () => {};
+  const { link, ...pullRequests } = createTaskPullRequests({
+    gitOf, mustGet, save, log, withTaskLock, now, forges: deps.forges ?? NO_FORGE_ACCESS, repoConfigOf: (task) => repos.of(task.repo).workspace.config(),
+    withOpenPullRequests: () => tasks.list().filter((task) => task.pullRequest?.state === 'open'),
+    afterRead: (id) => afterRead(id),
+  });
+  const feedbackTurns = createTaskFeedbackTurns({ link, gitOf, mustGet, save, log, withTaskLock, followUp, now });
+  ({ afterTurn, afterRead } = feedbackTurns);
   const review = createTaskReview({ gitOf, mustGet, save, log, withTaskLock, submit, cleanUp, now, pushAfterApprove: () => config.pushAfterApprove ?? null });
 
   return {
@@ -103,10 +115,8 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
     },
     ...createTaskBaseUpdates({ gitOf, mustGet, save, log, withTaskLock, followUp }),
     ...createTaskArchive({ mustGet, save, log, withTaskLock, now }),
-    ...createTaskPullRequests({
-      gitOf, mustGet, save, log, withTaskLock, now, forges: deps.forges ?? NO_FORGE_ACCESS, repoConfigOf: (task) => repos.of(task.repo).workspace.config(),
-      withOpenPullRequests: () => tasks.list().filter((task) => task.pullRequest?.state === 'open'),
-    }),
+    ...pullRequests,
+    addressFeedback: feedbackTurns.addressFeedback,
     ...submissions,
     submit: (input) => submit(input),
     proposals: createTaskProposals({ find: (id) => tasks.get(id), mustGet, submit, save, log, withTaskLock, schedule, gate, now: records.now }),
