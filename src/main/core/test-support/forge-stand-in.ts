@@ -40,8 +40,11 @@ export interface ForgeStandIn {
 
 export interface StandInCheckRun { status: string; conclusion: string | null; name?: string; output?: { title?: string; summary?: string } }
 
-/** `gitDir`: a bare repository the desk pushes to; a request's head commit is then its branch's tip there. */
-export async function startForgeStandIn(kind: 'github' | 'gitlab', repository: string, options: { gitDir?: string } = {}): Promise<ForgeStandIn> {
+/**
+ * `gitDir`: a bare repository the desk pushes to (or where it will be, once known); a request's head commit is then its
+ * branch's tip there.
+ */
+export async function startForgeStandIn(kind: 'github' | 'gitlab', repository: string, options: { gitDir?: string | (() => string | undefined) } = {}): Promise<ForgeStandIn> {
   const calls: ForgeCall[] = [];
   const requests: StoredRequest[] = [];
   const comments: StoredComment[] = [];
@@ -50,9 +53,10 @@ export async function startForgeStandIn(kind: 'github' | 'gitlab', repository: s
   let checks: StandInCheckRun[] | string = [];
   let failedJobs: Array<{ name: string; stage: string; failure_reason: string }> = [];
   const shaOf = (request: StoredRequest): string => {
-    if (!options.gitDir) return request.sha;
+    const gitDir = typeof options.gitDir === 'function' ? options.gitDir() : options.gitDir;
+    if (!gitDir) return request.sha;
     try {
-      return execFileSync('git', ['--git-dir', options.gitDir, 'rev-parse', `refs/heads/${request.head}`], { encoding: 'utf8' }).trim();
+      return execFileSync('git', ['--git-dir', gitDir, 'rev-parse', `refs/heads/${request.head}`], { encoding: 'utf8' }).trim();
     } catch {
       return request.sha;
     }
