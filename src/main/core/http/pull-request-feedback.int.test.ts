@@ -174,3 +174,37 @@ describe.each(['github', 'gitlab'] as const)('feedback on %s requests', (kind) =
     for (const file of filesUnder(desk.d.dataDir)) expect(readFileSync(file).includes(FORGE_TEST_TOKEN), file).toBe(false);
   });
 });
+
+describe('a turn addressing feedback that is cancelled', () => {
+  let desk: ForgeDesk;
+  let restoreGit: () => void = () => {};
+  beforeAll(async () => {
+    restoreGit = isolateGitConfig();
+    desk = await startForgeDesk('github');
+  });
+  afterAll(async () => {
+    await desk?.close();
+    restoreGit();
+  });
+
+  it('pushes nothing, says so, and lets a person address the feedback again', async () => {
+    const before = await completedTask(desk.d, 'stopped');
+    expect((await desk.d.api('POST', '/api/tasks/stopped/pull-request')).status).toBe(201);
+    desk.forge.comment(1, { author: 'ana', kind: 'general', body: 'sleep 20000' });
+    expect((await desk.d.api('POST', '/api/tasks/stopped/pull-request/refresh')).status).toBe(200);
+    expect((await desk.d.api('POST', '/api/tasks/stopped/pull-request/address', {})).status).toBe(202);
+    await desk.d.waitForStatus('stopped', 'in-progress');
+    expect((await desk.d.api('DELETE', '/tasks/stopped')).status).toBe(200);
+
+    const task = (await desk.d.api('GET', '/tasks/stopped')).json;
+    expect(task.status).toBe('cancelled');
+    expect(task.pullRequest.addressing).toBeUndefined();
+    expect(task.pullRequest.feedback.unaddressed).toBe(1);
+    expect(git(desk.bare, 'rev-parse', `refs/heads/${before.branch}`)).toBe(before.commit);
+    const texts = (await taskEvents(desk.d, 'stopped')).flatMap((event) => (event.type === 'log' ? [event.text] : []));
+    expect(texts).toContain('The turn addressing feedback ended cancelled; nothing was pushed.');
+    const again = await desk.d.api('POST', '/api/tasks/stopped/pull-request/address', { commentIds: [], note: 'say once more' });
+    expect(again.status, again.text).toBe(202);
+    await desk.d.waitForStatus('stopped', ['completed']);
+  });
+});

@@ -118,6 +118,12 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
     ...pullRequests,
     addressFeedback: feedbackTurns.addressFeedback,
     ...submissions,
+    async cancel(id) {
+      const cancelled = await submissions.cancel(id);
+      // A cancelled run never reaches the end of its turn: a turn addressing feedback is given up here.
+      await afterTurn(id);
+      return cancelled;
+    },
     submit: (input) => submit(input),
     proposals: createTaskProposals({ find: (id) => tasks.get(id), mustGet, submit, save, log, withTaskLock, schedule, gate, now: records.now }),
     ...createTaskSettings(config, { agents, changed: schedule }),
