@@ -30,7 +30,7 @@ export interface ForgeApi {
   /** One request with its current state and checks (and the failed ones by name). */
   get(number: number): Promise<ForgePullRequest>;
   /** The request's review comments (with their file, line and thread) and general comments, oldest first. */
-  comments(number: number): Promise<ForgeComment[]>;
+  comments(request: { number: number; url: string }): Promise<ForgeComment[]>;
   /** Replies in the comment's thread (a general comment gets a new comment quoting it). */
   reply(number: number, comment: ForgeComment, body: string): Promise<void>;
   /** Who the token is (a login or username), to leave the desk's own comments out; undefined when the forge won't say. */

@@ -54,7 +54,7 @@ export function githubApi(options: { fetch: FetchLike; apiBase: string; token: s
       const pull = await forgeRequest<GitHubPull>(http, 'GET', `${repo}/pulls/${number}`);
       return { ...fromGitHub(pull), headCommit: pull.head.sha, ...await checksOf(pull.head.sha) };
     },
-    async comments(number) {
+    async comments({ number }) {
       const [onDiff, reviews, general] = await Promise.all([
         forgeRequest<GitHubReviewComment[]>(http, 'GET', `${repo}/pulls/${number}/comments?${PAGE}`),
         forgeRequest<GitHubReview[]>(http, 'GET', `${repo}/pulls/${number}/reviews?${PAGE}`),

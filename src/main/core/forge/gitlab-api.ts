@@ -51,13 +51,10 @@ export function gitlabApi(options: { fetch: FetchLike; apiBase: string; token: s
         failedChecks: gitlabFailedChecks(Array.isArray(jobs) ? jobs : [], pipeline?.sha ?? request.sha ?? undefined),
       };
     },
-    async comments(number) {
-      const [request, discussions] = await Promise.all([
-        forgeRequest<GitLabMergeRequest>(http, 'GET', `${project}/merge_requests/${number}`),
-        forgeRequest<GitLabDiscussion[]>(http, 'GET', `${project}/merge_requests/${number}/discussions?per_page=100`),
-      ]);
-      if (typeof request?.web_url !== 'string' || !Array.isArray(discussions)) throw new ForgeError(502, 'GitLab answered a request for discussions with something that is not a list');
-      return gitlabComments(discussions, request.web_url);
+    async comments({ number, url }) {
+      const discussions = await forgeRequest<GitLabDiscussion[]>(http, 'GET', `${project}/merge_requests/${number}/discussions?per_page=100`);
+      if (!Array.isArray(discussions)) throw new ForgeError(502, 'GitLab answered a request for discussions with something that is not a list');
+      return gitlabComments(discussions, url);
     },
     async reply(number, comment, body) {
       if (!comment.thread) throw new ForgeError(422, `GitLab note ${comment.id} has no discussion to reply in`);

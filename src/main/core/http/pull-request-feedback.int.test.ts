@@ -175,7 +175,7 @@ describe.each(['github', 'gitlab'] as const)('feedback on %s requests', (kind) =
   });
 });
 
-describe('a turn addressing feedback that is cancelled', () => {
+describe('a turn addressing feedback, cancelled or with no way to the forge', () => {
   let desk: ForgeDesk;
   let restoreGit: () => void = () => {};
   beforeAll(async () => {
@@ -206,5 +206,20 @@ describe('a turn addressing feedback that is cancelled', () => {
     const again = await desk.d.api('POST', '/api/tasks/stopped/pull-request/address', { commentIds: [], note: 'say once more' });
     expect(again.status, again.text).toBe(202);
     await desk.d.waitForStatus('stopped', ['completed']);
+  });
+
+  it('refuses to start a turn whose commit could not reach the forge, saying why, before the agent works', async () => {
+    const turns = (await desk.d.api('GET', '/tasks/stopped')).json.turns.length;
+    git(desk.d.repo, 'remote', 'rename', 'origin', 'elsewhere');
+    try {
+      const answer = await desk.d.api('POST', '/api/tasks/stopped/pull-request/address', { note: 'say hi' });
+      expect(answer.status, answer.text).toBe(400);
+      expect(answer.json).toMatchObject({ code: 'no_remote' });
+    } finally {
+      git(desk.d.repo, 'remote', 'rename', 'elsewhere', 'origin');
+    }
+    const task = (await desk.d.api('GET', '/tasks/stopped')).json;
+    expect(task.turns).toHaveLength(turns);
+    expect(task.pullRequest.addressing).toBeUndefined();
   });
 });

@@ -55,6 +55,8 @@ export function createTaskFeedbackTurns(deps: TaskFeedbackTurnsDeps): TaskFeedba
       if (!FINISHED_STATUSES.includes(task.status)) throw taskBusy(`Task ${id} is ${task.status}; address the feedback once its agent has finished.`);
       if (pullRequest.addressing) throw taskBusy(`Task ${id} already has a turn addressing feedback on its way.`);
       if (pullRequest.state !== 'open') throw deskError('conflict', 'pull_request_not_open', `The ${noun(pullRequest)} of ${id} is ${pullRequest.state}; only an open one takes new commits.`);
+      // The turn's commit goes to the forge: a missing remote or token is said now, not after the agent worked.
+      await deps.link.connect(task);
       const decided = decide(task, pullRequest);
       if (!decided) return undefined;
       const { chosen, extra, auto, why } = decided;
@@ -146,7 +148,7 @@ export function createTaskFeedbackTurns(deps: TaskFeedbackTurnsDeps): TaskFeedba
     async afterRead(id) {
       const task = mustGet(id);
       const pullRequest = task.pullRequest;
-      if (!pullRequest || task.status !== 'completed' || task.archivedAt !== undefined || pullRequest.addressing) return;
+      if (!pullRequest?.feedback?.unaddressed || task.status !== 'completed' || task.archivedAt !== undefined || pullRequest.addressing) return;
       const { config } = await deps.link.connect(task);
       const mode = config.forge?.autoAddress ?? 'off';
       if (mode === 'off') return;

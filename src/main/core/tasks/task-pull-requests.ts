@@ -114,7 +114,7 @@ export function createTaskPullRequests(deps: TaskPullRequestsDeps): TaskPullRequ
     try {
       const { api, repository } = await connect(task);
       const { failedChecks, ...found } = await call(repository, () => api.get(existing.number));
-      const comments = await call(repository, () => api.comments(existing.number));
+      const comments = await call(repository, () => api.comments(found));
       const feedback = keepFeedback({ comments, failedChecks: failedChecks ?? [] }, existing.feedback, await selfOn(repository, api));
       const { feedbackError: _cleared, ...kept } = existing;
       return keep(task, { ...kept, ...found, forge: existing.forge, checkedAt: deps.now().toISOString(), feedback });
