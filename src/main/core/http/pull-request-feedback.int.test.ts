@@ -3,6 +3,7 @@
 // turn of the scripted agent addressing them, pushed to the request with replies in each thread; 404/409/400; a forge
 // that answers 500 or garbage; and the token nowhere but in the forge's requests.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { git, isolateGitConfig } from '../git/git-test-fixture';
@@ -221,5 +222,32 @@ describe('a turn addressing feedback, cancelled or with no way to the forge', ()
     const task = (await desk.d.api('GET', '/tasks/stopped')).json;
     expect(task.turns).toHaveLength(turns);
     expect(task.pullRequest.addressing).toBeUndefined();
+  });
+
+  it('pushes, after a restart, the commit of a turn that ended just before the desk stopped', async () => {
+    const before = await completedTask(desk.d, 'restarted');
+    expect((await desk.d.api('POST', '/api/tasks/restarted/pull-request')).status).toBe(201);
+    const number = desk.forge.requests.find((request) => request.head === before.branch)!.number;
+    desk.forge.comment(number, { author: 'ana', kind: 'general', body: 'write later.txt please' });
+    expect((await desk.d.api('POST', '/api/tasks/restarted/pull-request/refresh')).status).toBe(200);
+    const [comment] = (await desk.d.api('GET', '/tasks/restarted')).json.pullRequest.feedback.comments as Comment[];
+    // The turn ran and committed; the desk stopped before it pushed (as a crash would leave it).
+    expect((await desk.d.api('POST', '/tasks/restarted/prompt', { prompt: 'write later.txt please' })).status).toBe(202);
+    await desk.d.waitForStatus('restarted', 'completed');
+    const { commit } = (await desk.d.api('GET', '/tasks/restarted')).json;
+    const { dataDir } = desk.d;
+    await desk.d.close();
+    const db = new Database(join(dataDir, 'desk.sqlite'));
+    const row = db.prepare("SELECT pull_request FROM tasks WHERE id = 'restarted'").get() as { pull_request: string };
+    const pullRequest = JSON.parse(row.pull_request);
+    pullRequest.addressing = { commentIds: [comment!.id], checks: [], fromCommit: before.commit, auto: false, requestedAt: new Date().toISOString() };
+    db.prepare("UPDATE tasks SET pull_request = ? WHERE id = 'restarted'").run(JSON.stringify(pullRequest));
+    db.close();
+
+    await desk.restart();
+    await expect.poll(async () => (await desk.d.api('GET', '/tasks/restarted')).json.pullRequest.addressing, { timeout: 20_000 }).toBeUndefined();
+    const task = (await desk.d.api('GET', '/tasks/restarted')).json;
+    expect(git(desk.bare, 'rev-parse', `refs/heads/${before.branch}`)).toBe(commit);
+    expect(task.pullRequest.feedback.comments[0].addressedIn).toBe(commit);
   });
 });

@@ -3,7 +3,7 @@
 import type { TaskEvent } from '../../../shared/events';
 import type { CapabilityMode } from '../../../shared/governance';
 import type { PushAfterApprove } from '../../../shared/review';
-import type { DependencyGate, SubmitTask } from '../../../shared/task';
+import { FINISHED_STATUSES, type DependencyGate, type SubmitTask } from '../../../shared/task';
 import type { AgentRegistry } from '../agents/agent-registry';
 import { NO_FORGE_ACCESS, type ForgeAccess } from '../forge/forge-access';
 import type { GitService } from '../git/git-service';
@@ -129,7 +129,13 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
     ...createTaskSettings(config, { agents, changed: schedule }),
     ...createTaskSessions({ records, runs }),
     ...createTaskReads({ records, runs, confines: (agent) => sandbox.confines(agent) }),
-    recover: () => recoverInterruptedTasks({ graph: records.graph, mustGet, agents, gate, save, log }),
+    async recover() {
+      await recoverInterruptedTasks({ graph: records.graph, mustGet, agents, gate, save, log });
+      // A turn addressing feedback that ended just before the desk stopped still has its commit to push.
+      for (const task of tasks.list()) {
+        if (task.pullRequest?.addressing && FINISHED_STATUSES.includes(task.status)) void afterTurn(task.id).catch(() => undefined);
+      }
+    },
     start: runs.start,
     shutdown: runs.shutdown,
   };

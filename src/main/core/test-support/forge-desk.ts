@@ -15,7 +15,15 @@ export const FORGE_SETUP: Record<ForgeKindUnderTest, { fetchUrl: string; tokenVa
   gitlab: { fetchUrl: `https://gitlab.com/${FORGE_REPOSITORY}.git`, tokenVar: 'GITLAB_TOKEN', apiVar: 'GITLAB_API_URL', noun: 'merge request' },
 };
 
-export interface ForgeDesk { d: Desk & { root: string }; forge: ForgeStandIn; bare: string; lines: string[]; close(): Promise<void> }
+export interface ForgeDesk {
+  d: Desk & { root: string };
+  forge: ForgeStandIn;
+  bare: string;
+  lines: string[];
+  /** Stops the desk and starts it again over the same repository and data (as after a crash or a quit); `d` is the new one. */
+  restart(): Promise<void>;
+  close(): Promise<void>;
+}
 
 /** `pollMs` defaults to an hour, so no poll steals an answer meant for a route. */
 export async function startForgeDesk(kind: ForgeKindUnderTest, options: DeskOptions & { pollMs?: number } = {}): Promise<ForgeDesk> {
@@ -25,22 +33,29 @@ export async function startForgeDesk(kind: ForgeKindUnderTest, options: DeskOpti
   const forge = await startForgeStandIn(kind, FORGE_REPOSITORY, { gitDir: bare });
   const lines: string[] = [];
   const { tokenVar, apiVar, fetchUrl } = FORGE_SETUP[kind];
-  const d = await startDesk({
+  const deskOptions: DeskOptions = {
     ...options,
     env: { [tokenVar]: FORGE_TEST_TOKEN, [apiVar]: forge.apiBase },
     pullRequestPollMs: options.pollMs ?? 3_600_000,
     log: (line) => lines.push(line),
-  });
+  };
+  const d = await startDesk(deskOptions);
   git(d.repo, 'remote', 'add', 'origin', fetchUrl);
   git(d.repo, 'remote', 'set-url', '--push', 'origin', bare);
-  return {
+  const opened: ForgeDesk = {
     d, forge, bare, lines,
+    async restart() {
+      const { root, repo, dataDir } = opened.d;
+      await opened.d.close();
+      opened.d = await startDesk({ ...deskOptions, reuse: { root, repo, dataDir } });
+    },
     async close() {
-      await destroyDesk(d);
+      await destroyDesk(opened.d);
       await forge.close();
       rmSync(holder, { recursive: true, force: true });
     },
   };
+  return opened;
 }
 
 /** Submits a task that writes `<id>.txt` and waits until it completed; returns its detail. */
