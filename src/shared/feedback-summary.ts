@@ -10,9 +10,14 @@ export function unaddressedCounts(feedback: PullRequestFeedback | undefined): { 
   };
 }
 
+/** "2 comments, 1 failed check" (or joined by `joiner`); undefined for none of either. */
+export function feedbackWords(comments: number, checks: number, joiner = ', '): string | undefined {
+  const parts = [comments > 0 && `${comments} comment${comments === 1 ? '' : 's'}`, checks > 0 && `${checks} failed check${checks === 1 ? '' : 's'}`].filter(Boolean);
+  return parts.length > 0 ? parts.join(joiner) : undefined;
+}
+
 /** "2 comments, 1 failed check"; undefined when nothing is unaddressed. */
 export function unaddressedText(feedback: PullRequestFeedback | undefined): string | undefined {
   const { comments, checks } = unaddressedCounts(feedback);
-  const parts = [comments > 0 && `${comments} comment${comments === 1 ? '' : 's'}`, checks > 0 && `${checks} failed check${checks === 1 ? '' : 's'}`].filter(Boolean);
-  return parts.length > 0 ? parts.join(', ') : undefined;
+  return feedbackWords(comments, checks);
 }

@@ -3,6 +3,7 @@
 // pushed to the request's branch (never forced), what it addressed is marked so, and (`forge.replyWhenAddressed`) each
 // thread gets a reply naming the commit.
 import { deskError } from '../../../shared/desk-error';
+import { feedbackWords } from '../../../shared/feedback-summary';
 import type { PullRequest } from '../../../shared/pull-request';
 import type { AddressFeedback, AddressingTurn } from '../../../shared/pull-request-feedback';
 import { FINISHED_STATUSES } from '../../../shared/task';
@@ -35,11 +36,8 @@ export interface FeedbackTurnHooks {
   afterRead(id: string): Promise<void>;
 }
 
-/** "2 comments and 1 failed check". */
-export function feedbackCount(comments: number, checks: number): string {
-  const said = [comments > 0 && `${comments} comment${comments === 1 ? '' : 's'}`, checks > 0 && `${checks} failed check${checks === 1 ? '' : 's'}`].filter(Boolean);
-  return said.length > 0 ? said.join(' and ') : 'a note';
-}
+/** "2 comments and 1 failed check"; "a note" for a turn on the person's note alone. */
+const feedbackCount = (comments: number, checks: number) => feedbackWords(comments, checks, ' and ') ?? 'a note';
 
 export function createTaskFeedbackTurns(deps: TaskFeedbackTurnsDeps): TaskFeedbackTurns & FeedbackTurnHooks {
   const { mustGet, save, log, withTaskLock } = deps;
