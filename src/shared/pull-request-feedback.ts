@@ -12,6 +12,8 @@ export const FeedbackComment = lazySchema(() => z.object({
   path: z.string().optional(),
   /** The line it is on (in the request's new version of the file), for a comment on a line. */
   line: z.number().int().positive().optional(),
+  /** The line of the old version it is on, for a comment on a removed line. */
+  oldLine: z.number().int().positive().optional(),
   body: z.string(),
   url: z.string(),
   createdAt: z.string(),

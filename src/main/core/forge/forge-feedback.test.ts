@@ -12,6 +12,7 @@ describe('GitHub feedback', () => {
     { id: 11, user: user('ana'), body: 'Use a constant here.', html_url: 'https://github.com/a/b/pull/1#discussion_r11', created_at: '2026-01-01T10:00:00Z', path: 'src/a.ts', line: 12, original_line: 12, subject_type: 'line' as const, commit_id: 'c1' },
     { id: 12, user: user('bo'), body: 'Agreed.', html_url: 'https://github.com/a/b/pull/1#discussion_r12', created_at: '2026-01-01T10:05:00Z', path: 'src/a.ts', line: 12, in_reply_to_id: 11, subject_type: 'line' as const },
     { id: 13, user: user('ana'), body: 'This file should not exist.', html_url: 'u13', created_at: '2026-01-01T10:01:00Z', path: 'old.txt', line: null, subject_type: 'file' as const },
+    { id: 14, user: user('bo'), body: 'Why remove this?', html_url: 'u14', created_at: '2026-01-01T10:06:00Z', path: 'src/a.ts', line: 3, side: 'LEFT' as const, subject_type: 'line' as const },
   ];
   const reviews = [
     { id: 21, user: user('ana'), body: 'A few things.', state: 'CHANGES_REQUESTED', html_url: 'u21', submitted_at: '2026-01-01T10:02:00Z' },
@@ -21,7 +22,9 @@ describe('GitHub feedback', () => {
 
   it('reads line comments with their file, line and thread, file comments without a line, reviews with words and conversation comments, oldest first', () => {
     const comments = githubComments(reviewComments, reviews, general);
-    expect(comments.map((comment) => comment.id)).toEqual(['comment-31', 'review-comment-11', 'review-comment-13', 'review-21', 'review-comment-12']);
+    expect(comments.map((comment) => comment.id)).toEqual(['comment-31', 'review-comment-11', 'review-comment-13', 'review-21', 'review-comment-12', 'review-comment-14']);
+    expect(comments[5]).toMatchObject({ path: 'src/a.ts', oldLine: 3 });
+    expect(comments[5]!.line).toBeUndefined();
     expect(comments[1]).toEqual({ id: 'review-comment-11', author: 'ana', path: 'src/a.ts', line: 12, body: 'Use a constant here.', url: 'https://github.com/a/b/pull/1#discussion_r11', createdAt: '2026-01-01T10:00:00Z', thread: 'review-comment-11' });
     expect(comments[2]).toMatchObject({ path: 'old.txt', thread: 'review-comment-13' });
     expect(comments[2]!.line).toBeUndefined();
@@ -68,7 +71,7 @@ describe('GitLab feedback', () => {
     const comments = gitlabComments(discussions, 'https://gitlab.com/g/p/-/merge_requests/3');
     expect(comments.map((comment) => comment.id)).toEqual(['note-4', 'note-2', 'note-3', 'note-5']);
     expect(comments[1]).toEqual({ id: 'note-2', author: 'ana', path: 'src/a.ts', line: 4, body: 'Rename this.', url: 'https://gitlab.com/g/p/-/merge_requests/3#note_2', createdAt: '2026-01-01T10:00:00Z', resolved: false, thread: 'bbb' });
-    expect(comments[0]).toMatchObject({ path: 'b.ts', resolved: true, thread: 'ccc' });
+    expect(comments[0]).toMatchObject({ path: 'b.ts', oldLine: 9, resolved: true, thread: 'ccc' });
     expect(comments[0]!.line).toBeUndefined();
     expect(comments[3]).toMatchObject({ author: 'cy', thread: 'ddd' });
     expect(comments[3]!.resolved).toBeUndefined();

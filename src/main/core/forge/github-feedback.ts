@@ -11,6 +11,8 @@ interface GitHubUser { login?: string }
 export interface GitHubReviewComment {
   id: number; user: GitHubUser | null; body: string; html_url: string; created_at: string;
   path?: string; line?: number | null; original_line?: number | null; in_reply_to_id?: number; subject_type?: 'line' | 'file';
+  /** LEFT: the line is in the old version (a removed line). */
+  side?: 'LEFT' | 'RIGHT' | null;
 }
 export interface GitHubReview { id: number; user: GitHubUser | null; body: string | null; state: string; html_url: string; submitted_at?: string | null }
 export interface GitHubIssueComment { id: number; user: GitHubUser | null; body: string | null; html_url: string; created_at: string }
@@ -30,7 +32,7 @@ export function githubComments(reviewComments: readonly GitHubReviewComment[], r
   const onDiff = reviewComments.map((comment): ForgeComment => ({
     id: `review-comment-${comment.id}`, author: comment.user?.login ?? 'ghost', body: cut(comment.body ?? ''), url: comment.html_url, createdAt: comment.created_at,
     ...(comment.path && { path: comment.path }),
-    ...(comment.subject_type !== 'file' && typeof comment.line === 'number' && comment.line > 0 && { line: comment.line }),
+    ...(comment.subject_type !== 'file' && typeof comment.line === 'number' && comment.line > 0 && (comment.side === 'LEFT' ? { oldLine: comment.line } : { line: comment.line })),
     thread: `review-comment-${comment.in_reply_to_id ?? comment.id}`,
   }));
   const reviewed = reviews.filter((review) => (review.body ?? '').trim() !== '').map((review): ForgeComment => ({

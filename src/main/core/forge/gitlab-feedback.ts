@@ -17,9 +17,10 @@ export function gitlabComments(discussions: readonly GitLabDiscussion[], request
   const comments = discussions.flatMap((discussion) => discussion.notes.filter((note) => note.system !== true).map((note): ForgeComment => {
     const path = note.position?.new_path ?? note.position?.old_path ?? undefined;
     const line = note.position?.new_line ?? undefined;
+    const oldLine = line === undefined ? note.position?.old_line ?? undefined : undefined;
     return {
       id: `note-${note.id}`, author: note.author?.username ?? 'ghost', body: cut(note.body), url: `${requestUrl}#note_${note.id}`, createdAt: note.created_at,
-      ...(path && { path }), ...(typeof line === 'number' && line > 0 && { line }),
+      ...(path && { path }), ...(typeof line === 'number' && line > 0 && { line }), ...(typeof oldLine === 'number' && oldLine > 0 && { oldLine }),
       ...(note.resolvable === true && { resolved: note.resolved === true }),
       thread: discussion.id,
     };

@@ -58,7 +58,7 @@ describe('choosing what to address', () => {
 describe('the follow-up prompt', () => {
   it('quotes each comment verbatim with its file and line, each failed check with its summary, and the note', () => {
     const prompt = addressPrompt({
-      comments: [comment('a', { path: 'src/a.ts', line: 12, body: 'Use a constant here.\nAnd name it well.' }), comment('b', { author: 'bo', path: 'old.txt' }), comment('c', { body: 'Add a test.' })],
+      comments: [comment('a', { path: 'src/a.ts', line: 12, body: 'Use a constant here.\nAnd name it well.' }), comment('b', { author: 'bo', path: 'old.txt' }), comment('c', { body: 'Add a test.' }), comment('d', { path: 'src/b.ts', oldLine: 4 })],
       checks: [failing('test')],
       note: 'Skip the rename.',
     }, { noun: 'pull request', url: 'https://github.com/a/b/pull/1' });
@@ -66,6 +66,7 @@ describe('the follow-up prompt', () => {
     expect(prompt).toContain('1. ana (src/a.ts, line 12):\n    Use a constant here.\n    And name it well.');
     expect(prompt).toContain('2. bo (old.txt):');
     expect(prompt).toContain('3. ana (on the request):\n    Add a test.');
+    expect(prompt).toContain('4. ana (src/b.ts, removed line 4):');
     expect(prompt).toContain('- test:\n    test failed\n  u/test');
     expect(prompt).toMatch(/Skip the rename\.$/);
   });

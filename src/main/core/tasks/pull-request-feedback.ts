@@ -76,7 +76,7 @@ export function addressPrompt(chosen: Chosen, request: { noun: string; url: stri
   if (chosen.comments.length > 0) {
     parts.push(`Comments (${chosen.comments.length}):`);
     chosen.comments.forEach((comment, index) => {
-      const where = comment.path ? `${comment.path}${comment.line ? `, line ${comment.line}` : ''}` : 'on the request';
+      const where = comment.path ? `${comment.path}${comment.line ? `, line ${comment.line}` : comment.oldLine ? `, removed line ${comment.oldLine}` : ''}` : 'on the request';
       parts.push(`${index + 1}. ${comment.author} (${where}):\n${indent(comment.body)}`);
     });
   }

@@ -86,7 +86,7 @@ export function ReviewFeedback({ taskId, filesInTask, onShowLine }: { taskId: st
 /** "src/a.ts:12" as a link into the diff when the file is in the task, as text otherwise; "general" for the conversation. */
 function Where({ comment, inTask, onShowLine }: { comment: FeedbackComment; inTask: boolean; onShowLine(path: string, line?: number): void }) {
   if (!comment.path) return <span className="feedback-where">general</span>;
-  const text = comment.line ? `${comment.path}:${comment.line}` : comment.path;
+  const text = comment.line ? `${comment.path}:${comment.line}` : comment.oldLine ? `${comment.path}: removed line ${comment.oldLine}` : comment.path;
   if (!inTask) return <span className="feedback-where">{text}</span>;
   return (
     <button type="button" className="link feedback-where" aria-label={comment.line ? `Show line ${comment.line} of ${comment.path}` : `Show ${comment.path}`} onClick={() => onShowLine(comment.path as string, comment.line)}>
