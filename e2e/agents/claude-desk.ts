@@ -43,6 +43,10 @@ export interface ClaudeRunOptions {
   sandbox?: SandboxStatus;
   /** More variables in the agent's entry (e.g. CLAUDE_CODE_MAX_RETRIES, which a user may set too). */
   env?: Record<string, string>;
+  /** The desk's own environment (a forge token and API address), which agents never see. */
+  deskEnv?: Record<string, string>;
+  /** More files committed in the repository (a `.desk/config.json`). */
+  files?: Record<string, string>;
 }
 
 /**
@@ -74,7 +78,8 @@ export function claudeRuns(agent: RealAgent): (options: ClaudeRunOptions) => Pro
       defaults: { capabilities: options.capabilities ?? { edit: 'allow', execute: 'allow' }, network: [model.host] },
     };
     const desk = await startDesk({
-      reuse: { root, repo: makeRepo(root), dataDir: join(root, 'data') },
+      reuse: { root, repo: makeRepo(root, { 'README.md': '# Fixture\n', ...options.files }), dataDir: join(root, 'data') },
+      ...(options.deskEnv && { env: options.deskEnv }),
       agents: [scriptedAgent(), spec], policy,
       ...(options.sandbox !== undefined && { sandbox: options.sandbox }),
     });

@@ -2,6 +2,7 @@
 // shows of it: its address, number, state and the forge's checks.
 import { z } from 'zod';
 import { lazySchema } from './lazy-schema';
+import { AddressingTurn, PullRequestFeedback } from './pull-request-feedback';
 
 /** `POST /api/tasks/<id>/pull-request`: everything optional; the title and body default to the task's. */
 export const OpenPullRequest = lazySchema(() => z.strictObject({
@@ -39,7 +40,19 @@ export const PullRequest = lazySchema(() => z.object({
   head: z.string(),
   base: z.string(),
   checks: PullRequestChecks.optional(),
+  /** The commit at the head of the request, as the forge has it. */
+  headCommit: z.string().optional(),
   /** When the desk last read it from the forge. */
   checkedAt: z.string(),
+  /** Review comments, general comments and failed checks, read with the request while it is open. */
+  feedback: PullRequestFeedback.optional(),
+  /** Why the feedback could not be read last time (the forge's words); the feedback shown is the last read. */
+  feedbackError: z.string().optional(),
+  /** Present while a turn addressing feedback is queued or running. */
+  addressing: AddressingTurn.optional(),
+  /** How many turns `forge.autoAddress` started for this request (at most `forge.maxAutoTurns`). */
+  autoTurns: z.number().int().nonnegative().optional(),
+  /** Feedback (comment ids, `check:<name>@<commit>`) an automatic turn already took on, so it is not taken on again. */
+  autoTried: z.array(z.string()).optional(),
 }));
 export type PullRequest = z.infer<typeof PullRequest>;

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { lazySchema } from './lazy-schema';
 import { DevServerConfig } from './dev-server';
 import { ForgeKind } from './pull-request';
+import { AutoAddress } from './pull-request-feedback';
 
 export const REPO_CONFIG_FILE = '.desk/config.json';
 
@@ -22,6 +23,12 @@ export const RepoConfig = lazySchema(() => z.strictObject({
   forge: z.strictObject({
     remote: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/, 'must be a remote\'s name').optional(),
     hosts: z.record(z.string().min(1).max(253), ForgeKind).default({}),
+    /** Which new feedback on an open request starts a turn by itself: failed checks, comments, both, or none. */
+    autoAddress: AutoAddress.default('off'),
+    /** At most this many automatic turns per task. */
+    maxAutoTurns: z.number().int().min(0).max(20).default(3),
+    /** Reply in each addressed thread with the commit that addressed it. */
+    replyWhenAddressed: z.boolean().default(false),
   }).optional(),
   /** The dev server a person can start from a task's panel, in its worktree and sandbox, on a port the desk picks. */
   devServer: DevServerConfig.optional(),

@@ -51,7 +51,11 @@ export function apiBaseFor(repository: ForgeRepository, env: Readonly<Record<str
 /** A forge's refusal as the desk's error, in the forge's own words (the message never holds the token). */
 export function forgeFailure(error: unknown): DeskError | undefined {
   if (!(error instanceof ForgeError)) return undefined;
-  const { status, message } = error;
+  const { status, message, retryAt } = error;
+  if (retryAt !== undefined) {
+    const retryAfterSeconds = Math.max(1, Math.ceil((retryAt - Date.now()) / 1000));
+    return deskError('too_many_requests', 'forge_rate_limited', `${message}. The desk asks again after ${new Date(retryAt).toISOString()}.`, { forgeStatus: status, retryAfterSeconds });
+  }
   if (status === 0) return deskError('bad_gateway', 'forge_unreachable', message);
   if (status === 401) return deskError('forbidden', 'forge_token_refused', `${message}. The forge refused the token: check it (GH_TOKEN, GITHUB_TOKEN, GITLAB_TOKEN or your gh / glab login) and its scopes.`, { forgeStatus: status });
   if (status === 403) return deskError('forbidden', 'forge_forbidden', `${message}. The token may lack the scope to open requests, or the repository refuses them.`, { forgeStatus: status });

@@ -1,6 +1,8 @@
 // What the desk asks of a forge about one repository's pull/merge requests, the same for GitHub and GitLab, and the
 // one way their HTTP answers become values or a ForgeError in the forge's own words.
 import type { PullRequestChecks, PullRequestState } from '../../../shared/pull-request';
+import type { FailedCheck, FeedbackComment } from '../../../shared/pull-request-feedback';
+import { rateLimitRetryAt } from './rate-limit';
 
 export interface ForgePullRequest {
   number: number;
@@ -10,7 +12,14 @@ export interface ForgePullRequest {
   head: string;
   base: string;
   checks?: PullRequestChecks;
+  /** The commit at the request's head. */
+  headCommit?: string;
+  /** The checks that failed on the head commit (read with `get`). */
+  failedChecks?: FailedCheck[];
 }
+
+/** A comment as the forge has it, before the desk keeps it (no `addressedIn`). */
+export type ForgeComment = Omit<FeedbackComment, 'addressedIn'>;
 
 export interface OpenRequest { head: string; base: string; title: string; body: string; draft: boolean }
 
@@ -18,13 +27,19 @@ export interface ForgeApi {
   open(request: OpenRequest): Promise<ForgePullRequest>;
   /** The newest request from `head`, in any state, or undefined. */
   findByHead(head: string): Promise<ForgePullRequest | undefined>;
-  /** One request with its current state and checks. */
+  /** One request with its current state and checks (and the failed ones by name). */
   get(number: number): Promise<ForgePullRequest>;
+  /** The request's review comments (with their file, line and thread) and general comments, oldest first. */
+  comments(request: { number: number; url: string }): Promise<ForgeComment[]>;
+  /** Replies in the comment's thread (a general comment gets a new comment quoting it). */
+  reply(number: number, comment: ForgeComment, body: string): Promise<void>;
+  /** Who the token is (a login or username), to leave the desk's own comments out; undefined when the forge won't say. */
+  whoAmI(): Promise<string | undefined>;
 }
 
 /** A forge's refusal (`status` is its HTTP status) or no answer at all (`status` 0). The message never holds a token. */
 export class ForgeError extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(readonly status: number, message: string, /** Set when the forge limits the rate: when to ask again (ms since the epoch). */ readonly retryAt?: number) {
     super(message);
     this.name = 'ForgeError';
   }
@@ -61,7 +76,11 @@ export async function forgeRequest<T>(options: ForgeHttpOptions, method: string,
     throw new ForgeError(0, `Could not reach ${options.forgeName} at ${options.apiBase} (${cause}). Check the network, or the API address (GITHUB_API_URL / GITLAB_API_URL).`);
   }
   const text = await response.text();
-  if (!response.ok) throw new ForgeError(response.status, `${options.forgeName} answered ${response.status}: ${forgeMessage(text) ?? response.statusText}`);
+  if (!response.ok) {
+    const retryAt = rateLimitRetryAt(response.status, response.headers, Date.now());
+    const limited = retryAt === undefined ? '' : ` (rate limited until ${new Date(retryAt).toISOString()})`;
+    throw new ForgeError(response.status, `${options.forgeName} answered ${response.status}: ${forgeMessage(text) ?? response.statusText}${limited}`, retryAt);
+  }
   try {
     return JSON.parse(text) as T;
   } catch {

@@ -1,6 +1,7 @@
 // GitLab's REST API (v4) for one project's merge requests (also self-managed GitLab, through GITLAB_API_URL).
 import type { PullRequestChecks, PullRequestState } from '../../../shared/pull-request';
-import { forgeRequest, type FetchLike, type ForgeApi, type ForgeHttpOptions, type ForgePullRequest } from './forge-api';
+import { ForgeError, forgeRequest, type FetchLike, type ForgeApi, type ForgeHttpOptions, type ForgePullRequest } from './forge-api';
+import { gitlabComments, gitlabFailedChecks, type GitLabDiscussion, type GitLabJob } from './gitlab-feedback';
 
 export const GITLAB_API_DEFAULT = 'https://gitlab.com/api/v4';
 
@@ -12,7 +13,8 @@ interface GitLabMergeRequest {
   work_in_progress?: boolean;
   source_branch: string;
   target_branch: string;
-  head_pipeline?: { status: string } | null;
+  sha?: string | null;
+  head_pipeline?: { id?: number; status: string; sha?: string } | null;
 }
 
 export function gitlabApi(options: { fetch: FetchLike; apiBase: string; token: string; repository: string }): ForgeApi {
@@ -40,12 +42,35 @@ export function gitlabApi(options: { fetch: FetchLike; apiBase: string; token: s
     },
     async get(number) {
       const request = await forgeRequest<GitLabMergeRequest>(http, 'GET', `${project}/merge_requests/${number}`);
-      return { ...fromGitLab(request), checks: pipelineChecks(request.head_pipeline?.status) };
+      const pipeline = request.head_pipeline;
+      const jobs = pipeline?.status === 'failed' && pipeline.id !== undefined
+        ? await forgeRequest<GitLabJob[]>(http, 'GET', `${project}/pipelines/${pipeline.id}/jobs?scope[]=failed&per_page=100`)
+        : [];
+      return {
+        ...fromGitLab(request), checks: pipelineChecks(pipeline?.status), ...(request.sha && { headCommit: request.sha }),
+        failedChecks: gitlabFailedChecks(Array.isArray(jobs) ? jobs : [], pipeline?.sha ?? request.sha ?? undefined),
+      };
+    },
+    async comments({ number, url }) {
+      const discussions = await forgeRequest<GitLabDiscussion[]>(http, 'GET', `${project}/merge_requests/${number}/discussions?per_page=100`);
+      if (!Array.isArray(discussions)) throw new ForgeError(502, 'GitLab answered a request for discussions with something that is not a list');
+      return gitlabComments(discussions, url);
+    },
+    async reply(number, comment, body) {
+      if (!comment.thread) throw new ForgeError(422, `GitLab note ${comment.id} has no discussion to reply in`);
+      await forgeRequest(http, 'POST', `${project}/merge_requests/${number}/discussions/${encodeURIComponent(comment.thread)}/notes`, { body });
+    },
+    async whoAmI() {
+      const user = await forgeRequest<{ username?: unknown }>(http, 'GET', '/user');
+      return typeof user.username === 'string' ? user.username : undefined;
     },
   };
 }
 
 function fromGitLab(request: GitLabMergeRequest): ForgePullRequest {
+  if (!Number.isInteger(request?.iid) || typeof request.web_url !== 'string' || typeof request.source_branch !== 'string' || typeof request.target_branch !== 'string') {
+    throw new ForgeError(502, 'GitLab answered with something that is not a merge request');
+  }
   const state: PullRequestState = request.state === 'opened' ? 'open' : request.state === 'merged' ? 'merged' : 'closed';
   return {
     number: request.iid, url: request.web_url, state, draft: request.draft === true || request.work_in_progress === true,

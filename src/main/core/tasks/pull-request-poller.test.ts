@@ -95,3 +95,23 @@ describe('pull request poller', () => {
     expect(refresh).toHaveBeenCalledTimes(1);
   });
 });
+
+describe('pull request poller and rate limits', () => {
+  beforeEach(() => { vi.useFakeTimers(); });
+  afterEach(() => { vi.useRealTimers(); });
+
+  it('waits until the forge lets it ask again when that is later than the interval', async () => {
+    let limited = true;
+    const refresh = vi.fn(async () => (limited ? { retryAt: Date.now() + 5 * INTERVAL } : undefined));
+    startPullRequestPoller({ anyOpen: () => true, refreshAll: refresh, intervalMs: INTERVAL, log: () => {} });
+    await vi.advanceTimersByTimeAsync(INTERVAL);
+    expect(refresh).toHaveBeenCalledTimes(1);
+    limited = false;
+    await vi.advanceTimersByTimeAsync(5 * INTERVAL - 1);
+    expect(refresh).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(refresh).toHaveBeenCalledTimes(2);
+    await vi.advanceTimersByTimeAsync(INTERVAL);
+    expect(refresh).toHaveBeenCalledTimes(3);
+  });
+});

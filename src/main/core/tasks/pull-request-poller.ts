@@ -1,5 +1,6 @@
 // Reads open pull/merge requests again from their forges while any is open: one timer, armed only while there is
-// something to read, at most once per interval, never two runs at once.
+// something to read, at most once per interval, never two runs at once, and not before a forge that limits the rate
+// lets the desk ask again.
 export const PULL_REQUEST_POLL_MS = 60_000;
 
 export interface PullRequestPoller {
@@ -12,9 +13,13 @@ export interface PullRequestPoller {
 export interface PullRequestPollerDeps {
   /** Whether any task's request is open now. */
   anyOpen(): boolean;
-  /** Reads every open request once; must not reject (failures are the refresher's to report). */
-  refreshAll(): Promise<void>;
+  /**
+   * Reads every open request once; must not reject (failures are the refresher's to report). `retryAt` (ms since the
+   * epoch): a forge limits the rate until then, so the next run waits at least that long.
+   */
+  refreshAll(): Promise<{ retryAt?: number } | void>;
   intervalMs: number;
+  now?(): number;
   log(message: string): void;
 }
 
@@ -22,10 +27,12 @@ export function startPullRequestPoller(deps: PullRequestPollerDeps): PullRequest
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let stopped = false;
+  let retryAt = 0;
+  const now = deps.now ?? Date.now;
 
   function arm(): void {
     if (stopped || timer !== undefined || running !== undefined || !deps.anyOpen()) return;
-    timer = setTimeout(run, deps.intervalMs);
+    timer = setTimeout(run, Math.max(deps.intervalMs, retryAt - now()));
     // The desk closes on its own terms; a pending poll is no reason to keep the process alive.
     timer.unref();
   }
@@ -35,6 +42,7 @@ export function startPullRequestPoller(deps: PullRequestPollerDeps): PullRequest
     // Started a microtask later, so `running` is set before the refresh can wake the poller (and a throw is caught).
     running = Promise.resolve()
       .then(() => deps.refreshAll())
+      .then((outcome) => { retryAt = outcome?.retryAt ?? 0; })
       .catch((error: unknown) => deps.log(`Reading pull requests from their forges failed: ${error instanceof Error ? error.message : String(error)}`))
       .finally(() => {
         running = undefined;

@@ -49,6 +49,8 @@ export interface TaskRunsDeps {
   /** The repository's cleanup in the task's worktree before a new run retires it. */
   cleanUp(task: TaskRecord): Promise<void>;
   now(): Date;
+  /** Told when a turn has ended and its outcome is saved (not when the desk shuts down). */
+  onFinished?(id: string): void;
 }
 
 interface ActiveRun { attempt: number; agent: string; runner: RunnerKind; controller: AbortController; done: Promise<void>; session?: AgentSession }
@@ -161,6 +163,7 @@ export function createTaskRuns(deps: TaskRunsDeps): TaskRuns {
     else if (outcome.status === 'error') log(save(id, { status: 'error', errorMessage: outcome.message, finishedAt }), outcome.message, 'error');
     else save(id, { status: 'cancelled', finishedAt });
     schedule();
+    deps.onFinished?.(id);
   }
 
   return {

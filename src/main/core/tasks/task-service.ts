@@ -3,7 +3,7 @@
 import type { TaskEvent } from '../../../shared/events';
 import type { CapabilityMode } from '../../../shared/governance';
 import type { PushAfterApprove } from '../../../shared/review';
-import type { DependencyGate, SubmitTask } from '../../../shared/task';
+import { FINISHED_STATUSES, type DependencyGate, type SubmitTask } from '../../../shared/task';
 import type { AgentRegistry } from '../agents/agent-registry';
 import { NO_FORGE_ACCESS, type ForgeAccess } from '../forge/forge-access';
 import { attentionFilesOf } from '../git/attention-files';
@@ -25,6 +25,7 @@ import { sandboxFor, singleRepo, type TaskRepos } from './task-repos';
 import { createTaskReview, type TaskReview } from './task-review';
 import { createTaskArchive, type TaskArchive } from './task-archive';
 import { createTaskBaseUpdates, type TaskBaseUpdates } from './task-base-updates';
+import { createTaskFeedbackTurns, type TaskFeedbackTurns } from './task-feedback-turns';
 import { createTaskPullRequests, type TaskPullRequests } from './task-pull-requests';
 import type { RunContext, RunOutcome } from './task-runner';
 import { createTaskRuns, type TaskRuns } from './task-runs';
@@ -34,7 +35,7 @@ import { createTaskSubmissions, type TaskSubmissions } from './task-submissions'
 import { cleanUpWorktree } from './worktree-cleanup';
 import { createMemoryTaskGrants, type TaskGrantsRepo } from '../store/task-grants-repo';
 
-export interface TaskService extends TaskReview, TaskBaseUpdates, TaskArchive, TaskPullRequests, TaskSettings, Omit<TaskSubmissions, 'submit'>, TaskSessions, TaskReads, Pick<TaskRuns, 'start' | 'shutdown'> {
+export interface TaskService extends TaskReview, TaskBaseUpdates, TaskArchive, TaskPullRequests, TaskFeedbackTurns, TaskSettings, Omit<TaskSubmissions, 'submit'>, TaskSessions, TaskReads, Pick<TaskRuns, 'start' | 'shutdown'> {
   /** Queues a task; a task with the same id is cancelled and replaced. Throws `dependency_cycle`, `unknown_agent`. */
   submit(input: SubmitTask): Promise<TaskRecord>;
   /** Re-queues tasks that were running when the desk stopped, ending agents they left behind. */
@@ -91,8 +92,11 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
   });
 
   const grants = deps.grants ?? createMemoryTaskGrants();
+  // Bound below, once the pull requests exist: a turn's end may push to its request.
+  let afterTurn: (id: string) => Promise<void> = async () => {};
   const runs = createTaskRuns({
     records, gate, grants, agents, repos, sandbox, runners, config, cleanUp, now, run: deps.run, limits: deps.limits, commandMode: deps.commandMode,
+    onFinished: (id) => { afterTurn(id).catch((error: unknown) => log(mustGet(id), `Handling the end of the turn failed: ${error instanceof Error ? error.message : String(error)}`, 'error')); },
   });
   const { schedule } = runs;
   const atomically = deps.transaction ?? (async <T>(work: () => T): Promise<T> => work());
@@ -103,6 +107,15 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
     gitOf, mustGet, save, log, withTaskLock, submit, cleanUp, now, pushAfterApprove: () => config.pushAfterApprove ?? null, attentionGlobs: deps.attentionGlobs,
     keep: (id, patch) => tasks.update(id, patch),
   });
+  let afterRead: (id: string) => Promise<void> = async () => {};
+  const { link, ...pullRequests } = createTaskPullRequests({
+    gitOf, mustGet, save, log, withTaskLock, now, forges: deps.forges ?? NO_FORGE_ACCESS, repoConfigOf: (task) => repos.of(task.repo).workspace.config(),
+    withOpenPullRequests: () => tasks.list().filter((task) => task.pullRequest?.state === 'open'),
+    afterRead: (id) => afterRead(id),
+    attentionFiles: async (task) => attentionFilesOf(await review.diff(task.id)),
+  });
+  const feedbackTurns = createTaskFeedbackTurns({ link, gitOf, mustGet, save, log, withTaskLock, followUp, now });
+  ({ afterTurn, afterRead } = feedbackTurns);
 
   return {
     ...review,
@@ -114,18 +127,27 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
     },
     ...createTaskBaseUpdates({ gitOf, mustGet, save, log, withTaskLock, followUp }),
     ...createTaskArchive({ mustGet, save, log, withTaskLock, now }),
-    ...createTaskPullRequests({
-      gitOf, mustGet, save, log, withTaskLock, now, forges: deps.forges ?? NO_FORGE_ACCESS, repoConfigOf: (task) => repos.of(task.repo).workspace.config(),
-      withOpenPullRequests: () => tasks.list().filter((task) => task.pullRequest?.state === 'open'),
-      attentionFiles: async (task) => attentionFilesOf(await review.diff(task.id)),
-    }),
+    ...pullRequests,
+    addressFeedback: feedbackTurns.addressFeedback,
     ...submissions,
+    async cancel(id) {
+      const cancelled = await submissions.cancel(id);
+      // A cancelled run never reaches the end of its turn: a turn addressing feedback is given up here.
+      await afterTurn(id);
+      return cancelled;
+    },
     submit: (input) => submit(input),
     proposals: createTaskProposals({ find: (id) => tasks.get(id), mustGet, submit, save, log, withTaskLock, schedule, gate, now: records.now }),
     ...createTaskSettings(config, { agents, changed: schedule }),
     ...createTaskSessions({ records, runs }),
     ...createTaskReads({ records, runs, confines: (agent) => sandbox.confines(agent) }),
-    recover: () => recoverInterruptedTasks({ graph: records.graph, mustGet, agents, gate, save, log }),
+    async recover() {
+      await recoverInterruptedTasks({ graph: records.graph, mustGet, agents, gate, save, log });
+      // A turn addressing feedback that ended just before the desk stopped still has its commit to push.
+      for (const task of tasks.list()) {
+        if (task.pullRequest?.addressing && FINISHED_STATUSES.includes(task.status)) void afterTurn(task.id).catch(() => undefined);
+      }
+    },
     start: runs.start,
     shutdown: runs.shutdown,
   };

@@ -76,6 +76,7 @@ export function createDeskApi(connection: Connection, fetchImpl: typeof fetch = 
     clearDone: () => call(reviewRoutes.clearDone),
     openPullRequest: (id: string, input: BodyInputOf<typeof pullRequestRoutes.open> = {}) => call(pullRequestRoutes.open, { params: { id }, body: input }),
     refreshPullRequest: (id: string) => call(pullRequestRoutes.refresh, { params: { id } }),
+    addressFeedback: (id: string, input: BodyInputOf<typeof pullRequestRoutes.address> = {}) => call(pullRequestRoutes.address, { params: { id }, body: input }),
     viewed: (id: string) => call(reviewRoutes.viewed, { params: { id } }),
     setViewed: (id: string, mark: BodyInputOf<typeof reviewRoutes.setViewed>) => call(reviewRoutes.setViewed, { params: { id }, body: mark }),
     setDependencies: (id: string, dependencies: string[]) => call(apiRoutes.setDependencies, { params: { id }, body: { dependencies } }),

@@ -1,5 +1,6 @@
 // @vitest-environment happy-dom
-// A task's pull request on its card: link and state, and once merged an Archive that does not open the task.
+// A task's pull request on its card: link and state, its unaddressed feedback or the turn addressing it, and once
+// merged an Archive that does not open the task.
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -36,5 +37,22 @@ describe('pull request on the card', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Archive task shipped' }));
     expect(archive).toHaveBeenCalledWith('shipped');
     expect(deskStore.getState().openTaskId).toBeUndefined();
+  });
+
+  it('counts the feedback no pushed turn addressed, and says when a turn addresses it', () => {
+    const feedback = {
+      comments: [{ id: 'c1', author: 'a', body: 'b', url: 'u', createdAt: 't' }, { id: 'c2', author: 'a', body: 'b', url: 'u', createdAt: 't' }, { id: 'c3', author: 'a', body: 'b', url: 'u', createdAt: 't', addressedIn: 'abc' }],
+      failedChecks: [{ name: 'test', url: 'u' }], unaddressed: 3,
+    };
+    seedDesk([summary('shipped', { status: 'completed', review: 'pending', pullRequest: { ...request, feedback } })]);
+    const { unmount } = render(<TaskCard id="shipped" />);
+    expect(within(screen.getByRole('article', { name: 'Task shipped' })).getByText('2 comments, 1 failed check')).toBeTruthy();
+    unmount();
+    resetDesk();
+    seedDesk([summary('shipped', { status: 'in-progress', review: 'pending', pullRequest: { ...request, feedback, addressing: { commentIds: ['c1'], checks: [], auto: true, requestedAt: 't' } } })]);
+    render(<TaskCard id="shipped" />);
+    const card = screen.getByRole('article', { name: 'Task shipped' });
+    expect(within(card).getByText('Addressing feedback (auto)')).toBeTruthy();
+    expect(within(card).queryByText('2 comments, 1 failed check')).toBeNull();
   });
 });

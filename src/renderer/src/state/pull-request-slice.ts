@@ -1,6 +1,7 @@
 // A task's pull or merge request from the board: open it (with the form's choices or the defaults) and read it again.
 // The task itself changes through the events socket; this slice only tracks which requests are on their way.
 import type { OpenPullRequest, PullRequest } from '../../../shared/pull-request';
+import type { AddressFeedback } from '../../../shared/pull-request-feedback';
 import { messageOf } from '../api/api-error';
 import type { DeskApi } from '../api/desk-api';
 import type { SliceCreator } from './store-types';
@@ -11,6 +12,8 @@ export interface PullRequestSlice {
   /** Pushes the task's branch and opens its request; true when it is there (opened now or already). */
   openPullRequest(taskId: string, input?: OpenPullRequest): Promise<boolean>;
   refreshPullRequest(taskId: string): Promise<void>;
+  /** Starts a turn addressing the chosen feedback; true when it is on its way. */
+  addressFeedback(taskId: string, input: AddressFeedback): Promise<boolean>;
 }
 
 export function capitalized(text: string): string {
@@ -50,5 +53,12 @@ export const createPullRequestSlice: SliceCreator<PullRequestSlice> = (set, get)
     refreshPullRequest: async (taskId) => {
       await busy(taskId, (client) => client.refreshPullRequest(taskId), (pullRequest) => `The ${requestNoun(pullRequest)} of ${taskId} is ${pullRequest.state}.`);
     },
+    addressFeedback: (taskId, input) => busy(taskId, async (client) => {
+      const summary = await client.addressFeedback(taskId, input);
+      const task = get().tasks[taskId];
+      if (task) set((state) => ({ tasks: { ...state.tasks, [taskId]: { ...task, ...summary } } }));
+      if (!summary.pullRequest) throw new Error(`Task ${taskId} has no pull request any more.`);
+      return summary.pullRequest;
+    }, (pullRequest) => `The agent addresses the feedback on ${taskId}; its commit goes to the ${requestNoun(pullRequest)}.`),
   };
 };

@@ -8,6 +8,7 @@ import { BasePanel } from './base-panel';
 import { attentionFirst, filesInTreeOrder, fileTree } from './file-tree';
 import { ReviewActions } from './review-actions';
 import { PullRequestPanel } from './pull-request-panel';
+import { ReviewFeedback } from './review-feedback';
 import '../../styles/diff.css';
 
 export function ChangesTab({ taskId }: { taskId: string }) {
@@ -16,6 +17,8 @@ export function ChangesTab({ taskId }: { taskId: string }) {
   const status = useDesk((state) => state.tasks[taskId]?.status);
   const layout = useDesk((state) => state.diffLayout);
   const [selected, setSelected] = useState<string>();
+  // A line a review comment points at; `at` makes a second click on the same line scroll there again.
+  const [focus, setFocus] = useState<{ path: string; line?: number; at: number }>();
   const marks = useDesk((state) => state.viewed[taskId]);
   useEffect(() => void desk().loadViewed(taskId), [taskId]);
 
@@ -35,6 +38,10 @@ export function ChangesTab({ taskId }: { taskId: string }) {
     <div className="changes">
       <ReviewActions taskId={taskId} />
       <PullRequestPanel taskId={taskId} />
+      <ReviewFeedback taskId={taskId} filesInTask={files.map((candidate) => candidate.path)} onShowLine={(path, line) => {
+        setSelected(path);
+        setFocus({ path, ...(line !== undefined && { line }), at: Date.now() });
+      }} />
       <BasePanel taskId={taskId} />
       <div className="diff-toolbar">
         <span className="diff-summary">
@@ -70,7 +77,7 @@ export function ChangesTab({ taskId }: { taskId: string }) {
             viewed={(candidate) => isViewed(marks ?? {}, candidate)}
             onViewed={(candidate, viewed) => void desk().setViewed(taskId, candidate.path, diffKey(candidate), viewed)}
           />
-          <DiffView key={`${file.path}:${layout}`} taskId={taskId} file={file} layout={layout} />
+          <DiffView key={`${file.path}:${layout}`} taskId={taskId} file={file} layout={layout} focus={focus?.path === file.path ? focus : undefined} />
         </div>
       )}
     </div>

@@ -1,6 +1,6 @@
 // One file's diff, unified or side by side, virtualized so large files stay smooth, with line comments.
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useMemo, useRef, useState, type CSSProperties } from 'react';
+import { useEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
 import type { FileDiff } from '../../../../shared/review';
 import { desk, useDesk } from '../../state/store';
 import { CommentComposer, LineComments } from './comment-box';
@@ -15,15 +15,18 @@ const MAX_UNWRAPPED = 140;
 /** Characters a line takes on screen, tabs counted as the tab-size diff.css gives them. */
 const textWidth = (text: string) => text.length + (text.split('\t').length - 1) * 3;
 
-export function DiffView({ taskId, file, layout }: { taskId: string; file: FileDiff; layout: 'unified' | 'split' }) {
+/** `focus`: a line of the new version to scroll to and mark (a review comment's), unfolded if it was folded away. */
+export interface DiffFocus { line?: number; at: number }
+
+export function DiffView({ taskId, file, layout, focus }: { taskId: string; file: FileDiff; layout: 'unified' | 'split'; focus?: DiffFocus | undefined }) {
   if (file.binary) return <p className="diff-note">{file.path} is a binary file; its contents are not shown.</p>;
   if (file.tooLarge || (file.oldText === undefined && file.newText === undefined)) {
     return <p className="diff-note">{file.path} is too large to show here (+{file.additions} −{file.deletions}).</p>;
   }
-  return <TextDiff taskId={taskId} file={file} layout={layout} />;
+  return <TextDiff taskId={taskId} file={file} layout={layout} focus={focus} />;
 }
 
-function TextDiff({ taskId, file, layout }: { taskId: string; file: FileDiff; layout: 'unified' | 'split' }) {
+function TextDiff({ taskId, file, layout, focus }: { taskId: string; file: FileDiff; layout: 'unified' | 'split'; focus?: DiffFocus | undefined }) {
   const oldText = file.oldText ?? '';
   const newText = file.newText ?? '';
   const lines = useMemo(() => diffAllLines(oldText, newText), [oldText, newText]);
@@ -56,6 +59,18 @@ function TextDiff({ taskId, file, layout }: { taskId: string; file: FileDiff; la
     }
     return [row.kind === 'del' ? { line: row.oldNo ?? 0, side: 'old' } : { line: row.newNo ?? 0, side: 'new' }];
   };
+  const focusLine = focus?.line;
+  const focusIndex = focusLine === undefined ? -1 : shown.findIndex((row) => targetsOf(row).some((target) => target.side === 'new' && target.line === focusLine));
+  useEffect(() => {
+    if (focusLine === undefined) return;
+    if (focusIndex >= 0) virtualizer.scrollToIndex(focusIndex, { align: 'center' });
+    else {
+      // Folded away as unchanged: unfold it, and the next render scrolls to it.
+      const index = lines.findIndex((line) => line.kind !== 'del' && line.newNo === focusLine);
+      if (index >= 0) setRevealed((before) => (before.has(index) ? before : new Set([...before, index])));
+    }
+    // Scrolled once per click (`focus.at`) and once the line is shown, not on every render.
+  }, [focus?.at, focusIndex]);
   const renderRow = (row: Row) => {
     if (row.kind === 'gap') return <GapRow gap={row} total={lines.length} onReveal={reveal} />;
     if (row.kind === 'pair') {
@@ -77,7 +92,7 @@ function TextDiff({ taskId, file, layout }: { taskId: string; file: FileDiff; la
           const targets = targetsOf(row);
           const open = targets.find((target) => target.line === composer?.line && target.side === composer.side);
           return (
-            <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} className="diff-row" style={{ transform: `translateY(${item.start}px)` }}>
+            <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} className={item.index === focusIndex ? 'diff-row diff-row-focused' : 'diff-row'} aria-current={item.index === focusIndex ? 'location' : undefined} style={{ transform: `translateY(${item.start}px)` }}>
               {renderRow(row)}
               {targets.map((target) => {
                 const here = commentsAt(target);
