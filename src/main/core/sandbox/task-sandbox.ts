@@ -235,7 +235,11 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
           readablePaths: policy.readablePaths,
           extraWritable: [...(proxy?.bindPaths ?? []), ...(relay?.bindPaths ?? [])],
           // Agents installed from Settings live in the data dir, which is hidden: their cache comes back read-only.
-          keepReadable: [agentCacheDir(deps.dataDir), ...(network === 'host' ? resolverDirs() : [])],
+          keepReadable: [
+            agentCacheDir(deps.dataDir), ...(network === 'host' ? resolverDirs() : []),
+            // The bridge's own programs, wherever the desk is installed (under /tmp or the home, both hidden).
+            ...(proxy || relay ? deps.bridge?.places() ?? [] : []),
+          ],
           // The task's own places are new each run: asked afresh, never remembered.
           kindOf: (path) => ([worktree, root, tempDir, ...stateDirs].some((own) => isWithin(path, own)) ? hostKindOf(path) : fixed.kindOf(path)),
       }), ...fixed.readView(tempDir)];
