@@ -1,6 +1,6 @@
 // The read view as an attacker tries it, through a real agent process in the real sandbox running its own
 // commands: other directories of /tmp and the rest of the home are out of sight; the toolchains still run.
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -107,5 +107,21 @@ describe.skipIf(skip)(`what an agent can read in the sandbox${skip ? ` (skipped:
     const report = await attack(desk, 'installed', [{ exec: `cat ${entry}` }, { exec: 'cat ~/notes/secret.txt' }], 'from-home');
     expect(report[0]?.ok).toBe(true);
     expect(report[1]?.ok).toBe(false);
+  });
+
+  it('starts an agent found on PATH through a link in a hidden directory, its install elsewhere', async () => {
+    // As npm's or a version manager's bin dir under /tmp does it: a link on PATH, the program where it leads.
+    const installed = join(home, 'agents', 'linked');
+    const bin = join(root, 'linked-bin');
+    mkdirSync(installed, { recursive: true });
+    mkdirSync(bin, { recursive: true });
+    const program = join(installed, 'attacker.cjs');
+    writeFileSync(program, `#!/usr/bin/env node\n${readFileSync(bundledSource(resolve(import.meta.dirname, 'test-support', 'hostile-agent.ts')), 'utf8')}`);
+    chmodSync(program, 0o755);
+    symlinkSync(program, join(bin, 'linked-attacker'));
+    const linked = { ...hostileAgent(), id: 'linked', command: 'linked-attacker', args: [], env: { PATH: `${bin}:${process.env.PATH ?? ''}` } };
+    const desk = await openDesk({ agents: [scriptedAgent(), linked] });
+    const report = await attack(desk, 'linked', [{ exec: 'cat ~/notes/secret.txt' }], 'linked');
+    expect(report[0]?.ok).toBe(false);
   });
 });

@@ -39,6 +39,17 @@ describe('the read view of the home and the temp dirs', () => {
     expect(visible('/home/me/.config/git/credentials')).toBe(false);
   });
 
+  it('puts back the link on PATH the agent is started by when it lies in a hidden dir, its install shown where it leads', () => {
+    const more = {
+      programOnPath: '/tmp/bin/agent',
+      kindOf: (path: string) => (path === '/tmp/bin/agent' ? 'file' as const : existing.get(path)),
+      linkTarget: (path: string) => (path === '/tmp/bin/agent' ? '/home/me/apps/agent/cli.js' : links.get(path)),
+    };
+    expect(view(more)).toContainEqual(expect.objectContaining({ kind: 'symlink', path: '/tmp/bin/agent', source: '/home/me/apps/agent/cli.js' }));
+    expect(visible('/home/me/apps/agent/cli.js', more)).toBe(true);
+    expect(view({ programOnPath: '/usr/bin/agent' }).some((mount) => mount.path === '/usr/bin/agent')).toBe(false);
+  });
+
   it('puts back a linked ~/.gitconfig as a link, with what it leads to read-only', () => {
     expect(view()).toContainEqual(expect.objectContaining({ kind: 'symlink', path: '/home/me/.gitconfig', source: '/home/me/dotfiles/gitconfig' }));
     expect(visible('/home/me/dotfiles/gitconfig')).toBe(true);

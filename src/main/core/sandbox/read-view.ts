@@ -34,6 +34,8 @@ export interface ReadViewFacts {
   pathDirs: readonly string[];
   /** Where the agent's program and what it runs are installed (./agent-install-paths.ts), real paths. */
   installPaths: readonly string[];
+  /** Where the agent's command is found on its PATH, unresolved: a link there (in a hidden bin dir) must still be found. */
+  programOnPath?: string;
   /** Where the links in the home's PATH dirs lead (pipx, uv and native installers link into ~/.local/share), real paths. */
   pathLinkTargets?: readonly string[];
   /** The policy's `hiddenPaths` and `readablePaths` (`~/…` or absolute). */
@@ -87,6 +89,9 @@ export function readViewMounts(facts: ReadViewFacts): Mount[] {
   }
   // The agent must start even where the policy hides its install.
   for (const path of facts.installPaths) if (hiddenRoots.some((root) => isWithin(path, root))) open(path, "the agent's own program");
+  // Started by the name its PATH finds: a link there in a hidden dir comes back, or the agent would not be found.
+  const program = facts.programOnPath;
+  if (program !== undefined && hiddenRoots.some((root) => isWithin(program, root))) open(program, "the agent's own program, as its PATH finds it");
   for (const path of facts.pathLinkTargets ?? []) {
     if (hiddenRoots.some((root) => isWithin(path, root)) && !inHidden(path)) open(path, "where a program on the agent's PATH leads");
   }
