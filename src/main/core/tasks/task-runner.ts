@@ -137,7 +137,7 @@ export async function runTask(given: RunContext): Promise<RunOutcome> {
 
   let isolation: Awaited<ReturnType<RunContext['isolate']>>;
   try {
-    isolation = await context.isolate({ taskId: task.id, worktree, agent: spec, log: (line) => log(line, 'warn'), ...(context.mcp && { mcpUrl: context.mcp.url }) });
+    isolation = await context.isolate({ taskId: task.id, worktree, agent: spec, log: (line, level = 'warn') => log(line, level), ...(context.mcp && { mcpUrl: context.mcp.url }) });
   } catch (error) {
     if (isDeskError(error, 'sandbox_unavailable') || isDeskError(error, 'worktree_tampered') || isDeskError(error, 'runner_unavailable')) return { status: 'error', message: error.message };
     throw error;
