@@ -133,6 +133,14 @@ export type NoChanges = z.infer<typeof NoChanges>;
 export const ProposalState = lazySchema(() => z.enum(['pending', 'accepted', 'dismissed']));
 export type ProposalState = z.infer<typeof ProposalState>;
 
+/** What a task's branch changed against the commit its worktree started from, in all: the Changes tab's totals. */
+export const ChangeCount = lazySchema(() => z.object({
+  files: z.number().int().nonnegative(),
+  additions: z.number().int().nonnegative(),
+  deletions: z.number().int().nonnegative(),
+}));
+export type ChangeCount = z.infer<typeof ChangeCount>;
+
 /** One task as listed by `GET /` (the AA fields, then ours). */
 export const TaskSummary = lazySchema(() => z.object({
   id: z.string(),
@@ -185,6 +193,8 @@ export const TaskSummary = lazySchema(() => z.object({
   runner: RunnerKind.exclude(['local']).optional(),
   /** Present when the latest turn ended without changing a file ("no changes"): no commit was made for it. */
   noChanges: NoChanges.optional(),
+  /** What its branch changed (files, lines added and removed) as of its latest commit, for the card in Review. */
+  changes: ChangeCount.optional(),
 }));
 export type TaskSummary = z.infer<typeof TaskSummary>;
 

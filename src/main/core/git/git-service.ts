@@ -20,7 +20,7 @@ import { mergeIntoBase, type MergeResult } from './merge-into-base';
 import { checkoutOf, openRepository, type Repository } from './repository';
 import { retireTask } from './retire-task';
 import { liveDiff } from './live-diff';
-import { taskDiff } from './task-diff';
+import { taskDiff, taskDiffStat } from './task-diff';
 import { assertWorktreeIntact, linkedGitDir } from './worktree-guard';
 import { createWorktreeRecords } from './worktree-records';
 import { expectedWorktreeGitDir } from './expected-git-dir';
@@ -28,6 +28,7 @@ import { registerWorktreeByFiles, type RegisteredWorktree } from './worktree-by-
 import { pendingCheckout, type PendingCheckout } from './pending-checkout';
 import { rememberedOnPath } from '../host/find-on-path';
 import type { TaskDiff } from '../../../shared/review';
+import type { ChangeCount } from '../../../shared/task';
 import type { RetireContext } from './retire-task';
 
 export interface PrepareWorktreeRequest {
@@ -83,6 +84,8 @@ export interface GitService {
   worktreePathFor(taskId: string): string;
   /** The files `head` changed against `base`, with texts to show. */
   diff(base: string, head: string): Promise<TaskDiff>;
+  /** diff's totals alone (files, lines added and removed): one git run, no file read. */
+  diffStat(base: string, head: string): Promise<ChangeCount>;
   /** What the task's worktree holds now (committed or not) against `base`; throws `worktree_tampered` like commitAll. */
   liveDiff(worktreePath: string, base: string): Promise<TaskDiff>;
   /**
@@ -298,6 +301,7 @@ export function createGitService(options: GitServiceOptions): GitService {
     worktreePathFor,
 
     diff: async (base, head) => taskDiff(git, await checkout(), base, head),
+    diffStat: async (base, head) => taskDiffStat(git, await checkout(), base, head),
 
     async liveDiff(worktreePath, base) {
       const context = await ready();

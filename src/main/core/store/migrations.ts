@@ -186,4 +186,8 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE tasks ADD COLUMN no_changes TEXT;
   `,
+  // 12: what the task's branch changed as of its latest commit (JSON: files, additions, deletions), for its card.
+  `
+  ALTER TABLE tasks ADD COLUMN changes TEXT;
+  `,
 ];

@@ -41,6 +41,7 @@ export function toSummary(task: TaskRecord, openQuestions: readonly OpenQuestion
     ...(task.proposedBy !== undefined && { proposedBy: task.proposedBy }),
     ...(task.proposal !== undefined && { proposal: task.proposal }),
     ...(task.noChanges !== undefined && { noChanges: task.noChanges }),
+    ...(task.changes !== undefined && { changes: task.changes }),
   };
 }
 
