@@ -48,7 +48,15 @@ export interface ReadViewFacts {
 
 /** Every mount of a task's sandbox: the layout's (./sandbox-layout.ts), then the read view's over it. */
 export function taskViewMounts(layout: LayoutFacts, view: ReadViewFacts): Mount[] {
-  return [...sandboxMounts(layout), ...readViewMounts(view)];
+  return withoutShownLinks([...sandboxMounts(layout), ...readViewMounts(view)]);
+}
+
+/**
+ * The links put back where another mount shows the place anyway (the agent found on PATH in Settings' agent cache,
+ * which the layout keeps readable) left out: the link is there already, and bubblewrap cannot make it a second time.
+ */
+export function withoutShownLinks(mounts: readonly Mount[]): Mount[] {
+  return mounts.filter((mount) => mount.kind !== 'symlink' || !visibleIn(mounts.filter((other) => other !== mount), mount.path));
 }
 
 /** The mounts of the read view, to lay over those of ./sandbox-layout.ts; each says why it is there. */

@@ -20,7 +20,7 @@ import type { GatewayInUse } from './network/refusal-notices';
 import { agentEnvironment } from '../agents/agent-environment';
 import { planStateScratch, scratchMounts } from './state-files';
 import { fillStateScratch, hostEntriesOf, returnStateFiles } from './state-scratch';
-import { visibleIn } from './read-view';
+import { visibleIn, withoutShownLinks } from './read-view';
 import { createFixedViews } from './fixed-view';
 import { hostKindOf } from './view-facts';
 import { agentSandboxView } from './agent-view';
@@ -235,7 +235,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
       const environment = deps.environment ?? process.env;
       // The read view is the same for every task of the agent: remembered (./fixed-view.ts); the layout is the task's.
       const fixed = fixedViews.viewFor({ home: deps.home, agent, policy, environment });
-      const baseMounts = [...sandboxMounts({
+      const baseMounts = withoutShownLinks([...sandboxMounts({
           home: deps.home,
           dataDir: deps.dataDir,
           gitCommonDir,
@@ -253,7 +253,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
           ],
           // The task's own places are new each run: asked afresh, never remembered.
           kindOf: (path) => ([worktree, root, tempDir, ...stateDirs].some((own) => isWithin(path, own)) ? hostKindOf(path) : fixed.kindOf(path)),
-      }), ...fixed.readView(tempDir)];
+      }), ...fixed.readView(tempDir)]);
       // State files live in a scratch copy of their directory (the home), returned to the person's when the task ends.
       const scratch = planStateScratch({
         stateFiles,
