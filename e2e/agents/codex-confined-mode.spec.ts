@@ -4,18 +4,20 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import type { TaskEvent } from '../../src/shared/events';
+import { sandboxForTests } from '../../src/main/core/sandbox/test-support/sandbox-for-tests';
 import { runOneTurn } from '../../src/main/core/tasks/test-support/run-one-turn';
-import { isolatedAgentSpec, REAL_AGENTS } from './real-agents';
+import { describeWithAgent } from './agent-availability';
+import { CODEX } from './codex-acp-desk';
+import { isolatedAgentSpec } from './real-agents';
 
 const root = mkdtempSync(join(tmpdir(), 'desk-codex-mode-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
-const codex = REAL_AGENTS.find((agent) => agent.id === 'codex-acp');
-if (!codex) throw new Error('codex-acp is not among the real agents');
+const { skip: noSandbox } = await sandboxForTests();
 
 function codexSpec(home: string) {
-  const spec = isolatedAgentSpec(codex as NonNullable<typeof codex>, home);
+  const spec = isolatedAgentSpec(CODEX, home);
   // As a person points Codex at a gateway: its key and base URL, logged in with the API key (no model answers there).
   return { ...spec, authMethod: 'api-key', env: { ...spec.env, OPENAI_API_KEY: 'sk-stand-in', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' } };
 }
@@ -34,8 +36,8 @@ function modeCodexReports(events: readonly TaskEvent[]): string | undefined {
 
 const modeSet = (event: TaskEvent) => event.type === 'log' && event.text.includes('confines Codex');
 
-describe('Codex under the desk\'s sandbox', () => {
-  it('is switched to agent-full-access, says so in the activity, and Codex reports that mode in force', async () => {
+describeWithAgent(CODEX, 'Codex under the desk\'s sandbox', () => {
+  it.skipIf(noSandbox)(`is switched to agent-full-access, says so in the activity, and Codex reports that mode in force${noSandbox ? ` (skipped: ${noSandbox})` : ''}`, async () => {
     const home = join(root, 'home-confined');
     mkdirSync(home, { recursive: true });
     const run = await runOneTurn({ root, agent: codexSpec(home), kind: 'bubblewrap', stopWhen: modeSet });

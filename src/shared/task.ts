@@ -140,6 +140,14 @@ export type ProposalState = z.infer<typeof ProposalState>;
 export const AttentionFile = lazySchema(() => z.object({ path: z.string(), reason: z.string() }));
 export type AttentionFile = z.infer<typeof AttentionFile>;
 
+/** What a task's branch changed against the commit its worktree started from, in all: the Changes tab's totals. */
+export const ChangeCount = lazySchema(() => z.object({
+  files: z.number().int().nonnegative(),
+  additions: z.number().int().nonnegative(),
+  deletions: z.number().int().nonnegative(),
+}));
+export type ChangeCount = z.infer<typeof ChangeCount>;
+
 /** One task as listed by `GET /` (the AA fields, then ours). */
 export const TaskSummary = lazySchema(() => z.object({
   id: z.string(),
@@ -197,6 +205,8 @@ export const TaskSummary = lazySchema(() => z.object({
    * the card; present once the desk has read them for the current commit, and only when there are some.
    */
   attention: z.array(AttentionFile).optional(),
+  /** What its branch changed (files, lines added and removed) as of its latest commit, for the card in Review. */
+  changes: ChangeCount.optional(),
 }));
 export type TaskSummary = z.infer<typeof TaskSummary>;
 

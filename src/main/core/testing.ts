@@ -7,7 +7,7 @@ export { git, isolateGitConfig } from './git/git-test-fixture';
 export { describeProcess, processesWith, sandboxForTests } from './sandbox/test-support/sandbox-for-tests';
 export { processGroupAlive } from './agents/process-tree';
 export { DEFAULT_OUTPUT_CAP_BYTES } from './store/events-repo';
-export { assertSeedAgentTools, KANDEV_SEED_AGENT } from './agents/test-support/kandev-seed-agent';
+export { KANDEV_SEED_AGENT, seedAgentSkip } from './agents/test-support/kandev-seed-agent';
 // The pipeline bench: its baseline runs bubblewrap with the desk's flags and gives node the environment the desk gives
 // an agent, and it reads the desk's run timings.
 export { bwrapArguments, type SandboxLayout } from './sandbox/bwrap-arguments';

@@ -21,7 +21,7 @@ import { mergeIntoBase, type MergeResult } from './merge-into-base';
 import { checkoutOf, openRepository, type Repository } from './repository';
 import { retireTask } from './retire-task';
 import { liveDiff } from './live-diff';
-import { changedFiles, taskDiff, type ChangedFile } from './task-diff';
+import { changedFiles, taskDiff, taskDiffStat, type ChangedFile } from './task-diff';
 import { assertWorktreeIntact, linkedGitDir } from './worktree-guard';
 import { createWorktreeRecords } from './worktree-records';
 import { expectedWorktreeGitDir } from './expected-git-dir';
@@ -29,6 +29,7 @@ import { registerWorktreeByFiles, type RegisteredWorktree } from './worktree-by-
 import { pendingCheckout, type PendingCheckout } from './pending-checkout';
 import { rememberedOnPath } from '../host/find-on-path';
 import type { TaskDiff } from '../../../shared/review';
+import type { ChangeCount } from '../../../shared/task';
 import type { RetireContext } from './retire-task';
 
 export interface PrepareWorktreeRequest {
@@ -91,6 +92,8 @@ export interface GitService {
   diff(base: string, head: string): Promise<TaskDiff>;
   /** What `head` changed against `base` (full commit ids), as the attention list reads it: names, and texts `textsFor` asks for. */
   changedFiles(base: string, head: string, textsFor: (path: string) => boolean): Promise<ChangedFile[]>;
+  /** diff's totals alone (files, lines added and removed): one git run, no file read. */
+  diffStat(base: string, head: string): Promise<ChangeCount>;
   /** What the task's worktree holds now (committed or not) against `base`; throws `worktree_tampered` like commitAll. */
   liveDiff(worktreePath: string, base: string): Promise<TaskDiff>;
   /**
@@ -313,6 +316,7 @@ export function createGitService(options: GitServiceOptions): GitService {
 
     diff: async (base, head) => taskDiff(git, await checkout(), base, head),
     changedFiles: async (base, head, textsFor) => changedFiles(git, await checkout(), base, head, textsFor),
+    diffStat: async (base, head) => taskDiffStat(git, await checkout(), base, head),
 
     async liveDiff(worktreePath, base) {
       const context = await ready();

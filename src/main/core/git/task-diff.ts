@@ -1,5 +1,6 @@
 // What a task's branch changed against the commit its worktree started from, file by file, with texts to show.
 import type { FileDiff, TaskDiff } from '../../../shared/review';
+import type { ChangeCount } from '../../../shared/task';
 import type { GitRepo, GitRunner } from './git-runner';
 
 /** Files larger than this are listed with their counts, but without texts. */
@@ -63,6 +64,18 @@ export async function changedFiles(git: GitRunner, repoRoot: GitRepo, base: stri
     files.push(file);
   }
   return files;
+}
+
+/** The totals of taskDiff (files, lines added and removed) from one `git diff --numstat`, without reading any file's text. */
+export async function taskDiffStat(git: GitRunner, repoRoot: GitRepo, base: string, head: string): Promise<ChangeCount> {
+  const counts = parseNumstat(await git.run(repoRoot, ['diff', '--no-ext-diff', '--no-textconv', '--numstat', '-z', '-M', base, head]));
+  let additions = 0;
+  let deletions = 0;
+  for (const count of counts.values()) {
+    additions += count.additions;
+    deletions += count.deletions;
+  }
+  return { files: counts.size, additions, deletions };
 }
 
 /** The runner drops one trailing newline of git's output; put it back so texts match the files. */

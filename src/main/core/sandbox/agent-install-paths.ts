@@ -37,6 +37,11 @@ export function agentInstallPaths(agent: { command: string; args: readonly strin
   return [...roots];
 }
 
+/** Where the agent's command is found on this PATH, as found (a link stays a link), or undefined. */
+export function agentProgramOnPath(agent: { command: string }, pathVariable: string): string | undefined {
+  return findOnPath(agent.command, pathVariable);
+}
+
 function findOnPath(command: string, pathVariable: string): string | undefined {
   if (command === '') return undefined;
   if (command.includes('/')) return isAbsolute(command) ? command : undefined;

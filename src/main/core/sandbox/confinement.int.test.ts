@@ -183,6 +183,29 @@ describe.skipIf(skip)(`an agent in the sandbox${skip ? ` (skipped: ${skip})` : '
     }
   });
 
+  it('says once, as information, that its vendor\'s host is kept out while the policy points it at a gateway on loopback', async () => {
+    const gateway = createHttpServer((_request, response) => response.end('gateway'));
+    await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve));
+    const port = (gateway.address() as { port: number }).port;
+    try {
+      const vendor = { ...hostileAgent(), id: 'vendor', name: 'Vendor Code', networkHosts: ['api.vendor.example', 'stats.vendor.example'], env: { ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}` } };
+      const desk = await openDesk({ agents: [scriptedAgent(), vendor], policy: { version: 1, agents: { vendor: { network: [`127.0.0.1:${port}`] } } } });
+      await desk.api('POST', '/', { id: 'gateway', agent: 'vendor', prompt: JSON.stringify([
+        { getThroughProxy: 'http://api.vendor.example/' },
+        { getThroughProxy: 'http://stats.vendor.example/' },
+        { getThroughProxy: 'http://elsewhere.example/' },
+      ]) });
+      await desk.waitForStatus('gateway', 'completed');
+      const lines = (await taskEvents(desk, 'gateway')).flatMap((event) => (event.type === 'log' && event.text.startsWith('Network:') ? [event] : []));
+      expect(lines.map(({ level, text }) => ({ level, text }))).toEqual([
+        { level: 'info', text: `Network: Vendor Code also tries api.vendor.example:80, its vendor's own service; the sandbox keeps it out, as the policy sends it to 127.0.0.1:${port} (ANTHROPIC_BASE_URL) instead.` },
+        { level: 'warn', text: 'Network: refused elsewhere.example:80 (not in the agent\'s allowlist): add "elsewhere.example" to the policy\'s network to allow it.' },
+      ]);
+    } finally {
+      gateway.close();
+    }
+  });
+
   it('reaches a loopback model endpoint the policy names at its own address, and no other loopback port, nor the desk\'s API', async () => {
     const model = createHttpServer((_request, response) => response.end('model here'));
     let otherConnections = 0;

@@ -1,12 +1,13 @@
 // The read view as an attacker tries it, through a real agent process in the real sandbox running its own
 // commands: other directories of /tmp and the rest of the home are out of sight; the toolchains still run.
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { git } from '../git/git-test-fixture';
 import { desksPerTest, scriptedAgent, type Desk } from '../test-support/desk-harness';
 import type { Attack, AttackResult } from './test-support/hostile-agent';
+import { bundledSource } from './network/bridge-files';
 import { hostileAgent, sandboxForTests } from './test-support/sandbox-for-tests';
 
 const { skip } = await sandboxForTests();
@@ -96,15 +97,31 @@ describe.skipIf(skip)(`what an agent can read in the sandbox${skip ? ` (skipped:
   });
 
   it('starts an agent installed in the hidden home', async () => {
+    // Installed as a real agent is: one program holding all it runs, not leaning on this checkout (hidden when it lies under /tmp).
     const installed = join(home, 'agents', 'attacker');
     mkdirSync(installed, { recursive: true });
-    const entry = join(installed, 'agent.ts');
-    writeFileSync(entry, `import ${JSON.stringify(resolve(import.meta.dirname, 'test-support', 'hostile-agent.ts'))};\n`);
-    const spec = hostileAgent();
-    const fromHome = { ...spec, id: 'from-home', args: [...spec.args.slice(0, -1), entry] };
+    const entry = join(installed, 'agent.cjs');
+    copyFileSync(bundledSource(resolve(import.meta.dirname, 'test-support', 'hostile-agent.ts')), entry);
+    const fromHome = { ...hostileAgent(), id: 'from-home', args: [entry] };
     const desk = await openDesk({ agents: [scriptedAgent(), fromHome] });
     const report = await attack(desk, 'installed', [{ exec: `cat ${entry}` }, { exec: 'cat ~/notes/secret.txt' }], 'from-home');
     expect(report[0]?.ok).toBe(true);
     expect(report[1]?.ok).toBe(false);
+  });
+
+  it('starts an agent found on PATH through a link in a hidden directory, its install elsewhere', async () => {
+    // As npm's or a version manager's bin dir under /tmp does it: a link on PATH, the program where it leads.
+    const installed = join(home, 'agents', 'linked');
+    const bin = join(root, 'linked-bin');
+    mkdirSync(installed, { recursive: true });
+    mkdirSync(bin, { recursive: true });
+    const program = join(installed, 'attacker.cjs');
+    writeFileSync(program, `#!/usr/bin/env node\n${readFileSync(bundledSource(resolve(import.meta.dirname, 'test-support', 'hostile-agent.ts')), 'utf8')}`);
+    chmodSync(program, 0o755);
+    symlinkSync(program, join(bin, 'linked-attacker'));
+    const linked = { ...hostileAgent(), id: 'linked', command: 'linked-attacker', args: [], env: { PATH: `${bin}:${process.env.PATH ?? ''}` } };
+    const desk = await openDesk({ agents: [scriptedAgent(), linked] });
+    const report = await attack(desk, 'linked', [{ exec: 'cat ~/notes/secret.txt' }], 'linked');
+    expect(report[0]?.ok).toBe(false);
   });
 });

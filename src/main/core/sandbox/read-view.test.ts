@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { installRootOf } from './agent-install-paths';
-import { readViewMounts, visibleIn, type ReadViewFacts } from './read-view';
+import { readViewMounts, visibleIn, withoutShownLinks, type ReadViewFacts } from './read-view';
 
 const existing = new Map<string, 'dir' | 'file'>([
   ['/tmp', 'dir'], ['/var/tmp', 'dir'], ['/home/me', 'dir'], ['/home/me/.nvm', 'dir'], ['/home/me/.cargo', 'dir'],
@@ -37,6 +37,25 @@ describe('the read view of the home and the temp dirs', () => {
     expect(visible('/home/me/.cargo/credentials.toml')).toBe(false);
     expect(visible('/home/me/.config/git/ignore')).toBe(true);
     expect(visible('/home/me/.config/git/credentials')).toBe(false);
+  });
+
+  it('puts back the link on PATH the agent is started by when it lies in a hidden dir, its install shown where it leads', () => {
+    const more = {
+      programOnPath: '/tmp/bin/agent',
+      kindOf: (path: string) => (path === '/tmp/bin/agent' ? 'file' as const : existing.get(path)),
+      linkTarget: (path: string) => (path === '/tmp/bin/agent' ? '/home/me/apps/agent/cli.js' : links.get(path)),
+    };
+    expect(view(more)).toContainEqual(expect.objectContaining({ kind: 'symlink', path: '/tmp/bin/agent', source: '/home/me/apps/agent/cli.js' }));
+    expect(visible('/home/me/apps/agent/cli.js', more)).toBe(true);
+    expect(view({ programOnPath: '/usr/bin/agent' }).some((mount) => mount.path === '/usr/bin/agent')).toBe(false);
+  });
+
+  it('leaves out a link another mount shows already (the agent cache kept readable in a hidden data dir)', () => {
+    const link = { kind: 'symlink' as const, path: '/tmp/data/agent-cache/node_modules/.bin/agent', source: '/tmp/data/agent-cache/node_modules/agent/cli.js' };
+    const shown = [{ kind: 'scratch-dir' as const, path: '/tmp', source: '/t' }, { kind: 'read-only' as const, path: '/tmp/data/agent-cache' }, link];
+    expect(withoutShownLinks(shown)).not.toContainEqual(link);
+    const hidden = [{ kind: 'scratch-dir' as const, path: '/tmp', source: '/t' }, link];
+    expect(withoutShownLinks(hidden)).toContainEqual(link);
   });
 
   it('puts back a linked ~/.gitconfig as a link, with what it leads to read-only', () => {

@@ -34,6 +34,8 @@ export interface ReadViewFacts {
   pathDirs: readonly string[];
   /** Where the agent's program and what it runs are installed (./agent-install-paths.ts), real paths. */
   installPaths: readonly string[];
+  /** Where the agent's command is found on its PATH, unresolved: a link there (in a hidden bin dir) must still be found. */
+  programOnPath?: string;
   /** Where the links in the home's PATH dirs lead (pipx, uv and native installers link into ~/.local/share), real paths. */
   pathLinkTargets?: readonly string[];
   /** The policy's `hiddenPaths` and `readablePaths` (`~/…` or absolute). */
@@ -46,7 +48,15 @@ export interface ReadViewFacts {
 
 /** Every mount of a task's sandbox: the layout's (./sandbox-layout.ts), then the read view's over it. */
 export function taskViewMounts(layout: LayoutFacts, view: ReadViewFacts): Mount[] {
-  return [...sandboxMounts(layout), ...readViewMounts(view)];
+  return withoutShownLinks([...sandboxMounts(layout), ...readViewMounts(view)]);
+}
+
+/**
+ * The links put back where another mount shows the place anyway (the agent found on PATH in Settings' agent cache,
+ * which the layout keeps readable) left out: the link is there already, and bubblewrap cannot make it a second time.
+ */
+export function withoutShownLinks(mounts: readonly Mount[]): Mount[] {
+  return mounts.filter((mount) => mount.kind !== 'symlink' || !visibleIn(mounts.filter((other) => other !== mount), mount.path));
 }
 
 /** The mounts of the read view, to lay over those of ./sandbox-layout.ts; each says why it is there. */
@@ -87,6 +97,9 @@ export function readViewMounts(facts: ReadViewFacts): Mount[] {
   }
   // The agent must start even where the policy hides its install.
   for (const path of facts.installPaths) if (hiddenRoots.some((root) => isWithin(path, root))) open(path, "the agent's own program");
+  // Started by the name its PATH finds: a link there in a hidden dir comes back, or the agent would not be found.
+  const program = facts.programOnPath;
+  if (program !== undefined && hiddenRoots.some((root) => isWithin(program, root))) open(program, "the agent's own program, as its PATH finds it");
   for (const path of facts.pathLinkTargets ?? []) {
     if (hiddenRoots.some((root) => isWithin(path, root)) && !inHidden(path)) open(path, "where a program on the agent's PATH leads");
   }

@@ -18,11 +18,12 @@ import { dataDirRunFolders, foldersInMemory, runPlaces, sweepRunFolders, type Ru
 import { diskFolderFiles, memoryFolderFiles } from './run-folder-files';
 import { expandHome, isWithin, sandboxMounts } from './sandbox-layout';
 import { withoutDeskPort } from './network/loopback-forwards';
-import { endpointsInEnvironment, endpointsInToml, unreachableEndpointNotices } from './network/endpoint-notices';
+import { endpointsInEnvironment, endpointsInToml, reachableGateway, unreachableEndpointNotices, type EndpointSource } from './network/endpoint-notices';
+import type { GatewayInUse } from './network/refusal-notices';
 import { agentEnvironment } from '../agents/agent-environment';
 import { planStateScratch, scratchMounts } from './state-files';
 import { fillStateScratch, hostEntriesOf, returnStateFiles } from './state-scratch';
-import { visibleIn } from './read-view';
+import { visibleIn, withoutShownLinks } from './read-view';
 import { createFixedViews } from './fixed-view';
 import { hostKindOf } from './view-facts';
 import { agentSandboxView } from './agent-view';
@@ -64,7 +65,10 @@ export interface TaskIsolation {
 }
 
 /** The network allowlist as the sandbox uses it (./network/sandbox-network.ts). */
-export type AllowlistNetwork = (request: { dir: string; hosts: readonly string[]; noProxy?: readonly string[]; reservedPorts?: readonly number[]; log(line: string): void }) => Promise<NetworkEnd>;
+export type AllowlistNetwork = (request: {
+  dir: string; hosts: readonly string[]; noProxy?: readonly string[]; reservedPorts?: readonly number[]; gateway?: GatewayInUse;
+  log(line: string, level?: 'info' | 'warn'): void;
+}) => Promise<NetworkEnd>;
 
 /** A way out of the sandbox's own network (the egress proxy, the MCP relay): a socket bound in, and the bridge's flags to it. */
 interface NetworkEnd {
@@ -130,7 +134,8 @@ export interface IsolationRequest {
   taskId: string;
   worktree: string;
   agent: AgentSpec;
-  log(line: string): void;
+  /** Tells the task's activity; `warn` unless said otherwise (what the person meant, such as a refused vendor host, is `info`). */
+  log(line: string, level?: 'info' | 'warn'): void;
   /** The repository's shared git dir, when the desk has several; else the one the sandbox was made for. */
   gitCommonDir?: string;
   /** The desk's MCP server the agent is given (a loopback URL): reachable from inside the sandbox too. */
@@ -207,7 +212,9 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
       const { kept: hosts, dropped } = withoutDeskPort(policy.network ?? agent.networkHosts ?? [], deskPort);
       for (const entry of dropped) log(`Network: left out ${JSON.stringify(entry)}: that is the desk's own port, which agents reach only through its MCP server.`);
       const agentEnv = agentEnvironment(deps.environment ?? process.env, agent);
-      for (const notice of await endpointNotices(agentEnv, agentHome, stateDirs, hosts)) log(notice);
+      const endpoints = await endpointSources(agentEnv, agentHome, stateDirs);
+      for (const notice of unreachableEndpointNotices(endpoints, hosts)) log(notice);
+      const gateway = reachableGateway(endpoints, hosts);
       let network: 'none' | 'host' = 'none';
       let proxy: NetworkEnd | undefined;
       let networkNote = 'network off';
@@ -218,7 +225,11 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
         const netDir = join(root, 'net');
         await folderFiles.mkdir(netDir, { mode: 0o700 });
         // The MCP relay's bridge listens on the sandbox's own loopback: reached directly, not through the proxy.
-        proxy = await deps.allowlistNetwork({ dir: netDir, hosts, log, ...(deskPort !== undefined && { noProxy: ['127.0.0.1'], reservedPorts: [deskPort] }) });
+        proxy = await deps.allowlistNetwork({
+          dir: netDir, hosts, log,
+          ...(gateway && { gateway: { agentName: agent.name, gateway: gateway.entry, pointedBy: gateway.name, vendorHosts: agent.networkHosts ?? [] } }),
+          ...(deskPort !== undefined && { noProxy: ['127.0.0.1'], reservedPorts: [deskPort] }),
+        });
         networkNote = `network limited to ${hosts.join(', ')}`;
       } else if (hosts.length > 0) {
         networkNote = 'network off (no allowlist proxy available)';
@@ -238,7 +249,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
       const fixed = fixedViews.viewFor({ home: deps.home, agent, policy, environment });
       // What the task writes to the agent's state lands in a layer of its own (./state-layers.ts).
       const state = await stateLayers.open({ taskId: request.taskId, agentId: agent.id, stateDirs, stateFiles, loginFiles, fresh: fresh === true, log });
-      const baseMounts = [...sandboxMounts({
+      const baseMounts = withoutShownLinks([...sandboxMounts({
           home: deps.home,
           dataDir: deps.dataDir,
           gitCommonDir,
@@ -250,10 +261,14 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
           readablePaths: policy.readablePaths,
           extraWritable: [...(proxy?.bindPaths ?? []), ...(relay?.bindPaths ?? [])],
           // Agents installed from Settings live in the data dir, which is hidden: their cache comes back read-only.
-          keepReadable: [agentCacheDir(deps.dataDir), ...(network === 'host' ? resolverDirs() : [])],
+          keepReadable: [
+            agentCacheDir(deps.dataDir), ...(network === 'host' ? resolverDirs() : []),
+            // The bridge's own programs, wherever the desk is installed (under /tmp or the home, both hidden).
+            ...(proxy || relay ? deps.bridge?.places() ?? [] : []),
+          ],
           // The task's own places are new each run: asked afresh, never remembered.
           kindOf: (path) => ([worktree, root, tempDir, ...stateDirs].some((own) => isWithin(path, own)) ? hostKindOf(path) : fixed.kindOf(path)),
-      }), ...fixed.readView(tempDir), ...state.mounts];
+      }), ...fixed.readView(tempDir), ...state.mounts]);
       // State files live in a scratch copy of their directory (the home); the task's layer keeps what the run changed.
       const scratch = planStateScratch({
         stateFiles,
@@ -322,10 +337,11 @@ function bridged(bridge: NetworkBridge | undefined, command: string, args: reado
 }
 
 /**
- * The model endpoints the agent is pointed at (`env`: the variables it gets; Codex's config.toml) that the network it
- * gets leaves out of reach, each with the entry to add: said at the start rather than found after a silent stall.
+ * The model endpoints the agent is pointed at (`env`: the variables it gets; Codex's config.toml): those the network
+ * leaves out of reach are said at the start with the entry to add, rather than found after a silent stall; one it
+ * reaches is its gateway.
  */
-async function endpointNotices(env: Readonly<Record<string, string>>, agentHome: string, stateDirs: readonly string[], network: readonly string[]): Promise<string[]> {
+async function endpointSources(env: Readonly<Record<string, string>>, agentHome: string, stateDirs: readonly string[]): Promise<EndpointSource[]> {
   const sources = endpointsInEnvironment(env);
   const codexHomes = [...(env.CODEX_HOME ? [env.CODEX_HOME] : []), ...stateDirs.filter((dir) => basename(dir) === '.codex')];
   for (const dir of new Set(codexHomes)) {
@@ -334,7 +350,7 @@ async function endpointNotices(env: Readonly<Record<string, string>>, agentHome:
     const shown = isWithin(file, agentHome) ? `~/${relative(agentHome, file)}` : file;
     if (text !== undefined) sources.push(...endpointsInToml(shown, text));
   }
-  return unreachableEndpointNotices(sources, network);
+  return sources;
 }
 
 function unconfined(description: string, limits: TaskLimitGroup | undefined): TaskIsolation {

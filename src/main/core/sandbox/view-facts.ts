@@ -5,7 +5,7 @@ import { basename, delimiter, dirname, isAbsolute, join } from 'node:path';
 import type { AgentPolicy } from '../../../shared/governance';
 import { agentEnvironment } from '../agents/agent-environment';
 import type { AgentSpec } from '../agents/agent-spec';
-import { agentInstallPaths } from './agent-install-paths';
+import { agentInstallPaths, agentProgramOnPath } from './agent-install-paths';
 import type { ReadViewFacts } from './read-view';
 import { isWithin } from './sandbox-layout';
 
@@ -22,6 +22,7 @@ export function readViewFactsFor(request: {
     tempDir: request.tempDir,
     pathDirs: pathVariable.split(delimiter).filter(isAbsolute),
     installPaths: agentInstallPaths(request.agent, pathVariable, request.home),
+    programOnPath: agentProgramOnPath(request.agent, pathVariable),
     pathLinkTargets: pathLinkTargets(pathVariable.split(delimiter).filter((dir) => isAbsolute(dir) && isWithin(dir, request.home))),
     hiddenPaths: request.policy.hiddenPaths,
     readablePaths: request.policy.readablePaths,

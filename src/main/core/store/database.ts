@@ -1,14 +1,17 @@
 // Opens the desk's SQLite database: WAL, migrations stamped in user_version (a new database made from the schema they
-// lead to, fresh-schema.ts), refusal of a newer schema.
+// lead to, folded from them by fresh-schema.ts), refusal of a newer schema.
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { type FreshSchema, FRESH_SCHEMA } from './fresh-schema';
+import { type FreshSchema, freshSchemaOf } from './fresh-schema';
 import { MIGRATIONS } from './migrations';
 import { packagedSqliteBinding } from './sqlite-binding';
 import { DeskError } from '../../../shared/desk-error';
 
 export type Db = Database.Database;
+
+/** The desk's own migrations folded into one script (fresh-schema.ts), once per process: a few string operations. */
+const DESK_FRESH_SCHEMA = freshSchemaOf(MIGRATIONS);
 
 const databaseTooNew = (path: string, found: number, supported: number) => new DeskError('unavailable', 'database_too_new',
   `The database ${path} has schema version ${found}, but this Assignment Desk understands up to ${supported}. Update the app or use another --data-dir.`,
@@ -19,7 +22,7 @@ export interface OpenDatabaseOptions {
   nativeBinding?: string;
   /**
    * What a new database is made from when it is for the version the migrations reach (else they are replayed).
-   * Default: the desk's own (fresh-schema.ts) with the desk's migrations, none with others.
+   * Default: the desk's migrations folded into one (fresh-schema.ts) with the desk's migrations, none with others.
    */
   freshSchema?: FreshSchema;
 }
@@ -47,7 +50,7 @@ export function openDatabase(path: string, migrations: readonly string[] = MIGRA
     // WAL reach that same 16 MiB first (4,096 pages, not SQLite's 1,000) copies a page rewritten by many commits (an
     // index's last leaf, during a burst of submissions) once instead of every few commits: about 10% more intake.
     db.pragma('wal_autocheckpoint = 4096');
-    migrate(db, path, migrations, 'freshSchema' in options ? options.freshSchema : migrations === MIGRATIONS ? FRESH_SCHEMA : undefined);
+    migrate(db, path, migrations, 'freshSchema' in options ? options.freshSchema : migrations === MIGRATIONS ? DESK_FRESH_SCHEMA : undefined);
     useIncrementalVacuum(db);
     return db;
   } catch (error) {

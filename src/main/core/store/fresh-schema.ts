@@ -1,150 +1,72 @@
-// The schema every migration in migrations.ts leads to, written out once: a new database is made from it in one step
-// instead of replaying each migration (their twenty ALTER TABLEs each make SQLite read the schema again: about half of
-// opening a new database). Only ever a shortcut: database.test.ts checks it makes the same tables, columns and indexes
-// as the migrations, and a database is made from it only when it is for the version the migrations reach.
-
-/** The schema after `version` migrations; update both together when adding a migration (the test says if not). */
-export const FRESH_SCHEMA = {
-  version: 19,
-  sql: `
-  CREATE TABLE tasks (
-    repo             TEXT    NOT NULL,
-    id               TEXT    NOT NULL,
-    seq              INTEGER NOT NULL,
-    prompt           TEXT    NOT NULL,
-    dependencies     TEXT    NOT NULL,
-    agent            TEXT    NOT NULL,
-    status           TEXT    NOT NULL,
-    review           TEXT    NOT NULL DEFAULT 'pending',
-    submitted_at     TEXT    NOT NULL,
-    updated_at       TEXT    NOT NULL,
-    started_at       TEXT,
-    finished_at      TEXT,
-    base_branch      TEXT    NOT NULL,
-    branch           TEXT,
-    worktree_path    TEXT,
-    commit_sha       TEXT,
-    error_message    TEXT,
-    attempt          INTEGER NOT NULL DEFAULT 0,
-    agent_pid        INTEGER,
-    session_id       TEXT,
-    base_commit      TEXT,
-    wait_until       TEXT    NOT NULL DEFAULT 'completed',
-    conflict         TEXT,
-    push_result      TEXT,
-    repo_name        TEXT,
-    archived_at      TEXT,
-    working_ms       INTEGER NOT NULL DEFAULT 0,
-    working_since    TEXT,
-    last_activity    TEXT,
-    proposed_by      TEXT,
-    proposal         TEXT,
-    proposal_request TEXT,
-    runner           TEXT    NOT NULL DEFAULT 'local',
-    agent_info       TEXT,
-    pull_request     TEXT,
-    no_changes       TEXT,
-    attention        TEXT,
-    PRIMARY KEY (repo, id)
-  );
-  CREATE INDEX tasks_by_seq ON tasks (repo, seq);
-
-  CREATE TABLE events (
-    seq     INTEGER PRIMARY KEY,
-    repo    TEXT    NOT NULL,
-    task_id TEXT    NOT NULL,
-    attempt INTEGER NOT NULL,
-    at      TEXT    NOT NULL,
-    body    TEXT    NOT NULL,
-    size    INTEGER NOT NULL DEFAULT 0,
-    output  INTEGER NOT NULL DEFAULT 0
-  );
-  CREATE INDEX events_by_task ON events (repo, task_id, seq);
-
-  CREATE TABLE governance_requests (
-    repo       TEXT NOT NULL,
-    id         TEXT PRIMARY KEY,
-    agent_id   TEXT NOT NULL,
-    task_id    TEXT,
-    state      TEXT NOT NULL,
-    created_at TEXT NOT NULL,
-    body       TEXT NOT NULL
-  );
-  CREATE INDEX governance_requests_by_created ON governance_requests (repo, created_at);
-
-  CREATE TABLE task_turns (
-    repo         TEXT    NOT NULL,
-    task_id      TEXT    NOT NULL,
-    turn         INTEGER NOT NULL,
-    prompt       TEXT    NOT NULL,
-    agent        TEXT    NOT NULL,
-    status       TEXT    NOT NULL,
-    commit_sha   TEXT,
-    output       TEXT,
-    requested_at TEXT    NOT NULL,
-    started_at   TEXT,
-    finished_at  TEXT,
-    PRIMARY KEY (repo, task_id, turn)
-  );
-  CREATE INDEX task_turns_by_agent ON task_turns (repo, agent, started_at);
-
-  CREATE TABLE ap_task_inputs (
-    repo             TEXT NOT NULL,
-    task_id          TEXT NOT NULL,
-    submitted_at     TEXT NOT NULL,
-    additional_input TEXT NOT NULL,
-    PRIMARY KEY (repo, task_id)
-  );
-  CREATE TABLE ap_uploads (
-    repo         TEXT NOT NULL,
-    task_id      TEXT NOT NULL,
-    path         TEXT NOT NULL,
-    submitted_at TEXT NOT NULL,
-    uploaded_at  TEXT NOT NULL,
-    PRIMARY KEY (repo, task_id, path)
-  );
-  CREATE TABLE ap_queued_steps (
-    seq          INTEGER PRIMARY KEY,
-    repo         TEXT NOT NULL,
-    task_id      TEXT NOT NULL,
-    submitted_at TEXT NOT NULL,
-    input        TEXT NOT NULL,
-    queued_at    TEXT NOT NULL
-  );
-  CREATE INDEX ap_queued_steps_by_task ON ap_queued_steps (repo, task_id, seq);
-
-  CREATE TABLE desk_repos (
-    scope    TEXT    NOT NULL,
-    name     TEXT    NOT NULL,
-    path     TEXT    NOT NULL,
-    position INTEGER NOT NULL,
-    setup    TEXT,
-    PRIMARY KEY (scope, name)
-  );
-
-  CREATE TABLE viewed_files (
-    repo      TEXT NOT NULL,
-    task_id   TEXT NOT NULL,
-    path      TEXT NOT NULL,
-    diff_key  TEXT NOT NULL,
-    viewed_at TEXT NOT NULL,
-    PRIMARY KEY (repo, task_id, path)
-  );
-
-  CREATE TABLE task_grants (
-    repo       TEXT NOT NULL,
-    task_id    TEXT NOT NULL,
-    agent      TEXT NOT NULL,
-    capability TEXT NOT NULL,
-    request_id TEXT NOT NULL,
-    granted_at TEXT NOT NULL,
-    PRIMARY KEY (repo, task_id, agent, capability)
-  );
-  `,
-} as const;
+// The schema every migration in migrations.ts leads to, folded from them into one script (each ALTER TABLE's column
+// written into its CREATE TABLE): a new database is made from it in one step instead of replaying each migration
+// (their twenty ALTER TABLEs each make SQLite read the schema again: about half of opening a new database). The
+// migrations stay the one source; this is only a shortcut, and database.test.ts checks it makes the same tables,
+// columns and indexes as replaying them. Pure.
 
 /** A schema written out for a version, for a new database. */
 export interface FreshSchema {
   version: number;
   sql: string;
+}
+
+type Part = { kind: 'table'; name: string; columns: string[]; constraints: string[] } | { kind: 'statement'; sql: string };
+
+/** What a table's body holds that is not a column: written after every column, as SQLite requires. */
+const TABLE_CONSTRAINT = /^(PRIMARY\s+KEY|UNIQUE|CHECK|FOREIGN\s+KEY|CONSTRAINT)\b/i;
+
+/**
+ * The script that makes in one step the schema `migrations` lead to, or undefined when one of them does something
+ * this fold does not know (then a new database replays them). Knows CREATE TABLE, ALTER TABLE … ADD COLUMN, CREATE
+ * INDEX, and UPDATE/DELETE, which change no row of a new database's empty tables.
+ */
+export function freshSchemaOf(migrations: readonly string[]): FreshSchema | undefined {
+  const parts: Part[] = [];
+  const tables = new Map<string, Extract<Part, { kind: 'table' }>>();
+  for (const statement of migrations.flatMap(statementsOf)) {
+    const created = /^CREATE\s+TABLE\s+(\w+)\s*\(([\s\S]*)\)$/i.exec(statement);
+    const added = /^ALTER\s+TABLE\s+(\w+)\s+ADD\s+COLUMN\s+([\s\S]+)$/i.exec(statement);
+    if (created?.[1] !== undefined && created[2] !== undefined) {
+      const entries = splitTopLevel(created[2]);
+      const table = { kind: 'table' as const, name: created[1], columns: entries.filter((entry) => !TABLE_CONSTRAINT.test(entry)), constraints: entries.filter((entry) => TABLE_CONSTRAINT.test(entry)) };
+      if (tables.has(table.name)) return undefined;
+      tables.set(table.name, table);
+      parts.push(table);
+    } else if (added?.[1] !== undefined && added[2] !== undefined) {
+      const table = tables.get(added[1]);
+      if (table === undefined) return undefined;
+      table.columns.push(added[2]);
+    } else if (/^CREATE\s+(UNIQUE\s+)?INDEX\b/i.test(statement)) {
+      parts.push({ kind: 'statement', sql: statement });
+    } else if (!/^(UPDATE|DELETE)\b/i.test(statement)) {
+      return undefined;
+    }
+  }
+  const sql = parts.map((part) => (part.kind === 'statement' ? `${part.sql};`
+    : `CREATE TABLE ${part.name} (\n  ${[...part.columns, ...part.constraints].join(',\n  ')}\n);`)).join('\n');
+  return { version: migrations.length, sql };
+}
+
+/** A migration's statements, trimmed; `--` comment lines dropped. Assumes no `;` inside a literal (none has one). */
+function statementsOf(migration: string): string[] {
+  const withoutComments = migration.split('\n').filter((line) => !line.trim().startsWith('--')).join('\n');
+  return withoutComments.split(';').map((statement) => statement.trim()).filter((statement) => statement !== '');
+}
+
+/** `a, b (c, d), e` → `a`, `b (c, d)`, `e`: split at commas outside parentheses. */
+function splitTopLevel(body: string): string[] {
+  const entries: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let at = 0; at < body.length; at += 1) {
+    const char = body[at];
+    if (char === '(') depth += 1;
+    else if (char === ')') depth -= 1;
+    else if (char === ',' && depth === 0) {
+      entries.push(body.slice(start, at).trim());
+      start = at + 1;
+    }
+  }
+  entries.push(body.slice(start).trim());
+  return entries.filter((entry) => entry !== '');
 }

@@ -204,4 +204,8 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE tasks ADD COLUMN attention TEXT;
   `,
+  // 14: what the task's branch changed as of its latest commit (JSON: files, additions, deletions), for its card.
+  `
+  ALTER TABLE tasks ADD COLUMN changes TEXT;
+  `,
 ];

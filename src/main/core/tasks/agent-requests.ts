@@ -1,6 +1,7 @@
 // What happens when an agent asks for permission, asks a question, touches a file or starts a terminal:
 // governance decides, and what it escalates waits for a person as an open question on the task. A person's "Always allow"
 // is kept here for the rest of the task, never handed to the agent.
+import { resolve } from 'node:path';
 import type { TaskEvent } from '../../../shared/events';
 import type { QuestionAnswer } from '../../../shared/questions';
 import type { ElicitationRequest, ElicitationResponse, PermissionOutcome, PermissionRequest } from '../agents/agent-session';
@@ -57,9 +58,14 @@ export function createAgentRequests(deps: AgentRequestsDeps) {
   }
 
   /** The policy's decision, with the capabilities a person chose "Always allow" for earlier in the task approved. */
-  async function review(task: TaskRecord, input: Omit<Parameters<PermissionGate['review']>[0], 'agentId' | 'taskId' | 'alwaysAllowed'>): Promise<GateDecision> {
+  async function decide(task: TaskRecord, input: Omit<Parameters<PermissionGate['review']>[0], 'agentId' | 'taskId' | 'alwaysAllowed'>): Promise<GateDecision> {
     const alwaysAllowed = deps.grants.capabilitiesOf(task.id, task.agent);
-    const decision = await gate.review({ agentId: task.agent, taskId: task.id, ...input, ...(alwaysAllowed.length > 0 && { alwaysAllowed }) });
+    return gate.review({ agentId: task.agent, taskId: task.id, ...input, ...(alwaysAllowed.length > 0 && { alwaysAllowed }) });
+  }
+
+  /** decide, and the decision said in the task's activity. */
+  async function review(task: TaskRecord, input: Parameters<typeof decide>[1]): Promise<GateDecision> {
+    const decision = await decide(task, input);
     recordDecision(task, decision);
     return decision;
   }
@@ -104,14 +110,24 @@ export function createAgentRequests(deps: AgentRequestsDeps) {
      * seen the very command that will run.
      */
     const allowedCommands: { commandLine: string; requestId: string }[] = [];
+    /**
+     * Files an allowed `edit` permission request named in this run (resolved against the worktree), each with the
+     * answer that allowed it. The agent's write of that file (ACP fs/write_text_file, as claude-code-acp writes after
+     * asking) is the action already decided: the policy still checks it, but the activity does not say the same
+     * approval twice, and a person who allowed it is not asked again. Used up by that one write.
+     */
+    const allowedWrites: { path: string; requestId: string; answeredBy?: string }[] = [];
 
     return {
       async permission(request: PermissionRequest, worktree: string): Promise<PermissionOutcome> {
         const facts = permissionFacts(request);
         const commandLine = facts.kind === 'execute' ? toolCallCommand(request.toolCall) : undefined;
         const decision = await review(task, { worktree, ...facts });
-        const allowed = (outcome: PermissionOutcome): PermissionOutcome => {
+        const allowed = (outcome: PermissionOutcome, answeredBy?: string): PermissionOutcome => {
           if (commandLine !== undefined) allowedCommands.push({ commandLine, requestId: decision.id });
+          if (facts.kind === 'edit') {
+            for (const path of facts.paths) allowedWrites.push({ path: resolve(worktree, path), requestId: decision.id, ...(answeredBy !== undefined && { answeredBy }) });
+          }
           return outcome;
         };
         if (decision.decision !== 'escalated') {
@@ -129,7 +145,7 @@ export function createAgentRequests(deps: AgentRequestsDeps) {
           gate.complete(decision.id, { outcome: yes ? 'allowed' : 'rejected', answeredBy });
           const optionId = chosen?.kind === 'allow_always' ? grantAlways(task, request, facts.kind, decision.id, chosen) : answer.optionId;
           const outcome: PermissionOutcome = { outcome: 'selected', optionId };
-          return yes ? allowed(outcome) : outcome;
+          return yes ? allowed(outcome, answeredBy) : outcome;
         }
         gate.complete(decision.id, { outcome: 'cancelled', answeredBy });
         return { outcome: 'cancelled' };
@@ -141,7 +157,15 @@ export function createAgentRequests(deps: AgentRequestsDeps) {
        */
       async fileAccess(access: { kind: 'read' | 'edit'; path: string }, worktree: string): Promise<void> {
         const title = `${access.kind === 'read' ? 'Read' : 'Write'} ${access.path}`;
-        const decision = await review(task, { worktree, kind: access.kind, title, paths: [access.path] });
+        const decision = await decide(task, { worktree, kind: access.kind, title, paths: [access.path] });
+        const granted = access.kind === 'edit' && decision.decision !== 'rejected'
+          ? allowedWrites.findIndex((grant) => grant.path === resolve(worktree, access.path)) : -1;
+        if (granted >= 0) {
+          const [grant] = allowedWrites.splice(granted, 1);
+          gate.complete(decision.id, { outcome: 'allowed', ...(grant?.answeredBy !== undefined && { answeredBy: grant.answeredBy }) });
+          return;
+        }
+        recordDecision(task, decision);
         let allowed = decision.decision === 'approved';
         let answeredBy: string | undefined;
         if (decision.decision === 'escalated') {

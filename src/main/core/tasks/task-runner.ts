@@ -28,7 +28,7 @@ import { modelFailureMessage, retryNotice, watchTurnFailure } from '../agents/in
 import { agentFailureMessage, endpointLine, modelEndpoints, stallNotice } from './agent-trouble';
 import { createTurnFailures, noChangesOf } from './turn-failures';
 import { endpointsInFiles } from './endpoint-files';
-import type { NoChanges } from '../../../shared/task';
+import type { ChangeCount, NoChanges } from '../../../shared/task';
 import { isObject } from '../../../shared/is-object';
 import { watchQuiet, type QuietTimer, type RunWatch } from './run-watch';
 import type { McpServerEntry } from '../../../shared/mcp';
@@ -40,8 +40,8 @@ import { checkoutForLauncher, launcherCheckoutFailure } from './launcher-checkou
 
 export type RunOutcome =
   /** `commit` for a turn that changed files; `noChanges` (and no commit) for one that ended well but changed none. */
-  | { status: 'completed'; commit: string; output: string; noChanges?: undefined }
-  | { status: 'completed'; commit?: undefined; output: string; noChanges: NoChanges }
+  | { status: 'completed'; commit: string; output: string; noChanges?: undefined; changes?: ChangeCount }
+  | { status: 'completed'; commit?: undefined; output: string; noChanges: NoChanges; changes?: undefined }
   | { status: 'error'; message: string; output?: string }
   | { status: 'cancelled'; output?: string };
 
@@ -112,6 +112,8 @@ export async function runTask(given: RunContext): Promise<RunOutcome> {
 
   let worktree: string;
   let checkout: PendingCheckout | undefined;
+  // What the task's diff starts from, for the totals its card shows once this turn commits.
+  let baseCommit = task.baseCommit;
   if (turn.number === 1) {
     try {
       const dependencyBranches = (context.dependenciesToMerge ?? task.dependencies).map((id) => context.branchOf(id));
@@ -123,6 +125,7 @@ export async function runTask(given: RunContext): Promise<RunOutcome> {
       context.update({ branch: prepared.branch, worktreePath: prepared.path, baseCommit: prepared.baseCommit });
       worktree = prepared.path;
       checkout = prepared.checkout;
+      baseCommit = prepared.baseCommit;
     } catch (error) {
       if (isDeskError(error, 'merge_conflict') || isDeskError(error, 'branch_taken')) return { status: 'error', message: error.message };
       throw error;
@@ -138,7 +141,7 @@ export async function runTask(given: RunContext): Promise<RunOutcome> {
 
   let isolation: Awaited<ReturnType<RunContext['isolate']>>;
   try {
-    isolation = await context.isolate({ taskId: task.id, worktree, agent: spec, log: (line) => log(line, 'warn'), fresh: turn.number === 1, ...(context.mcp && { mcpUrl: context.mcp.url }) });
+    isolation = await context.isolate({ taskId: task.id, worktree, agent: spec, log: (line, level = 'warn') => log(line, level), fresh: turn.number === 1, ...(context.mcp && { mcpUrl: context.mcp.url }) });
   } catch (error) {
     if (isDeskError(error, 'sandbox_unavailable') || isDeskError(error, 'worktree_tampered') || isDeskError(error, 'runner_unavailable')) return { status: 'error', message: error.message };
     throw error;
@@ -218,9 +221,14 @@ export async function runTask(given: RunContext): Promise<RunOutcome> {
   }
   // A turn that ran while an update from the base waited on conflicts (the agent was asked to resolve them) has just
   // committed that merge: the task's diff starts from the merged base commit from now on.
-  if (task.conflict) context.update({ conflict: null, baseCommit: task.conflict.baseCommit });
+  if (task.conflict) {
+    context.update({ conflict: null, baseCommit: task.conflict.baseCommit });
+    baseCommit = task.conflict.baseCommit;
+  }
   log(`Committed ${commit.slice(0, 12)} on ${context.branchOf(task.id)}`);
-  return { status: 'completed', commit, output: said.text() };
+  // The card's totals: a failure to count costs the card its numbers, never the turn its commit.
+  const changes = baseCommit === undefined ? undefined : await git.diffStat(baseCommit, commit).catch(() => undefined);
+  return { status: 'completed', commit, output: said.text(), ...(changes !== undefined && { changes }) };
 }
 
 /** Runs the session and the turn; `ended` means the agent finished its turn well. */

@@ -159,8 +159,9 @@ export function createTaskRuns(deps: TaskRunsDeps): TaskRuns {
     const finishedAt = now();
     turns.update(id, turn, { status: outcome.status, finishedAt, ...(outcome.output && { output: outcome.output }), ...(outcome.status === 'completed' && outcome.commit !== undefined && { commit: outcome.commit }) });
     // A turn that changed nothing keeps the commit of an earlier turn (the branch's tip); a first turn has none.
-    if (outcome.status === 'completed') save(id, { status: 'completed', commit: outcome.commit ?? (turn === 1 ? null : undefined), noChanges: outcome.noChanges ?? null, finishedAt });
-    else if (outcome.status === 'error') log(save(id, { status: 'error', errorMessage: outcome.message, finishedAt }), outcome.message, 'error');
+    if (outcome.status === 'completed') {
+      save(id, { status: 'completed', commit: outcome.commit ?? (turn === 1 ? null : undefined), noChanges: outcome.noChanges ?? null, finishedAt, ...(outcome.changes !== undefined && { changes: outcome.changes }) });
+    } else if (outcome.status === 'error') log(save(id, { status: 'error', errorMessage: outcome.message, finishedAt }), outcome.message, 'error');
     else save(id, { status: 'cancelled', finishedAt });
     schedule();
     deps.onFinished?.(id);

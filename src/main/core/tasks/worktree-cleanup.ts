@@ -33,7 +33,7 @@ export async function cleanUpWorktree(task: TaskRecord, deps: CleanUpDeps): Prom
 async function cleanUpIn(task: TaskRecord, worktree: string | undefined, spec: AgentSpec | undefined, deps: CleanUpDeps): Promise<void> {
   if (!worktree || !spec || !existsSync(worktree)) return;
   try {
-    const isolation = await deps.sandbox.isolate({ taskId: task.id, worktree, agent: spec, log: (text) => deps.log(text, 'warn') });
+    const isolation = await deps.sandbox.isolate({ taskId: task.id, worktree, agent: spec, log: (text, level = 'warn') => deps.log(text, level) });
     try {
       const env = { ...agentEnvironment(process.env, spec), ...isolation.env };
       await deps.workspace.cleanUp({ worktree, isolation, env, record: deps.record, log: (text) => deps.log(text) });

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { desk } from '../state/store';
 import { attentionPrefs, useAttentionPrefs } from './attention-store';
 import { playChime } from './chime';
+import { BellIcon, SpeakerIcon } from '../ui/icons';
 import { browserNotificationsAvailable } from './use-attention';
 
 function NotificationsButton() {
@@ -24,8 +25,9 @@ function NotificationsButton() {
     attentionPrefs.getState().set({ notify: answer === 'granted' });
   };
   return (
-    <button type="button" className="small" aria-pressed={enabled} title="Tell me when a task needs an answer or a review while I look elsewhere" onClick={() => void toggle()}>
-      Notifications {enabled ? 'on' : 'off'}
+    <button type="button" className="small icon-button" aria-pressed={enabled} aria-label={`Notifications ${enabled ? 'on' : 'off'}`}
+      title={`Notifications ${enabled ? 'on' : 'off'}: tell me when a task needs an answer or a review while I look elsewhere`} onClick={() => void toggle()}>
+      <BellIcon off={!enabled} />
     </button>
   );
 }
@@ -35,12 +37,13 @@ export function AttentionControls() {
   return (
     <div className="attention-controls" role="group" aria-label="Attention">
       {browserNotificationsAvailable() && <NotificationsButton />}
-      <button type="button" className="small" aria-pressed={sound} title="Play a short sound when a task needs you" onClick={() => {
+      <button type="button" className="small icon-button" aria-pressed={sound} aria-label={`Sound ${sound ? 'on' : 'off'}`}
+        title={`Sound ${sound ? 'on' : 'off'}: play a short sound when a task needs you`} onClick={() => {
         attentionPrefs.getState().set({ sound: !sound });
         // Heard once now, so the person knows what to listen for (and the browser lets later chimes play).
         if (!sound) playChime();
       }}>
-        Sound {sound ? 'on' : 'off'}
+        <SpeakerIcon off={!sound} />
       </button>
       <button type="button" className="small quiet" aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)" onClick={() => desk().openDialog({ kind: 'shortcuts' })}>?</button>
     </div>

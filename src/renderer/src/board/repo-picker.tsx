@@ -2,6 +2,7 @@
 // closing a repository. With one repository open it offers only "Add repository…".
 import { useEffect } from 'react';
 import { desk, useDesk } from '../state/store';
+import { PlusIcon } from '../ui/icons';
 
 export function RepoPicker() {
   const repos = useDesk((state) => state.repos);
@@ -31,7 +32,7 @@ export function RepoPicker() {
           Remove {current.name}
         </button>
       )}
-      <button type="button" className="quiet small" onClick={() => desk().openDialog({ kind: 'add-repo' })}>Add repository…</button>
+      <button type="button" className="quiet small icon-button" aria-label="Add repository…" title="Add repository…" onClick={() => desk().openDialog({ kind: 'add-repo' })}><PlusIcon /></button>
     </div>
   );
 }

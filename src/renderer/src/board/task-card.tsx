@@ -1,5 +1,5 @@
-// A task's card: title, id, agent, elapsed time, latest activity, dependency badges and whether it needs
-// an answer. Memoized by id; it reads only its own task, its activity and its dependencies' statuses.
+// A task's card: title, id, agent, elapsed time, what it changed (in Review), latest activity, dependency badges and
+// whether it needs an answer. Memoized by id; it reads only its own task, its activity and its dependencies' statuses.
 import { memo, useMemo, useState, type DragEvent, type KeyboardEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { cardViewModel } from '../state/selectors';
@@ -14,6 +14,7 @@ import { NoChangesNote } from './no-changes-note';
 import { AttentionNote } from './attention-note';
 import { ProposalBar } from './proposal-bar';
 import { CardPullRequest } from './card-pull-request';
+import { CardChanges } from './card-changes';
 import { relativeText } from '../task/stream/worktree-path';
 
 export const TaskCard = memo(function TaskCard({ id }: { id: string }) {
@@ -110,6 +111,7 @@ export const TaskCard = memo(function TaskCard({ id }: { id: string }) {
         </p>
       )}
       {task?.pullRequest && <CardPullRequest taskId={id} pullRequest={task.pullRequest} archived={task.archived === true} />}
+      {card.column === 'review' && task?.changes && <CardChanges changes={task.changes} />}
       {card.activity && <p className="card-activity">{relativeText(card.activity, undefined)}</p>}
       {task?.noChanges && task.status === 'completed' && <NoChangesNote noChanges={task.noChanges} />}
       {task?.quietSince && task.status === 'in-progress' && <QuietNote taskId={id} since={task.quietSince} />}

@@ -1,6 +1,6 @@
 // What the sandbox says at the start of a task about model endpoints the agent is pointed at but cannot reach.
 import { describe, expect, it } from 'vitest';
-import { endpointsInEnvironment, endpointsInToml, entryFor, unreachableEndpointNotices } from './endpoint-notices';
+import { endpointsInEnvironment, endpointsInToml, entryFor, reachableGateway, unreachableEndpointNotices } from './endpoint-notices';
 
 const noticesFor = (env: Record<string, string>, network: string[]) => unreachableEndpointNotices(endpointsInEnvironment(env), network);
 
@@ -43,5 +43,18 @@ describe('unreachableEndpointNotices', () => {
 describe('entryFor', () => {
   it('writes the allowlist entry for a URL', () => {
     expect(['http://localhost:80/x', 'https://API.example.com.', 'http://[::1]:9/'].map(entryFor)).toEqual(['localhost:80', 'api.example.com', '[::1]:9']);
+  });
+});
+
+describe('reachableGateway', () => {
+  it('is the first endpoint the agent is pointed at that the policy lets it reach', () => {
+    const sources = endpointsInEnvironment({ OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', ANTHROPIC_BASE_URL: 'http://127.0.0.1:4000' });
+    expect(reachableGateway(sources, ['127.0.0.1:4000'])).toEqual({ entry: '127.0.0.1:4000', name: 'ANTHROPIC_BASE_URL' });
+  });
+
+  it('is none when the policy reaches no endpoint, or opens the whole network', () => {
+    const sources = endpointsInEnvironment({ ANTHROPIC_BASE_URL: 'http://127.0.0.1:4000' });
+    expect(reachableGateway(sources, ['api.anthropic.com'])).toBeUndefined();
+    expect(reachableGateway(sources, ['*'])).toBeUndefined();
   });
 });

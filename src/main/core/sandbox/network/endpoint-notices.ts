@@ -39,6 +39,23 @@ export function entryFor(url: string): string | undefined {
   return port === 443 ? shown : `${shown}:${port}`;
 }
 
+/** Whether `network` lets the agent reach the endpoint an allowlist entry names. */
+function reaches(rules: ReturnType<typeof compileAllowlist>['rules'], entry: string): boolean {
+  const target = compileAllowlist([entry]).rules[0];
+  return target !== undefined && isAllowed(rules, target.host, target.ports === 'web' ? 443 : target.ports[0] ?? 443);
+}
+
+/** The first endpoint the agent is pointed at that `network` lets it reach (its gateway), as an entry and where it is named. */
+export function reachableGateway(sources: readonly EndpointSource[], network: readonly string[]): { entry: string; name: string } | undefined {
+  if (network.includes('*')) return undefined;
+  const { rules } = compileAllowlist(network);
+  for (const source of sources) {
+    const entry = entryFor(source.url);
+    if (entry !== undefined && reaches(rules, entry)) return { entry, name: source.name };
+  }
+  return undefined;
+}
+
 /**
  * One line per endpoint the policy's network does not allow, saying what to add. `network` is the allowlist the
  * sandbox uses; `*` allows everything, so nothing is said.
@@ -51,8 +68,7 @@ export function unreachableEndpointNotices(sources: readonly EndpointSource[], n
   for (const source of sources) {
     const entry = entryFor(source.url);
     if (entry === undefined) continue;
-    const target = compileAllowlist([entry]).rules[0];
-    if (!target || isAllowed(rules, target.host, target.ports === 'web' ? 443 : target.ports[0] ?? 443)) continue;
+    if (compileAllowlist([entry]).rules[0] === undefined || reaches(rules, entry)) continue;
     if (said.has(`${source.name} ${entry}`)) continue;
     said.add(`${source.name} ${entry}`);
     notices.push(`The agent's ${source.name} points at ${entry}, which the sandbox keeps out of reach: add "${entry}" to the policy's network.`);

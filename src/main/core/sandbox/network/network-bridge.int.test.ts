@@ -1,7 +1,7 @@
 // Which launch the network bridge service picks for real files on disk: it reads `#!` lines and looks Node up on PATH.
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createNetworkBridge } from './network-bridge';
 
@@ -39,6 +39,16 @@ describe('the network bridge service', () => {
     const program = executable('opencode', Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0]));
     expect(bridge.launch('opencode', ['acp'], FLAGS, bin)).toMatchObject({ kind: 'wrapper', command: '/desk/node', args: ['/desk/out/main/sandbox-net-bridge.js', ...FLAGS, '--', 'opencode', 'acp'] });
     expect(bridge.launch(program, [], FLAGS, bin).kind).toBe('wrapper');
+  });
+
+  it('names the bundled files it loads, for the sandbox to keep readable wherever the desk lies', () => {
+    expect(bridge.places()).toEqual(['/desk/out/main/sandbox-net-bridge.js', '/desk/out/main/sandbox-net-preload.cjs']);
+  });
+
+  it('names the whole package and its node_modules when it runs from source', () => {
+    const checkout = resolve(import.meta.dirname, '../../../../..');
+    const fromSource = createNetworkBridge({ nodePath: process.execPath, wrapperEntry: resolve(import.meta.dirname, 'sandbox-net-bridge.ts'), preloadEntry: resolve(import.meta.dirname, 'sandbox-net-preload.ts') });
+    expect(fromSource.places().sort()).toEqual([checkout, join(checkout, 'node_modules')]);
   });
 
   it('keeps the wrapper for a command it cannot find, which then fails there as it would have', () => {

@@ -1,13 +1,21 @@
 // The service that puts a sandboxed command behind the network bridge: finds the bridge's built files, reads the
 // command's `#!` line and looks up Node on the agent's PATH, then lets ./bridge-launch.ts decide how it starts.
-import { accessSync, closeSync, constants, openSync, readSync, statSync } from 'node:fs';
-import { delimiter, isAbsolute, join } from 'node:path';
+import { accessSync, closeSync, constants, existsSync, openSync, readSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { delimiter, isAbsolute, join, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { installRootOf } from '../agent-install-paths';
 import { bridgeLaunch, type BridgeLaunch } from './bridge-launch';
 import { builtNetworkFile, bundledSource, nodeLauncher } from './bridge-files';
 
 export interface NetworkBridge {
   /** How `command` starts behind a bridge with these flags; `searchPath` is the PATH the agent runs with. */
   launch(command: string, args: readonly string[], flags: readonly string[], searchPath: string | undefined): BridgeLaunch;
+  /**
+   * What the bridge's programs load, for the sandbox to keep readable wherever the desk lies (a checkout under /tmp,
+   * the home): the bundled files themselves, or for sources the package they belong to.
+   */
+  places(): string[];
 }
 
 export interface NetworkBridgeOptions {
@@ -37,7 +45,22 @@ export function createNetworkBridge(options: NetworkBridgeOptions): NetworkBridg
       const pathNode = shebang?.includes('env') ? findProgram('node', searchPath) : undefined;
       return bridgeLaunch({ command, args, flags, nodePath: options.nodePath, ...filesOnce(), shebang, scriptPath, pathNode });
     },
+    places() {
+      const { wrapper, preload } = filesOnce();
+      return [...new Set([...wrapper, ...preload].flatMap(placeOfArgument))];
+    },
   };
+}
+
+/**
+ * What a Node argument of the bridge's loads: a bundled file alone; a source (and tsx's loader) the whole package it
+ * belongs to (../agent-install-paths.ts), since it imports its neighbours. Flags name nothing.
+ */
+function placeOfArgument(arg: string): string[] {
+  const path = arg.startsWith('file://') ? fileURLToPath(arg) : arg;
+  if (!isAbsolute(path)) return [];
+  const fromSource = path.endsWith('.ts') || path.includes(`${sep}node_modules${sep}`);
+  return [fromSource ? installRootOf(path, homedir(), (dir) => existsSync(join(dir, 'package.json'))) : path];
 }
 
 /**

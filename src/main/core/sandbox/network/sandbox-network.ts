@@ -5,13 +5,17 @@ import { builtNetworkFile, nodeLauncher } from './bridge-files';
 import { createEgressProxy } from './egress-proxy';
 import { compileAllowlist, isAllowed } from './host-allowlist';
 import { forwardArgument, loopbackForwards } from './loopback-forwards';
+import { createRefusalNotices, type GatewayInUse } from './refusal-notices';
 
 export interface AllowlistNetworkOptions {
   /** A private (0700) per-task directory; the proxy's socket is created in it. */
   dir: string;
   /** Allowlist entries (see host-allowlist.ts); entries that do not parse are logged and left out. */
   hosts: readonly string[];
-  log(line: string): void;
+  /** Where refusals and ignored entries are told; a refusal the person meant (see ./refusal-notices.ts) is `info`. */
+  log(line: string, level?: 'info' | 'warn'): void;
+  /** The gateway the agent is pointed at, when the policy lets it reach one: its vendor's hosts are refused quietly. */
+  gateway?: GatewayInUse;
   /**
    * The bridge's port on the sandbox's loopback; 0 lets it take a free one and advertise that. Default: a fixed port
    * (the sandbox's loopback is its own) other than `reservedPorts`, so the proxy can be named before the agent starts.
@@ -37,7 +41,8 @@ const MAX_SOCKET_PATH = process.platform === 'darwin' ? 103 : 107;
 
 /**
  * Starts the egress proxy for one sandboxed agent. Refusals are logged once per host:port, as
- * `Network: refused api.evil.example:443 (not in the agent's allowlist): add "api.evil.example" to the policy's network to allow it.`
+ * `Network: refused api.evil.example:443 (not in the agent's allowlist): add "api.evil.example" to the policy's network to allow it.`,
+ * except its vendor's hosts while it works through a gateway (./refusal-notices.ts).
  */
 export async function prepareAllowlistNetwork(options: AllowlistNetworkOptions): Promise<AllowlistNetwork> {
   const socketPath = join(options.dir, 'egress.sock');
@@ -47,17 +52,13 @@ export async function prepareAllowlistNetwork(options: AllowlistNetworkOptions):
   const { rules, refused } = compileAllowlist(options.hosts);
   for (const entry of refused) options.log(`Network: ignored allowlist entry ${JSON.stringify(entry.entry)} (${entry.reason})`);
 
-  const reported = new Set<string>();
+  const noticeFor = createRefusalNotices(options.gateway);
   const proxy = await createEgressProxy({
     socketPath,
     allow: (host, port) => isAllowed(rules, host, port),
     onDecision: ({ host, port, allowed }) => {
-      const target = `${host.includes(':') ? `[${host}]` : host}:${port}`;
-      if (allowed || reported.has(target)) return;
-      reported.add(target);
-      // An entry without a port covers HTTPS and HTTP; any other port must be named.
-      const entry = port === 443 || port === 80 ? target.slice(0, target.lastIndexOf(':')) : target;
-      options.log(`Network: refused ${target} (not in the agent's allowlist): add "${entry}" to the policy's network to allow it.`);
+      const notice = allowed ? undefined : noticeFor(host, port);
+      if (notice) options.log(notice.text, notice.level);
     },
   });
 
