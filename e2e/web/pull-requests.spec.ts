@@ -118,7 +118,8 @@ describe.skipIf(unavailable !== undefined)(`pull requests from the board${unavai
     await feedback.getByRole('button', { name: 'Address' }).click();
     // CI goes green on the pushed head.
     forge.setChecks([{ name: 'unit tests', status: 'completed', conclusion: 'success' }]);
-    await card.getByText('Addressing feedback').waitFor();
+    // Wherever its card is meanwhile: queued in Review, then in Working while the agent runs.
+    await page.getByRole('article', { name: 'Task greeter', exact: true }).getByText('Addressing feedback').waitFor();
     await feedback.getByRole('status').waitFor();
 
     // The fix is pushed: the card counts only the comment left unticked.
