@@ -21,7 +21,8 @@ import { mergeIntoBase, type MergeResult } from './merge-into-base';
 import { checkoutOf, openRepository, type Repository } from './repository';
 import { retireTask } from './retire-task';
 import { liveDiff } from './live-diff';
-import { changedFiles, taskDiff, taskDiffStat, type ChangedFile } from './task-diff';
+import { changedFiles, taskDiff, type ChangedFile } from './task-diff';
+import { createDiffSummaries } from './diff-summaries';
 import { assertWorktreeIntact, linkedGitDir } from './worktree-guard';
 import { createWorktreeRecords } from './worktree-records';
 import { expectedWorktreeGitDir } from './expected-git-dir';
@@ -177,6 +178,7 @@ export function createGitService(options: GitServiceOptions): GitService {
     return setup;
   };
   const checkout = async (): Promise<GitRepo> => checkoutOf((await prepared()).repository);
+  const summaries = createDiffSummaries(git, checkout);
 
   const worktreePathFor = (taskId: string): string => join(worktreesDir, worktreeDirNameFor(taskId));
   const branchFor = (taskId: string): string => branchNameFor(deskId, taskId);
@@ -315,8 +317,8 @@ export function createGitService(options: GitServiceOptions): GitService {
     worktreePathFor,
 
     diff: async (base, head) => taskDiff(git, await checkout(), base, head),
-    changedFiles: async (base, head, textsFor) => changedFiles(git, await checkout(), base, head, textsFor),
-    diffStat: async (base, head) => taskDiffStat(git, await checkout(), base, head),
+    changedFiles: async (base, head, textsFor) => changedFiles(git, await checkout(), (await summaries(base, head)).entries, base, head, textsFor),
+    diffStat: async (base, head) => (await summaries(base, head)).count,
 
     async liveDiff(worktreePath, base) {
       const context = await ready();

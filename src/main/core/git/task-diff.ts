@@ -39,12 +39,33 @@ export async function taskDiff(git: GitRunner, repoRoot: GitRepo, base: string, 
 /** A changed file as the attention list reads it: status and paths, texts only where asked. */
 export type ChangedFile = Pick<FileDiff, 'path' | 'oldPath' | 'status' | 'oldText' | 'newText' | 'binary' | 'tooLarge'>;
 
+/** What one commit changed against another, in one git run: each file's status and paths, and the totals. */
+export interface DiffSummary {
+  entries: NameStatus[];
+  count: ChangeCount;
+}
+
 /**
- * What `head` changed against `base` with as little work as the attention list needs: one git run for the names
- * (commits given as full ids, no rev-parse, no counts), then the texts of the few paths `textsFor` accepts.
+ * One `git diff --raw --numstat` of two full commit ids (no rev-parse): the names the attention list reads and the totals
+ * a card shows. The runner reads it as a turn commits; review reads it again for the same commits (./diff-summaries.ts).
  */
-export async function changedFiles(git: GitRunner, repoRoot: GitRepo, base: string, head: string, textsFor: (path: string) => boolean): Promise<ChangedFile[]> {
-  const entries = parseNameStatus(await git.run(repoRoot, ['diff', '--no-ext-diff', '--no-textconv', '--name-status', '-z', '-M', base, head, '--']));
+export async function diffSummary(git: GitRunner, repoRoot: GitRepo, base: string, head: string): Promise<DiffSummary> {
+  const output = await git.run(repoRoot, ['diff', '--no-ext-diff', '--no-textconv', '--raw', '--numstat', '-z', '-M', base, head, '--']);
+  const counts = parseNumstat(output);
+  let additions = 0;
+  let deletions = 0;
+  for (const count of counts.values()) {
+    additions += count.additions;
+    deletions += count.deletions;
+  }
+  return { entries: parseRaw(output), count: { files: counts.size, additions, deletions } };
+}
+
+/**
+ * What `head` changed against `base` with as little work as the attention list needs: the names (`entries`, from
+ * diffSummary), then the texts of the few paths `textsFor` accepts.
+ */
+export async function changedFiles(git: GitRunner, repoRoot: GitRepo, entries: readonly NameStatus[], base: string, head: string, textsFor: (path: string) => boolean): Promise<ChangedFile[]> {
   const text = async (commit: string, path: string | undefined): Promise<string | undefined> => {
     if (path === undefined) return undefined;
     const shown = await git.run(repoRoot, ['show', '--no-textconv', `${commit}:${path}`]).then((t) => t, () => undefined);
@@ -66,24 +87,30 @@ export async function changedFiles(git: GitRunner, repoRoot: GitRepo, base: stri
   return files;
 }
 
-/** The totals of taskDiff (files, lines added and removed) from one `git diff --numstat`, without reading any file's text. */
-export async function taskDiffStat(git: GitRunner, repoRoot: GitRepo, base: string, head: string): Promise<ChangeCount> {
-  const counts = parseNumstat(await git.run(repoRoot, ['diff', '--no-ext-diff', '--no-textconv', '--numstat', '-z', '-M', base, head]));
-  let additions = 0;
-  let deletions = 0;
-  for (const count of counts.values()) {
-    additions += count.additions;
-    deletions += count.deletions;
-  }
-  return { files: counts.size, additions, deletions };
-}
-
 /** The runner drops one trailing newline of git's output; put it back so texts match the files. */
 function withNewline(text: string): string {
   return text === '' ? text : `${text}\n`;
 }
 
-interface NameStatus { status: FileDiff['status']; path: string; oldPath?: string }
+export interface NameStatus { status: FileDiff['status']; path: string; oldPath?: string }
+
+/** `--raw -z` (before `--numstat`'s fields): ":modes shas STATUS", then one path, or two for renames and copies. */
+export function parseRaw(output: string): NameStatus[] {
+  const fields = output.split('\0');
+  const entries: NameStatus[] = [];
+  for (let i = 0; i < fields.length && (fields[i] as string).startsWith(':');) {
+    const code = ((fields[i] as string).split(' ').at(-1) ?? 'M')[0] as string;
+    const status = STATUS[code] ?? 'modified';
+    if (code === 'R' || code === 'C') {
+      entries.push({ status, oldPath: fields[i + 1] as string, path: fields[i + 2] as string });
+      i += 3;
+    } else {
+      entries.push({ status, path: fields[i + 1] as string });
+      i += 2;
+    }
+  }
+  return entries;
+}
 
 /** `--name-status -z`: a status (R and C carry a score), then one path, or two for renames and copies. */
 export function parseNameStatus(output: string): NameStatus[] {
