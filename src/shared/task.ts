@@ -140,6 +140,20 @@ export type ProposalState = z.infer<typeof ProposalState>;
 export const AttentionFile = lazySchema(() => z.object({ path: z.string(), reason: z.string() }));
 export type AttentionFile = z.infer<typeof AttentionFile>;
 
+/**
+ * The repository's check (`check` of `.desk/config.json`) run on a turn's work: `passed` (exit code 0), `failed` (another
+ * exit code), `error` (it could not run to its end: it did not start, or was stopped by a signal).
+ */
+export const CheckResult = lazySchema(() => z.object({
+  status: z.enum(['passed', 'failed', 'error']),
+  /** Absent when it did not exit by itself. */
+  exitCode: z.number().int().optional(),
+  durationMs: z.number().int().nonnegative(),
+  /** The end of what it printed (stdout and stderr together), at most a few thousand characters. */
+  outputTail: z.string(),
+}));
+export type CheckResult = z.infer<typeof CheckResult>;
+
 /** One task as listed by `GET /` (the AA fields, then ours). */
 export const TaskSummary = lazySchema(() => z.object({
   id: z.string(),
@@ -197,6 +211,8 @@ export const TaskSummary = lazySchema(() => z.object({
    * the card; present once the desk has read them for the current commit, and only when there are some.
    */
   attention: z.array(AttentionFile).optional(),
+  /** The repository's check on the latest turn's work, once it ran (present only when the repository has a `check`). */
+  check: CheckResult.optional(),
 }));
 export type TaskSummary = z.infer<typeof TaskSummary>;
 

@@ -5,7 +5,7 @@
 
 /** The schema after `version` migrations; update both together when adding a migration (the test says if not). */
 export const FRESH_SCHEMA = {
-  version: 19,
+  version: 20,
   sql: `
   CREATE TABLE tasks (
     repo             TEXT    NOT NULL,
@@ -45,6 +45,7 @@ export const FRESH_SCHEMA = {
     pull_request     TEXT,
     no_changes       TEXT,
     attention        TEXT,
+    check_result     TEXT,
     PRIMARY KEY (repo, id)
   );
   CREATE INDEX tasks_by_seq ON tasks (repo, seq);

@@ -204,4 +204,8 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE tasks ADD COLUMN attention TEXT;
   `,
+  // 20: the repository's check on the latest turn's work (JSON CheckResult: status, exitCode, durationMs, outputTail).
+  `
+  ALTER TABLE tasks ADD COLUMN check_result TEXT;
+  `,
 ];

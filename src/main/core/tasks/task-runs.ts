@@ -102,7 +102,7 @@ export function createTaskRuns(deps: TaskRunsDeps): TaskRuns {
     const turn = turns.latest(task.id) ?? turns.startOver(task.id, task.prompt, task.agent, task.submittedAt);
     const startedAt = now();
     turns.update(task.id, turn.turn, { status: 'running', startedAt });
-    const current = save(task.id, { status: 'in-progress', attempt, startedAt, finishedAt: null, errorMessage: null, agentPid: null, noChanges: null });
+    const current = save(task.id, { status: 'in-progress', attempt, startedAt, finishedAt: null, errorMessage: null, agentPid: null, noChanges: null, check: null });
     const controller = new AbortController();
     const run: ActiveRun = { attempt, agent: task.agent, runner: task.runner ?? 'local', controller, done: Promise.resolve() };
     const requestsOfRun = requests.forRun(current);
@@ -157,7 +157,7 @@ export function createTaskRuns(deps: TaskRunsDeps): TaskRuns {
     const finishedAt = now();
     turns.update(id, turn, { status: outcome.status, finishedAt, ...(outcome.output && { output: outcome.output }), ...(outcome.status === 'completed' && outcome.commit !== undefined && { commit: outcome.commit }) });
     // A turn that changed nothing keeps the commit of an earlier turn (the branch's tip); a first turn has none.
-    if (outcome.status === 'completed') save(id, { status: 'completed', commit: outcome.commit ?? (turn === 1 ? null : undefined), noChanges: outcome.noChanges ?? null, finishedAt });
+    if (outcome.status === 'completed') save(id, { status: 'completed', commit: outcome.commit ?? (turn === 1 ? null : undefined), noChanges: outcome.noChanges ?? null, check: outcome.check ?? null, finishedAt });
     else if (outcome.status === 'error') log(save(id, { status: 'error', errorMessage: outcome.message, finishedAt }), outcome.message, 'error');
     else save(id, { status: 'cancelled', finishedAt });
     schedule();

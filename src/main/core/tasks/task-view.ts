@@ -43,6 +43,7 @@ export function toSummary(task: TaskRecord, openQuestions: readonly OpenQuestion
     ...(task.noChanges !== undefined && { noChanges: task.noChanges }),
     // Only what was read of the current commit: a follow-up's new commit is read again.
     ...(task.attention !== undefined && task.attention.commit === task.commit && task.attention.files.length > 0 && { attention: task.attention.files }),
+    ...(task.check !== undefined && { check: task.check }),
   };
 }
 

@@ -8,6 +8,7 @@ import { BasePanel } from './base-panel';
 import { attentionFirst, filesInTreeOrder, fileTree } from './file-tree';
 import { ReviewActions } from './review-actions';
 import { PullRequestPanel } from './pull-request-panel';
+import { CheckPanel } from './check-panel';
 import '../../styles/diff.css';
 
 export function ChangesTab({ taskId }: { taskId: string }) {
@@ -34,6 +35,7 @@ export function ChangesTab({ taskId }: { taskId: string }) {
   return (
     <div className="changes">
       <ReviewActions taskId={taskId} />
+      <CheckPanel taskId={taskId} />
       <PullRequestPanel taskId={taskId} />
       <BasePanel taskId={taskId} />
       <div className="diff-toolbar">
