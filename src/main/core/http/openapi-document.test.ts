@@ -48,7 +48,9 @@ describe('docs/openapi.json', () => {
     }
   });
 
-  it('stays small enough to read and generate from (at most 250 KB)', () => {
-    expect(Buffer.byteLength(openApiText())).toBeLessThanOrEqual(250 * 1024);
+  // The budget catches schemas inlined again (the document was 1.2 MB before components); it grows with the contract
+  // (216 KB then, 251 KB before attempts and checks).
+  it('stays small enough to read and generate from (at most 260 KB)', () => {
+    expect(Buffer.byteLength(openApiText())).toBeLessThanOrEqual(260 * 1024);
   });
 });

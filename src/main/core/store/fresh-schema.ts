@@ -5,7 +5,7 @@
 
 /** The schema after `version` migrations; update both together when adding a migration (the test says if not). */
 export const FRESH_SCHEMA = {
-  version: 20,
+  version: 21,
   sql: `
   CREATE TABLE tasks (
     repo             TEXT    NOT NULL,
@@ -46,6 +46,8 @@ export const FRESH_SCHEMA = {
     no_changes       TEXT,
     attention        TEXT,
     check_result     TEXT,
+    attempts         TEXT,
+    attempt_of       TEXT,
     PRIMARY KEY (repo, id)
   );
   CREATE INDEX tasks_by_seq ON tasks (repo, seq);

@@ -208,4 +208,10 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE tasks ADD COLUMN check_result TEXT;
   `,
+  // 21: attempts. On a task submitted with several: JSON of its plan (agents, how one is chosen, the one chosen, each
+  // attempt's diff stats); on each attempt's own task: JSON {task, n} of the task it is an attempt of.
+  `
+  ALTER TABLE tasks ADD COLUMN attempts TEXT;
+  ALTER TABLE tasks ADD COLUMN attempt_of TEXT;
+  `,
 ];

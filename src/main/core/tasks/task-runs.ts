@@ -48,6 +48,8 @@ export interface TaskRunsDeps {
   config: { readonly concurrency: number; readonly clientVersion: string };
   /** The repository's cleanup in the task's worktree before a new run retires it. */
   cleanUp(task: TaskRecord): Promise<void>;
+  /** An attempt's run started or ended (./task-attempts.ts). */
+  attemptChanged?(attempt: TaskRecord): void;
   now(): Date;
 }
 
@@ -85,6 +87,9 @@ export function createTaskRuns(deps: TaskRunsDeps): TaskRuns {
     if (!started || stopping) return;
     let held = false;
     const mayStart = (task: GraphNode, picked: readonly GraphNode[]) => {
+      // A task with attempts runs no agent itself until one is kept: its attempts are the tasks that run.
+      const plan = tasks.get(task.id)?.attempts;
+      if (plan && plan.chosen === undefined) return false;
       const reason = heldBy(task, picked);
       held ||= reason !== undefined;
       return reason === undefined;
@@ -103,6 +108,7 @@ export function createTaskRuns(deps: TaskRunsDeps): TaskRuns {
     const startedAt = now();
     turns.update(task.id, turn.turn, { status: 'running', startedAt });
     const current = save(task.id, { status: 'in-progress', attempt, startedAt, finishedAt: null, errorMessage: null, agentPid: null, noChanges: null, check: null });
+    if (current.attemptOf) deps.attemptChanged?.(current);
     const controller = new AbortController();
     const run: ActiveRun = { attempt, agent: task.agent, runner: task.runner ?? 'local', controller, done: Promise.resolve() };
     const requestsOfRun = requests.forRun(current);
@@ -160,6 +166,8 @@ export function createTaskRuns(deps: TaskRunsDeps): TaskRuns {
     if (outcome.status === 'completed') save(id, { status: 'completed', commit: outcome.commit ?? (turn === 1 ? null : undefined), noChanges: outcome.noChanges ?? null, check: outcome.check ?? null, finishedAt });
     else if (outcome.status === 'error') log(save(id, { status: 'error', errorMessage: outcome.message, finishedAt }), outcome.message, 'error');
     else save(id, { status: 'cancelled', finishedAt });
+    const finished = tasks.get(id);
+    if (finished?.attemptOf) deps.attemptChanged?.(finished);
     schedule();
   }
 

@@ -24,6 +24,7 @@ import { recoverInterruptedTasks } from './task-recovery';
 import { sandboxFor, singleRepo, type TaskRepos } from './task-repos';
 import { createTaskReview, type TaskReview } from './task-review';
 import { createTaskArchive, type TaskArchive } from './task-archive';
+import { createTaskAttempts, type TaskAttempts } from './task-attempts';
 import { createTaskBaseUpdates, type TaskBaseUpdates } from './task-base-updates';
 import { createTaskPullRequests, type TaskPullRequests } from './task-pull-requests';
 import type { RunContext, RunOutcome } from './task-runner';
@@ -91,17 +92,22 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
   });
 
   const grants = deps.grants ?? createMemoryTaskGrants();
+  const gitOf = (task: TaskRecord) => repos.of(task.repo).git;
+  // Runs tell attempts when theirs start and end, and attempts stop runs: each reaches the other when called, not when made.
+  const attempts: TaskAttempts = createTaskAttempts({
+    records, gitOf, cleanUp, withTaskLock, runs: { stopRun: (id) => runs.stopRun(id), schedule: () => runs.schedule() },
+  });
   const runs = createTaskRuns({
     records, gate, grants, agents, repos, sandbox, runners, config, cleanUp, now, run: deps.run, limits: deps.limits, commandMode: deps.commandMode,
+    attemptChanged: (attempt) => attempts.changed(attempt),
   });
   const { schedule } = runs;
   const atomically = deps.transaction ?? (async <T>(work: () => T): Promise<T> => work());
-  const submissions = createTaskSubmissions({ records, runs, grants, agents, repos, runners, withTaskLock, atomically, config });
+  const submissions = createTaskSubmissions({ records, runs, grants, agents, repos, runners, withTaskLock, atomically, config, attempts });
   const { submit, followUp } = submissions;
-  const gitOf = (task: TaskRecord) => repos.of(task.repo).git;
   const review = createTaskReview({
     gitOf, mustGet, save, log, withTaskLock, submit, cleanUp, now, pushAfterApprove: () => config.pushAfterApprove ?? null, attentionGlobs: deps.attentionGlobs,
-    keep: (id, patch) => tasks.update(id, patch),
+    keep: (id, patch) => tasks.update(id, patch), workIdOf: (task) => attempts.workIdOf(task),
   });
 
   return {
@@ -124,8 +130,11 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
     proposals: createTaskProposals({ find: (id) => tasks.get(id), mustGet, submit, save, log, withTaskLock, schedule, gate, now: records.now }),
     ...createTaskSettings(config, { agents, changed: schedule }),
     ...createTaskSessions({ records, runs }),
-    ...createTaskReads({ records, runs, confines: (agent) => sandbox.confines(agent) }),
-    recover: () => recoverInterruptedTasks({ graph: records.graph, mustGet, agents, gate, save, log }),
+    ...createTaskReads({ records, runs, confines: (agent) => sandbox.confines(agent), attemptsOf: (task) => attempts.viewsOf(task) }),
+    async recover() {
+      await recoverInterruptedTasks({ graph: records.graph, mustGet, agents, gate, save, log });
+      attempts.resume();
+    },
     start: runs.start,
     shutdown: runs.shutdown,
   };

@@ -1,6 +1,6 @@
 // How a stored task is shown to clients: the summary `GET /` lists and the detail of `GET /tasks/<id>`. Pure.
 import type { OpenQuestion } from '../../../shared/questions';
-import { firstLineOf, type TaskDetail, type TaskSummary } from '../../../shared/task';
+import { firstLineOf, type AttemptView, type TaskDetail, type TaskSummary } from '../../../shared/task';
 import type { TaskRecord } from '../store/tasks-repo';
 import type { TurnRecord } from '../store/turns-repo';
 import { blockedReason, unmetDependencies } from './dependency-graph';
@@ -44,6 +44,7 @@ export function toSummary(task: TaskRecord, openQuestions: readonly OpenQuestion
     // Only what was read of the current commit: a follow-up's new commit is read again.
     ...(task.attention !== undefined && task.attention.commit === task.commit && task.attention.files.length > 0 && { attention: task.attention.files }),
     ...(task.check !== undefined && { check: task.check }),
+    ...(task.attemptOf !== undefined && { attemptOf: task.attemptOf }),
   };
 }
 
@@ -54,6 +55,8 @@ export interface DetailFacts {
   /** Why a ready task still waits (an agent's rate limit), if it does. */
   heldBy?: string;
   unsandboxed?: boolean;
+  /** A task with attempts: each one as it stands (./task-attempts.ts). */
+  attempts?: AttemptView[];
 }
 
 export function toDetail(task: TaskRecord, facts: DetailFacts): TaskDetail {
@@ -75,5 +78,7 @@ export function toDetail(task: TaskRecord, facts: DetailFacts): TaskDetail {
       turn, prompt, status, requestedAt,
       ...(commit !== undefined && { commit }), ...(startedAt !== undefined && { startedAt }), ...(finishedAt !== undefined && { finishedAt }),
     })),
+    ...(facts.attempts !== undefined && { attempts: facts.attempts }),
+    ...(task.attempts?.choose !== undefined && { choose: task.attempts.choose }),
   };
 }
