@@ -126,16 +126,21 @@ describe('a task with attempts', () => {
   });
 
   it('replaces every attempt when the same id is submitted again', async () => {
-    const d = await openDesk();
+    const d = await openDesk({ concurrency: 3 });
     await d.api('POST', '/', { id: 'again', prompt: 'sleep 30000\nwrite old.txt x', attempts: [{}, {}, {}] });
-    await expect.poll(async () => (await detail(d, 'again')).status, { timeout: 15_000 }).toBe('in-progress');
+    await expect.poll(async () => (await detail(d, 'again~attempt-3')).worktreePath, { timeout: 15_000 }).toBeDefined();
+    const thirdBranch = (await detail(d, 'again~attempt-3')).branch;
+    expect(branchExists(d, thirdBranch)).toBe(true);
     await d.api('POST', '/', { id: 'again', prompt: 'write new.txt y', attempts: [{}, {}] });
     await d.waitForStatus('again', 'awaiting-input', 30_000);
     const task = await detail(d, 'again');
     expect(task.attempts).toHaveLength(2);
     for (const attempt of task.attempts) expect(git(d.repo, 'show', '--name-only', '--format=', attempt.commit).trim()).toBe('new.txt');
-    // The third attempt of the earlier submission was stopped, not left running.
-    expect((await detail(d, 'again~attempt-3')).status).toBe('cancelled');
+    // The third attempt of the earlier submission was stopped, not left running, and retired.
+    const third = await detail(d, 'again~attempt-3');
+    expect(third.status).toBe('cancelled');
+    expect(third.worktreePath).toBeUndefined();
+    expect(branchExists(d, thirdBranch)).toBe(false);
     expect((await d.api('GET', '/')).json.tasks.map((t: { id: string }) => t.id)).toEqual(['again']);
   });
 

@@ -16,8 +16,11 @@ export interface TaskAttempts {
   attemptsOf(task: TaskRecord): (TaskRecord | undefined)[];
   /** An attempt's task changed (its run started or ended): the task it is an attempt of follows. */
   changed(attempt: TaskRecord): void;
-  /** Stops every attempt of the task and marks those still active cancelled; the task follows none of it. */
-  stopAll(task: TaskRecord): Promise<void>;
+  /**
+   * Stops every attempt of the task and marks those still active cancelled; the task follows none of it. Attempts
+   * numbered `retireFrom` and up (a new submission has fewer, or none) are retired too: branch archived, worktree removed.
+   */
+  stopAll(task: TaskRecord, retireFrom?: number): Promise<void>;
   /**
    * After a restart (once recovery re-queued what ran): each task whose attempts are not decided follows them again,
    * so one whose attempts had all ended asks again which to keep (questions live in memory).
@@ -132,16 +135,21 @@ export function createTaskAttempts(deps: TaskAttemptsDeps): TaskAttempts {
 
   async function retireOthers(parent: TaskRecord, keptN: number): Promise<void> {
     for (const attempt of attemptsOf(parent)) {
-      if (!attempt?.attemptOf || attempt.attemptOf.n === keptN) continue;
-      await deps.runs.stopRun(attempt.id);
-      const current = tasks.get(attempt.id) as TaskRecord;
-      if (isActive(current.status)) save(attempt.id, { status: 'cancelled', finishedAt: now(), agentPid: null });
-      if (current.worktreePath === undefined) continue;
-      await deps.cleanUp(current).catch(() => undefined);
-      const { archiveRef } = await deps.gitOf(current).retire(current.id).catch((): { archiveRef?: string } => ({}));
-      save(current.id, { worktreePath: null, review: 'rejected' });
-      log(parent, archiveRef ? `Attempt ${current.attemptOf?.n} not kept: its work is kept under ${archiveRef}.` : `Attempt ${current.attemptOf?.n} not kept.`);
+      if (attempt?.attemptOf && attempt.attemptOf.n !== keptN) await retireAttempt(parent, attempt, 'not kept');
     }
+  }
+
+  /** Stops the attempt, archives its branch and removes its worktree (the repository's cleanup first). */
+  async function retireAttempt(parent: TaskRecord, attempt: TaskRecord, why: string): Promise<void> {
+    await deps.runs.stopRun(attempt.id);
+    const current = tasks.get(attempt.id) as TaskRecord;
+    if (isActive(current.status)) save(attempt.id, { status: 'cancelled', finishedAt: now(), agentPid: null });
+    if (current.worktreePath === undefined) return;
+    await deps.cleanUp(current).catch(() => undefined);
+    const { archiveRef } = await deps.gitOf(current).retire(current.id).catch((): { archiveRef?: string } => ({}));
+    save(current.id, { worktreePath: null, review: 'rejected' });
+    const n = current.attemptOf?.n;
+    log(parent, archiveRef ? `Attempt ${n} ${why}: its work is kept under ${archiveRef}.` : `Attempt ${n} ${why}.`);
   }
 
   return {
@@ -167,12 +175,16 @@ export function createTaskAttempts(deps: TaskAttemptsDeps): TaskAttempts {
         });
       following.set(parent.id, next);
     },
-    async stopAll(task) {
+    async stopAll(task, retireFrom) {
       stopping.add(task.id);
       try {
         questions.cancelAll(task.id);
         for (const attempt of attemptsOf(task)) {
-          if (!attempt) continue;
+          if (!attempt?.attemptOf) continue;
+          if (retireFrom !== undefined && attempt.attemptOf.n >= retireFrom) {
+            await retireAttempt(task, attempt, 'dropped by the new submission');
+            continue;
+          }
           await deps.runs.stopRun(attempt.id);
           const current = tasks.get(attempt.id) as TaskRecord;
           if (isActive(current.status)) save(attempt.id, { status: 'cancelled', finishedAt: now(), agentPid: null });

@@ -61,7 +61,8 @@ export function createTaskSubmissions(deps: TaskSubmissionsDeps): TaskSubmission
       return withTaskLock(input.id, async () => {
         const previous = tasks.get(input.id);
         if (previous) {
-          if (previous.attempts) await deps.attempts.stopAll(previous);
+          // Attempts the new submission has again are replaced by its own (their branches archived when each starts).
+          if (previous.attempts) await deps.attempts.stopAll(previous, (plan?.agents.length ?? 0) + 1);
           await stopRun(input.id);
           await retireInOtherRepo(previous, repo.name, repos);
           // The graph may have changed while the old run was stopping.
