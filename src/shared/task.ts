@@ -201,6 +201,19 @@ export const AttemptView = lazySchema(() => z.object({
 }));
 export type AttemptView = z.infer<typeof AttemptView>;
 
+/** An attempt as a card shows it: its agent, status, what it changed, its check. */
+export const AttemptBrief = lazySchema(() => z.object({
+  n: z.number().int().positive(),
+  agent: z.string(),
+  status: TaskStatus,
+  /** Lines its commit added and removed, once it completed. */
+  additions: z.number().int().nonnegative().optional(),
+  deletions: z.number().int().nonnegative().optional(),
+  check: z.enum(['passed', 'failed', 'error']).optional(),
+  chosen: z.literal(true).optional(),
+}));
+export type AttemptBrief = z.infer<typeof AttemptBrief>;
+
 /** One task as listed by `GET /` (the AA fields, then ours). */
 export const TaskSummary = lazySchema(() => z.object({
   id: z.string(),
@@ -260,6 +273,8 @@ export const TaskSummary = lazySchema(() => z.object({
   attention: z.array(AttentionFile).optional(),
   /** The repository's check on the latest turn's work, once it ran (present only when the repository has a `check`). */
   check: CheckResult.optional(),
+  /** A task submitted with attempts: each one in brief (GET /tasks/<id> has them in full). */
+  attemptsBrief: z.array(AttemptBrief).optional(),
   /** On an attempt's own task (never listed): the task it is an attempt of, and its number. */
   attemptOf: z.object({ task: z.string(), n: z.number().int().positive() }).optional(),
 }));

@@ -19,7 +19,7 @@ describe('a task with attempts', () => {
   it('runs each attempt at once in its own worktree and branch, asks which to keep, and keeps the one answered over HTTP', async () => {
     const d = await openDesk({ concurrency: 3, agents: [scriptedAgent(), kandevScriptedAgent()], policy: policyAllowing('execute') });
     const submitted = await d.api('POST', '/', {
-      id: 'pick', prompt: 'run sleep 1\nrun basename "$PWD" > where.txt',
+      id: 'pick', prompt: 'sleep 3000\nrun basename "$PWD" > where.txt',
       attempts: [{}, { agent: 'scripted-kandev' }, { agent: 'scripted' }],
     });
     expect(submitted.status).toBe(202);
@@ -40,8 +40,10 @@ describe('a task with attempts', () => {
     }
     expect(waiting.openQuestions).toHaveLength(1);
     expect(waiting.openQuestions[0].options.map((o: { optionId: string }) => o.optionId)).toEqual(['attempt-1', 'attempt-2', 'attempt-3']);
-    // The list shows the task once; its attempts are its own.
-    expect((await d.api('GET', '/')).json.tasks.map((t: { id: string }) => t.id)).toEqual(['pick']);
+    // The list shows the task once, its attempts in brief; their own tasks are not listed.
+    const listed = (await d.api('GET', '/')).json.tasks;
+    expect(listed.map((t: { id: string }) => t.id)).toEqual(['pick']);
+    expect(listed[0].attemptsBrief).toEqual([1, 2, 3].map((n) => ({ n, agent: n === 2 ? 'scripted-kandev' : 'scripted', status: 'completed', additions: 1, deletions: 0 })));
 
     const worktreeOf1 = (await detail(d, 'pick~attempt-1')).worktreePath;
     expect((await d.api('POST', '/tasks/pick/input', { optionId: 'attempt-9' })).status).toBe(400);
@@ -52,8 +54,9 @@ describe('a task with attempts', () => {
     expect(kept.branch).toBe(branches[1]);
     expect(kept.agent).toBe('scripted-kandev');
     expect(kept.attempts[1].chosen).toBe(true);
+    expect(kept.attemptsBrief[1]).toMatchObject({ n: 2, chosen: true });
     // The others' branches are archived and their worktrees gone; the kept one stays for review.
-    await expect.poll(() => branchExists(d, branches[0]) || branchExists(d, branches[2])).toBe(false);
+    await expect.poll(() => branchExists(d, branches[0]) || branchExists(d, branches[2]), { timeout: 15_000 }).toBe(false);
     expect(existsSync(worktreeOf1)).toBe(false);
     expect(branchExists(d, branches[1])).toBe(true);
     expect(git(d.repo, 'for-each-ref', '--format=%(objectname)', 'refs/desk/archive/').split('\n')).toEqual(expect.arrayContaining([waiting.attempts[0].commit, waiting.attempts[2].commit]));
@@ -90,7 +93,7 @@ describe('a task with attempts', () => {
     expect(task.choose).toBe('first');
     expect(task.attempts[1]).toMatchObject({ chosen: true, status: 'completed' });
     expect(task.commit).toBe(task.attempts[1].commit);
-    await expect.poll(async () => (await detail(d, 'race')).attempts[0].status).toBe('cancelled');
+    await expect.poll(async () => (await detail(d, 'race')).attempts[0].status, { timeout: 15_000 }).toBe('cancelled');
     expect((await detail(d, 'race~attempt-1')).agentPid).toBeUndefined();
   });
 

@@ -66,7 +66,7 @@ export function createTaskAttempts(deps: TaskAttemptsDeps): TaskAttempts {
     // Read again after the diff: another attempt may have written the plan meanwhile.
     const current = tasks.get(parent.id);
     if (!current?.attempts) return;
-    tasks.update(parent.id, { attempts: { ...current.attempts, stats: { ...current.attempts.stats, [attempt.attemptOf.n]: stats } } });
+    save(parent.id, { attempts: { ...current.attempts, stats: { ...current.attempts.stats, [attempt.attemptOf.n]: stats } } });
   }
 
   function follow(parentId: string): void {

@@ -46,7 +46,7 @@ export function createTaskReads(deps: TaskReadsDeps): TaskReads {
         unsandboxed: !deps.confines(task.agent),
         stateOf: graph.stateOf, openQuestions: questions.forTask(id), turns: turnsOfTask(task, turns.list(id)),
         ...(task.status === 'queued' && { heldBy: deps.runs.heldBy(task) }),
-        ...(task.attempts && deps.attemptsOf && { attempts: deps.attemptsOf(task) }),
+        ...(task.attempts && deps.attemptsOf && { attempts: deps.attemptsOf(task), attemptsBrief: summaryOf(task).attemptsBrief }),
       });
     },
   };

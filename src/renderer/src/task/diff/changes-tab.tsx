@@ -9,6 +9,7 @@ import { attentionFirst, filesInTreeOrder, fileTree } from './file-tree';
 import { ReviewActions } from './review-actions';
 import { PullRequestPanel } from './pull-request-panel';
 import { CheckPanel } from './check-panel';
+import { AttemptsPanel } from './attempts-panel';
 import '../../styles/diff.css';
 
 export function ChangesTab({ taskId }: { taskId: string }) {
@@ -35,6 +36,7 @@ export function ChangesTab({ taskId }: { taskId: string }) {
   return (
     <div className="changes">
       <ReviewActions taskId={taskId} />
+      <AttemptsPanel taskId={taskId} />
       <CheckPanel taskId={taskId} />
       <PullRequestPanel taskId={taskId} />
       <BasePanel taskId={taskId} />
