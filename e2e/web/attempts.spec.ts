@@ -27,6 +27,32 @@ describe.skipIf(unavailable !== undefined)(`attempts on the board${unavailable ?
     await desk?.stop();
   });
 
+  it('submits several attempts from New task, picked agent by agent, and keeps the first to complete', { timeout: 120_000 }, async () => {
+    desk = await serveDesk();
+    page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    page.setDefaultTimeout(20_000);
+    await page.goto(desk.boardUrl);
+    await page.getByRole('button', { name: 'New task' }).click();
+    const form = page.getByRole('dialog', { name: 'New task' });
+    await form.getByLabel('Prompt').fill('Greet\nwrite src/app.js export const greet = () => "hey";');
+    await form.getByLabel('Task id').fill('several');
+    await form.getByText('Several attempts').click();
+    await form.getByLabel('Runs of Scripted agent').fill('1');
+    await form.getByRole('button', { name: 'Create task' }).click();
+    // One run is not several: the dialog says so and submits nothing.
+    await form.getByRole('alert').getByText('Pick at least 2 runs').waitFor();
+    await form.getByLabel('Runs of Scripted agent').fill('3');
+    await form.getByLabel('Keep').selectOption('first');
+    await form.getByRole('button', { name: 'Create task' }).click();
+    await form.waitFor({ state: 'detached' });
+
+    await page.getByRole('region', { name: 'Review', exact: true }).getByRole('article', { name: 'Task several', exact: true }).waitFor({ timeout: 30_000 });
+    const task = (await desk.api('GET', '/tasks/several')).json;
+    expect(task.choose).toBe('first');
+    expect(task.attempts.map((a: { agent: string }) => a.agent)).toEqual(['scripted', 'scripted', 'scripted']);
+    expect(task.attempts.filter((a: { chosen?: boolean }) => a.chosen)).toHaveLength(1);
+  });
+
   it('lists the attempts on the card, compares them in Review and keeps the one chosen from the keyboard', { timeout: 120_000 }, async () => {
     desk = await serveDesk();
     page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
