@@ -203,6 +203,10 @@ describe('the attempt kept', () => {
     expect((await d.api('POST', '/tasks/kept/reject')).status).toBe(200);
     expect(branchExists(d, chosen.branch)).toBe(false);
     expect(git(d.repo, 'for-each-ref', '--format=%(objectname)', 'refs/desk/archive/')).toContain(followed.commit);
+    // Run again, it runs every attempt again and asks anew.
+    expect((await d.api('POST', '/tasks/kept/rerun')).status).toBe(202);
+    await d.waitForStatus('kept', 'awaiting-input', 30_000);
+    expect((await detail(d, 'kept')).attempts.map((a: { status: string; chosen?: boolean }) => [a.status, a.chosen])).toEqual([['completed', undefined], ['completed', undefined]]);
   });
 });
 

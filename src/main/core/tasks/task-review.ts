@@ -132,7 +132,9 @@ export function createTaskReview(deps: TaskReviewDeps): TaskReview {
 
     async rerun(id) {
       const task = deps.mustGet(id);
-      return deps.submit({ id, prompt: task.prompt, dependencies: task.dependencies, agent: task.agent, ...(task.repo !== undefined && { repo: task.repo }) });
+      // A task with attempts runs them all again, each with its agent.
+      const attempts = task.attempts && { attempts: task.attempts.agents.map((agent) => ({ agent })), ...(task.attempts.choose && { choose: task.attempts.choose }) };
+      return deps.submit({ id, prompt: task.prompt, dependencies: task.dependencies, agent: task.agent, ...(task.repo !== undefined && { repo: task.repo }), ...attempts });
     },
   };
 }
