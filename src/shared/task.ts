@@ -70,6 +70,8 @@ export const SubmitTask = lazySchema(() => z.object({
   attempts: z.array(AttemptEntry)
     .min(MIN_ATTEMPTS, `must list at least ${MIN_ATTEMPTS} attempts`).max(MAX_ATTEMPTS, `must list at most ${MAX_ATTEMPTS} attempts`).optional(),
   choose: ChooseAttempt.optional(),
+  /** Not yet: an agent that recommends an attempt. Refused, so a client asking for one is not silently given none. */
+  judge: z.never({ error: 'is not supported yet: leave it out, and choose among the attempts yourself' }).optional(),
 }).refine((task) => task.choose === undefined || task.attempts !== undefined, { path: ['choose'], message: 'is only for a task with attempts' })
   .refine((task) => !ATTEMPT_ID_PATTERN.test(task.id), { path: ['id'], message: 'must not end in ~attempt-<n> (the desk names attempts so)' }));
 export type SubmitTask = z.infer<typeof SubmitTask>;
