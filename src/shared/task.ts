@@ -196,6 +196,8 @@ export const AttemptView = lazySchema(() => z.object({
   additions: z.number().int().nonnegative(),
   deletions: z.number().int().nonnegative(),
   workingMs: z.number().int().nonnegative(),
+  /** The tokens its turn took, where its agent reported them. */
+  tokens: z.number().int().nonnegative().optional(),
   check: CheckResult.optional(),
   errorMessage: z.string().optional(),
   /** Present on the attempt kept. */

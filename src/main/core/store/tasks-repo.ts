@@ -75,6 +75,8 @@ export interface AttemptsPlan {
   chosen?: number;
   /** What each completed attempt's commit changed, by attempt number. */
   stats: Record<string, { filesChanged: number; additions: number; deletions: number }>;
+  /** The tokens each attempt's turn took, by attempt number, where its agent reported them. */
+  tokens?: Record<string, number>;
 }
 
 export interface AttemptOf { task: string; n: number }

@@ -66,6 +66,13 @@ describe('a task with attempts', () => {
     expect(git(d.repo, 'show', 'main:where.txt').trim()).toContain('attempt-2');
   });
 
+  it('shows the tokens each attempt took, as its agent reported them', async () => {
+    const d = await openDesk();
+    await d.api('POST', '/', { id: 'counted', prompt: 'usage 100 20\nwrite a.txt a', attempts: [{}, {}] });
+    await d.waitForStatus('counted', 'awaiting-input', 30_000);
+    expect((await detail(d, 'counted')).attempts.map((a: { tokens?: number }) => a.tokens)).toEqual([120, 120]);
+  });
+
   it('ends in error when no attempt completed', async () => {
     const d = await openDesk();
     await d.api('POST', '/', { id: 'doomed', prompt: 'fail nothing works', attempts: [{}, {}] });

@@ -14,8 +14,8 @@ export interface TaskAttempts {
   planOf(input: SubmitTask, taskAgent: string): AttemptsPlan | undefined;
   /** The attempts' own tasks of a task, as their records say (undefined for an attempt not stored). */
   attemptsOf(task: TaskRecord): (TaskRecord | undefined)[];
-  /** An attempt's task changed (its run started or ended): the task it is an attempt of follows. */
-  changed(attempt: TaskRecord): void;
+  /** An attempt's task changed (its run started or ended, `tokens` what it took): the task it is an attempt of follows. */
+  changed(attempt: TaskRecord, facts?: { tokens?: number }): void;
   /**
    * Stops every attempt of the task and marks those still active cancelled; the task follows none of it. Attempts
    * numbered `retireFrom` and up (a new submission has fewer, or none) are retired too: branch archived, worktree removed.
@@ -57,16 +57,23 @@ export function createTaskAttempts(deps: TaskAttemptsDeps): TaskAttempts {
   const attemptsOf = (task: TaskRecord) => (task.attempts?.agents ?? []).map((_, index) => tasks.get(attemptTaskId(task.id, index + 1)));
   const parentOf = (attempt: TaskRecord) => (attempt.attemptOf ? tasks.get(attempt.attemptOf.task) : undefined);
 
-  async function noteStats(attempt: TaskRecord): Promise<void> {
+  /** Notes on the task's plan what a finished attempt changed (read from git) and the tokens it took. */
+  async function noteStats(attempt: TaskRecord, tokens: number | undefined): Promise<void> {
     const parent = parentOf(attempt);
-    if (!parent?.attempts || !attempt.attemptOf || !attempt.baseCommit || !attempt.commit) return;
-    const diff = await deps.gitOf(attempt).diff(attempt.baseCommit, attempt.commit).catch(() => undefined);
-    if (!diff) return;
-    const stats = { filesChanged: diff.files.length, additions: diff.files.reduce((sum, f) => sum + f.additions, 0), deletions: diff.files.reduce((sum, f) => sum + f.deletions, 0) };
+    const n = attempt.attemptOf?.n;
+    if (!parent?.attempts || n === undefined) return;
+    const diff = attempt.status === 'completed' && attempt.baseCommit && attempt.commit
+      ? await deps.gitOf(attempt).diff(attempt.baseCommit, attempt.commit).catch(() => undefined) : undefined;
+    if (!diff && tokens === undefined) return;
     // Read again after the diff: another attempt may have written the plan meanwhile.
-    const current = tasks.get(parent.id);
-    if (!current?.attempts) return;
-    save(parent.id, { attempts: { ...current.attempts, stats: { ...current.attempts.stats, [attempt.attemptOf.n]: stats } } });
+    const current = tasks.get(parent.id)?.attempts;
+    if (!current) return;
+    const stats = diff && { filesChanged: diff.files.length, additions: diff.files.reduce((sum, f) => sum + f.additions, 0), deletions: diff.files.reduce((sum, f) => sum + f.deletions, 0) };
+    save(parent.id, { attempts: {
+      ...current,
+      ...(stats && { stats: { ...current.stats, [n]: stats } }),
+      ...(tokens !== undefined && { tokens: { ...current.tokens, [n]: tokens } }),
+    } });
   }
 
   function follow(parentId: string): void {
@@ -158,7 +165,7 @@ export function createTaskAttempts(deps: TaskAttemptsDeps): TaskAttempts {
       return { agents: input.attempts.map((entry) => entry.agent ?? taskAgent), ...(input.choose && { choose: input.choose }), stats: {} };
     },
     attemptsOf,
-    changed(attempt) {
+    changed(attempt, facts = {}) {
       const parent = parentOf(attempt);
       if (!parent) return;
       // One after the other per task, and only the last change queued decides: a decision is made once every
@@ -166,7 +173,7 @@ export function createTaskAttempts(deps: TaskAttemptsDeps): TaskAttempts {
       const previous = following.get(parent.id) ?? Promise.resolve();
       const last = () => following.get(parent.id) === next;
       const next: Promise<void> = previous
-        .then(() => (attempt.status === 'completed' && attempt.commit ? noteStats(attempt) : undefined))
+        .then(() => noteStats(attempt, facts.tokens))
         .catch(() => undefined)
         .then(() => {
           if (!last()) return;
@@ -208,6 +215,7 @@ export function createTaskAttempts(deps: TaskAttemptsDeps): TaskAttempts {
           branch: attempt?.branch ?? deps.gitOf(task).branchFor(attemptTaskId(task.id, n)),
           ...(attempt?.commit !== undefined && { commit: attempt.commit }),
           ...stats, workingMs: attempt?.workingMs ?? 0,
+          ...(plan.tokens?.[n] !== undefined && { tokens: plan.tokens[n] }),
           ...(attempt?.check !== undefined && { check: attempt.check }),
           ...(attempt?.errorMessage !== undefined && { errorMessage: attempt.errorMessage }),
           ...(plan.chosen === n && { chosen: true as const }),

@@ -48,12 +48,12 @@ export interface TaskRunsDeps {
   config: { readonly concurrency: number; readonly clientVersion: string };
   /** The repository's cleanup in the task's worktree before a new run retires it. */
   cleanUp(task: TaskRecord): Promise<void>;
-  /** An attempt's run started or ended (./task-attempts.ts). */
-  attemptChanged?(attempt: TaskRecord): void;
+  /** An attempt's run started or ended (./task-attempts.ts); `tokens`: what its turn took, as its agent reported. */
+  attemptChanged?(attempt: TaskRecord, facts?: { tokens?: number }): void;
   now(): Date;
 }
 
-interface ActiveRun { attempt: number; agent: string; runner: RunnerKind; controller: AbortController; done: Promise<void>; session?: AgentSession }
+interface ActiveRun { attempt: number; agent: string; runner: RunnerKind; controller: AbortController; done: Promise<void>; session?: AgentSession; tokens?: number }
 
 /** Rate limits free up with time, not with events: look again this often while anything is held back. */
 const RATE_LIMIT_RECHECK_MS = 30_000;
@@ -125,7 +125,10 @@ export function createTaskRuns(deps: TaskRunsDeps): TaskRuns {
       ...(deps.commandMode && { commandMode: deps.commandMode(task.agent) }),
       // Who the agent says it is shows on its card at once; the other facts of a run are the desk's own.
       update: (patch) => { if (isCurrent(task.id, attempt)) (patch.agentInfo ? save : tasks.update)(task.id, patch); },
-      record: (event) => record(task.id, attempt, event),
+      record: (event) => {
+        if (event.type === 'agent' && event.update.kind === 'turn-usage') run.tokens = (run.tokens ?? 0) + event.update.totalTokens;
+        record(task.id, attempt, event);
+      },
       onSession: (session) => { run.session = session; },
       decidePermission: (request, worktree) => requestsOfRun.permission(request, worktree),
       elicit: (request) => requestsOfRun.elicitation(request, tasks.get(task.id)?.worktreePath ?? ''),
@@ -142,7 +145,7 @@ export function createTaskRuns(deps: TaskRunsDeps): TaskRuns {
     };
     run.done = deps.run(context)
       .catch((error: unknown): RunOutcome => ({ status: 'error', message: error instanceof Error ? error.message : String(error) }))
-      .then((outcome) => finishRun(task.id, attempt, turn.turn, outcome));
+      .then((outcome) => finishRun(task.id, attempt, turn.turn, outcome, run.tokens));
     running.set(task.id, run);
   }
 
@@ -151,7 +154,7 @@ export function createTaskRuns(deps: TaskRunsDeps): TaskRuns {
     return current !== undefined && current.attempt === attempt && isActive(current.status);
   }
 
-  function finishRun(id: string, attempt: number, turn: number, outcome: RunOutcome): void {
+  function finishRun(id: string, attempt: number, turn: number, outcome: RunOutcome, tokens?: number): void {
     if (running.get(id)?.attempt === attempt) running.delete(id);
     if (!isCurrent(id, attempt)) return;
     const current = tasks.get(id) as TaskRecord;
@@ -167,7 +170,7 @@ export function createTaskRuns(deps: TaskRunsDeps): TaskRuns {
     else if (outcome.status === 'error') log(save(id, { status: 'error', errorMessage: outcome.message, finishedAt }), outcome.message, 'error');
     else save(id, { status: 'cancelled', finishedAt });
     const finished = tasks.get(id);
-    if (finished?.attemptOf) deps.attemptChanged?.(finished);
+    if (finished?.attemptOf) deps.attemptChanged?.(finished, tokens === undefined ? {} : { tokens });
     schedule();
   }
 

@@ -99,7 +99,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
   });
   const runs = createTaskRuns({
     records, gate, grants, agents, repos, sandbox, runners, config, cleanUp, now, run: deps.run, limits: deps.limits, commandMode: deps.commandMode,
-    attemptChanged: (attempt) => attempts.changed(attempt),
+    attemptChanged: (attempt, facts) => attempts.changed(attempt, facts),
   });
   const { schedule } = runs;
   const atomically = deps.transaction ?? (async <T>(work: () => T): Promise<T> => work());

@@ -4,7 +4,8 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { OpenQuestion } from '../../../../shared/questions';
-import { resetDesk, seedDesk } from '../../state/test-desk';
+import { detailOf, resetDesk, seedDesk } from '../../state/test-desk';
+import { deskStore } from '../../state/store';
 import { summary } from '../../state/test-events';
 import { AttemptsPanel } from './attempts-panel';
 
@@ -32,6 +33,18 @@ describe('the attempts in Review', () => {
     expect(within(panel).queryByRole('button', { name: 'Keep attempt 2' })).toBeNull();
     await userEvent.click(within(panel).getByRole('button', { name: 'Keep attempt 3' }));
     expect(answer).toHaveBeenCalledWith('pick', { questionId: 'q1', optionId: 'attempt-3' });
+  });
+
+  it('shows each attempt\'s time and tokens once the task\'s detail is read', () => {
+    seedDesk([summary('pick', { status: 'awaiting-input', attemptsBrief })]);
+    deskStore.setState((state) => ({ details: { ...state.details, pick: detailOf(summary('pick'), { attempts: [
+      { n: 1, agent: 'scripted', status: 'completed', branch: 'b1', filesChanged: 2, additions: 4, deletions: 1, workingMs: 65_000, tokens: 12_345 },
+    ] }) } }));
+    render(<AttemptsPanel taskId="pick" />);
+    const first = screen.getByRole('listitem', { name: 'Attempt 1' }).textContent;
+    expect(first).toContain('+4 −1 in 2 files');
+    expect(first).toContain('1 min');
+    expect(first).toContain('12,345');
   });
 
   it('says which attempt was kept and offers no choice once made', () => {

@@ -1,4 +1,4 @@
-// A task's attempts side by side in Review: each one's agent, status, what it changed, its check and time, and, while
+// A task's attempts side by side in Review: each one's agent, status, what it changed, its check, time and tokens, and, while
 // the desk asks which to keep, "Keep attempt n" (the same answer as the question's option `attempt-<n>`).
 import { STATUS_LABELS } from '../../../../shared/task-status-labels';
 import { desk, useDesk } from '../../state/store';
@@ -30,6 +30,7 @@ export function AttemptsPanel({ taskId }: { taskId: string }) {
                 {attempt.additions !== undefined && <><dt>Changes</dt><dd>+{attempt.additions} −{attempt.deletions ?? 0}{more ? ` in ${more.filesChanged} ${more.filesChanged === 1 ? 'file' : 'files'}` : ''}</dd></>}
                 {attempt.check && <><dt>Check</dt><dd>{attempt.check}</dd></>}
                 {more && <><dt>Time</dt><dd>{duration(more.workingMs)}</dd></>}
+                {more?.tokens !== undefined && <><dt>Tokens</dt><dd>{more.tokens.toLocaleString('en')}</dd></>}
                 {more?.errorMessage && <><dt>Error</dt><dd>{more.errorMessage}</dd></>}
               </dl>
               {question && offered.has(optionId) && (
