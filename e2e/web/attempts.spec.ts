@@ -71,13 +71,16 @@ describe.skipIf(unavailable !== undefined)(`attempts on the board${unavailable ?
     const panel = view.getByRole('region', { name: 'Attempts' });
     await panel.getByRole('listitem', { name: 'Attempt 1' }).waitFor();
     expect(await panel.getByRole('listitem', { name: 'Attempt 2' }).textContent()).toContain('+1 −1');
+    // The file both attempts changed, viewed across them.
+    await panel.getByLabel('Compare a file across attempts').selectOption('src/app.js');
+    for (const n of [1, 2]) await panel.getByRole('region', { name: `Attempt ${n}: src/app.js` }).getByRole('group', { name: 'Changes in src/app.js' }).waitFor();
     const keep = panel.getByRole('button', { name: 'Keep attempt 2' });
     await keep.focus();
     await page.keyboard.press('Enter');
 
     await page.getByRole('region', { name: 'Review', exact: true }).getByRole('article', { name: 'Task pick', exact: true }).waitFor();
-    // Review now shows the kept attempt's diff.
-    await view.getByRole('group', { name: 'Changes in src/app.js' }).waitFor();
+    // Review now shows the kept attempt's diff too, below the two compared.
+    await expect.poll(() => view.getByRole('group', { name: 'Changes in src/app.js' }).count(), { timeout: 15_000 }).toBe(3);
     await panel.getByRole('listitem', { name: 'Attempt 2' }).getByText('Kept').waitFor();
     const task = (await desk.api('GET', '/tasks/pick')).json;
     expect(task.attempts[1].chosen).toBe(true);

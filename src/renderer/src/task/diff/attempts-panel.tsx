@@ -1,7 +1,9 @@
 // A task's attempts side by side in Review: each one's agent, status, what it changed, its check, time and tokens, and, while
-// the desk asks which to keep, "Keep attempt n" (the same answer as the question's option `attempt-<n>`).
+// the desk asks which to keep, "Keep attempt n" (the same answer as the question's option `attempt-<n>`); below, a file
+// changed by several attempts viewed across them.
 import { STATUS_LABELS } from '../../../../shared/task-status-labels';
 import { desk, useDesk } from '../../state/store';
+import { AttemptsCompare } from './attempts-compare';
 
 const OPTION_PREFIX = 'attempt-';
 
@@ -42,6 +44,7 @@ export function AttemptsPanel({ taskId }: { taskId: string }) {
           );
         })}
       </ol>
+      <AttemptsCompare taskId={taskId} attempts={attempts} />
     </section>
   );
 }
