@@ -10,6 +10,11 @@ export const REPO_CONFIG_FILE = '.desk/config.json';
 export const RepoConfig = lazySchema(() => z.strictObject({
   /** A shell command run in each new worktree before the agent starts (e.g. `npm ci`), inside the task's sandbox. */
   setup: z.string().min(1).max(4000).optional(),
+  /**
+   * A shell command run after each turn of a task's agent (e.g. `npm test`), in the task's sandbox on the committed
+   * work; its result (passed, failed, error) is kept on the task and its output streams as the `check` terminal.
+   */
+  check: z.string().min(1).max(4000).optional(),
   /** A shell command run in a worktree before the desk retires it. */
   cleanup: z.string().min(1).max(4000).optional(),
   /**

@@ -31,6 +31,29 @@ export const TaskId = lazySchema(() => z
 export const DependencyGate = lazySchema(() => z.enum(['completed', 'approved']));
 export type DependencyGate = z.infer<typeof DependencyGate>;
 
+/** How many attempts one task may run side by side. */
+export const MIN_ATTEMPTS = 2;
+export const MAX_ATTEMPTS = 8;
+
+/** One attempt of a task: its agent (default: the task's). */
+export const AttemptEntry = lazySchema(() => z.strictObject({ agent: z.string().min(1).max(100).optional() }));
+export type AttemptEntry = z.infer<typeof AttemptEntry>;
+
+/**
+ * How the attempt kept is chosen: by a person (left out: the desk asks which to keep once all have ended), `first`
+ * (the first to complete), `check` (the first to complete and pass the repository's check).
+ */
+export const ChooseAttempt = lazySchema(() => z.enum(['first', 'check']));
+export type ChooseAttempt = z.infer<typeof ChooseAttempt>;
+
+/** The id of attempt `n` of task `taskId`: a task of its own, left out of every list (`GET /tasks/<it>` reads it). */
+export function attemptTaskId(taskId: string, n: number): string {
+  return `${taskId}~attempt-${n}`;
+}
+
+/** Ids of this form are the desk's own (attemptTaskId): a client may not submit one. */
+export const ATTEMPT_ID_PATTERN = /~attempt-\d+$/;
+
 /** `POST /` body of the Agent Assignment protocol (plus the optional `agent` and `after` extensions). */
 export const SubmitTask = lazySchema(() => z.object({
   id: TaskId,
@@ -43,7 +66,14 @@ export const SubmitTask = lazySchema(() => z.object({
   repo: z.string().min(1).max(64).optional(),
   /** Where the agent runs (see docs/runners.md); default: the desk's default runner. */
   runner: RunnerKind.optional(),
-}));
+  /** Several attempts at the task, side by side, each its own run on its own branch; one is kept (see `choose`). */
+  attempts: z.array(AttemptEntry)
+    .min(MIN_ATTEMPTS, `must list at least ${MIN_ATTEMPTS} attempts`).max(MAX_ATTEMPTS, `must list at most ${MAX_ATTEMPTS} attempts`).optional(),
+  choose: ChooseAttempt.optional(),
+  /** Not yet: an agent that recommends an attempt. Refused, so a client asking for one is not silently given none. */
+  judge: z.never({ error: 'is not supported yet: leave it out, and choose among the attempts yourself' }).optional(),
+}).refine((task) => task.choose === undefined || task.attempts !== undefined, { path: ['choose'], message: 'is only for a task with attempts' })
+  .refine((task) => !ATTEMPT_ID_PATTERN.test(task.id), { path: ['id'], message: 'must not end in ~attempt-<n> (the desk names attempts so)' }));
 export type SubmitTask = z.infer<typeof SubmitTask>;
 
 /** `POST /tasks/<id>/prompt` body: another turn for the task's agent. */
@@ -148,6 +178,54 @@ export const ChangeCount = lazySchema(() => z.object({
 }));
 export type ChangeCount = z.infer<typeof ChangeCount>;
 
+/**
+ * The repository's check (`check` of `.desk/config.json`) run on a turn's work: `passed` (exit code 0), `failed` (another
+ * exit code), `error` (it could not run to its end: it did not start, or was stopped by a signal).
+ */
+export const CheckResult = lazySchema(() => z.object({
+  status: z.enum(['passed', 'failed', 'error']),
+  /** Absent when it did not exit by itself. */
+  exitCode: z.number().int().optional(),
+  durationMs: z.number().int().nonnegative(),
+  /** The end of what it printed (stdout and stderr together), at most a few thousand characters. */
+  outputTail: z.string(),
+}));
+export type CheckResult = z.infer<typeof CheckResult>;
+
+/** One attempt of a task with attempts, as `GET /tasks/<id>` shows it. */
+export const AttemptView = lazySchema(() => z.object({
+  n: z.number().int().positive(),
+  agent: z.string(),
+  status: TaskStatus,
+  branch: z.string(),
+  commit: z.string().optional(),
+  /** What its commit changed against the base (0 until it completed). */
+  filesChanged: z.number().int().nonnegative(),
+  additions: z.number().int().nonnegative(),
+  deletions: z.number().int().nonnegative(),
+  workingMs: z.number().int().nonnegative(),
+  /** The tokens its turn took, where its agent reported them. */
+  tokens: z.number().int().nonnegative().optional(),
+  check: CheckResult.optional(),
+  errorMessage: z.string().optional(),
+  /** Present on the attempt kept. */
+  chosen: z.literal(true).optional(),
+}));
+export type AttemptView = z.infer<typeof AttemptView>;
+
+/** An attempt as a card shows it: its agent, status, what it changed, its check. */
+export const AttemptBrief = lazySchema(() => z.object({
+  n: z.number().int().positive(),
+  agent: z.string(),
+  status: TaskStatus,
+  /** Lines its commit added and removed, once it completed. */
+  additions: z.number().int().nonnegative().optional(),
+  deletions: z.number().int().nonnegative().optional(),
+  check: z.enum(['passed', 'failed', 'error']).optional(),
+  chosen: z.literal(true).optional(),
+}));
+export type AttemptBrief = z.infer<typeof AttemptBrief>;
+
 /** One task as listed by `GET /` (the AA fields, then ours). */
 export const TaskSummary = lazySchema(() => z.object({
   id: z.string(),
@@ -207,6 +285,12 @@ export const TaskSummary = lazySchema(() => z.object({
   attention: z.array(AttentionFile).optional(),
   /** What its branch changed (files, lines added and removed) as of its latest commit, for the card in Review. */
   changes: ChangeCount.optional(),
+  /** The repository's check on the latest turn's work, once it ran (present only when the repository has a `check`). */
+  check: CheckResult.optional(),
+  /** A task submitted with attempts: each one in brief (GET /tasks/<id> has them in full). */
+  attemptsBrief: z.array(AttemptBrief).optional(),
+  /** On an attempt's own task (never listed): the task it is an attempt of, and its number. */
+  attemptOf: z.object({ task: z.string(), n: z.number().int().positive() }).optional(),
 }));
 export type TaskSummary = z.infer<typeof TaskSummary>;
 
@@ -236,6 +320,9 @@ export const TaskDetail = lazySchema(() => TaskSummary.extend({
   attempt: z.number().int(),
   agentPid: z.number().int().optional(),
   turns: z.array(Turn),
+  /** A task submitted with `attempts`: each attempt, and how the one kept is chosen. */
+  attempts: z.array(AttemptView).optional(),
+  choose: ChooseAttempt.optional(),
 }));
 export type TaskDetail = z.infer<typeof TaskDetail>;
 

@@ -18,7 +18,7 @@ import { GrantedPath, HostPattern, SandboxStatus } from '../../../shared/sandbox
 import { TaskPage } from '../../../shared/task-list';
 import {
   AnswerInput, PushOutcome, ReviewState, ServerInfo, SubmitTask, TaskActivity, TaskConflict, TaskDetail, TaskId, TaskStatus, TaskSummary, Turn,
-  UnmetDependency, NoChanges,
+  UnmetDependency, NoChanges, CheckResult, AttemptView, AttemptBrief,
 } from '../../../shared/task';
 import { PullRequest, PullRequestChecks } from '../../../shared/pull-request';
 
@@ -33,7 +33,7 @@ const NAMED: Record<string, z.ZodType> = {
   Agent: AgentInfo, AgentInstall, AgentLogin, AgentTest, LoginHelp,
   TaskDiff, FileDiff, BaseStatus, DeskSettings, Repo: RepoInfo, RepoName, RunnerState, RunnersView, ContainerLimits, SandboxStatus, HostPattern, GrantedPath,
   ApTask, ApStep, ApArtifact, ApPagination, ApError: ApErrorBody,
-  PullRequest, PullRequestChecks, NoChanges,
+  PullRequest, PullRequestChecks, NoChanges, CheckResult, Attempt: AttemptView, AttemptBrief,
   DevServer: DevServerState, DevServerConfig,
 };
 

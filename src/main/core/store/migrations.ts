@@ -208,4 +208,14 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE tasks ADD COLUMN changes TEXT;
   `,
+  // 21: the repository's check on the latest turn's work (JSON CheckResult: status, exitCode, durationMs, outputTail).
+  `
+  ALTER TABLE tasks ADD COLUMN check_result TEXT;
+  `,
+  // 22: attempts. On a task submitted with several: JSON of its plan (agents, how one is chosen, the one chosen, each
+  // attempt's diff stats); on each attempt's own task: JSON {task, n} of the task it is an attempt of.
+  `
+  ALTER TABLE tasks ADD COLUMN attempts TEXT;
+  ALTER TABLE tasks ADD COLUMN attempt_of TEXT;
+  `,
 ];

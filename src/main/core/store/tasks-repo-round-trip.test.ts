@@ -31,6 +31,8 @@ it('reads back every field it wrote, each from its own column', () => {
     pullRequest: { forge: 'github', url: 'https://github.com/a/b/pull/3', number: 3, state: 'open', draft: false, head: 'desk/x', base: 'trunk', checks: { state: 'pending', total: 2, passed: 1, failed: 0 }, checkedAt: 't9' },
     noChanges: { summary: 'no change', failed: [{ title: 'npm test', detail: 'exit code 1' }] },
     attention: { commit: 'commit-sha', files: [{ path: '.envrc', reason: 'direnv' }] },
+    check: { status: 'failed', exitCode: 2, durationMs: 812, outputTail: '1 failing' },
+    attempts: { agents: ['a', 'b'], choose: 'check', chosen: 2, stats: { 2: { filesChanged: 1, additions: 3, deletions: 0 } } },
   });
   const expected: TaskRecord = {
     ...submitted, seq: 2, status: 'completed', review: 'approved', startedAt: '2026-01-01T00:00:03.000Z', finishedAt: '2026-01-01T00:00:04.000Z',
@@ -42,6 +44,8 @@ it('reads back every field it wrote, each from its own column', () => {
     pullRequest: { forge: 'github', url: 'https://github.com/a/b/pull/3', number: 3, state: 'open', draft: false, head: 'desk/x', base: 'trunk', checks: { state: 'pending', total: 2, passed: 1, failed: 0 }, checkedAt: 't9' },
     noChanges: { summary: 'no change', failed: [{ title: 'npm test', detail: 'exit code 1' }] },
     attention: { commit: 'commit-sha', files: [{ path: '.envrc', reason: 'direnv' }] },
+    check: { status: 'failed', exitCode: 2, durationMs: 812, outputTail: '1 failing' },
+    attempts: { agents: ['a', 'b'], choose: 'check', chosen: 2, stats: { 2: { filesChanged: 1, additions: 3, deletions: 0 } } },
   };
   expect(updated).toEqual(expected);
   expect(tasks.get('every-field')).toEqual(expected);
@@ -67,6 +71,8 @@ it('stores every field a submission carries in its own column, also those a run 
     pullRequest: { forge: 'gitlab', url: 'u', number: 8, state: 'merged', draft: true, head: 'h', base: 'b', checkedAt: 'checked-at' },
     noChanges: { summary: 'nothing', failed: [] },
     attention: { commit: 'attention-sha', files: [{ path: 'CLAUDE.md', reason: 'agents' }] },
+    check: { status: 'passed', exitCode: 0, durationMs: 40, outputTail: 'ok' },
+    attemptOf: { task: 'parent', n: 3 },
   };
   const stored = tasks.putSubmission(submitted);
   const expected: TaskRecord = { ...submitted, seq: 1, workingMs: 0 };

@@ -1,5 +1,5 @@
 // Typed reads and writes of the tasks table for one repository; callers never see SQL.
-import type { AttentionFile, ChangeCount, DependencyGate, NoChanges, ProposalState, PushOutcome, ReviewState, TaskActivity, TaskConflict, TaskStatus } from '../../../shared/task';
+import type { AttentionFile, ChangeCount, CheckResult, ChooseAttempt, DependencyGate, NoChanges, ProposalState, PushOutcome, ReviewState, TaskActivity, TaskConflict, TaskStatus } from '../../../shared/task';
 import type { AgentImplementation } from '../../../shared/agents';
 import type { RunnerKind } from '../../../shared/runners';
 import type { PullRequest } from '../../../shared/pull-request';
@@ -62,7 +62,26 @@ export interface TaskRecord {
   attention?: TaskAttention;
   /** What the task's branch changed as of its latest commit. */
   changes?: ChangeCount;
+  /** The repository's check on the latest turn's work, once it ran. */
+  check?: CheckResult;
+  /** A task submitted with several attempts: how they run and which one was kept. */
+  attempts?: AttemptsPlan;
+  /** An attempt's own task: the task it is an attempt of, and its number. */
+  attemptOf?: AttemptOf;
 }
+
+/** The attempts of a task: each one's agent (attempt n is `agents[n - 1]`), how one is chosen, the one kept, their diff stats. */
+export interface AttemptsPlan {
+  agents: string[];
+  choose?: ChooseAttempt;
+  chosen?: number;
+  /** What each completed attempt's commit changed, by attempt number. */
+  stats: Record<string, { filesChanged: number; additions: number; deletions: number }>;
+  /** The tokens each attempt's turn took, by attempt number, where its agent reported them. */
+  tokens?: Record<string, number>;
+}
+
+export interface AttemptOf { task: string; n: number }
 
 /** What the desk read of a commit's files that need attention. */
 export interface TaskAttention { commit: string; files: AttentionFile[] }
@@ -87,7 +106,7 @@ interface TaskRow {
   base_branch: string; base_commit: string | null; branch: string | null; worktree_path: string | null; commit_sha: string | null;
   error_message: string | null; attempt: number; agent_pid: number | null; session_id: string | null; wait_until: string; conflict: string | null; push_result: string | null;
   repo_name: string | null; archived_at: string | null; working_ms: number; working_since: string | null; last_activity: string | null;
-  proposed_by: string | null; proposal: string | null; proposal_request: string | null; runner: string; agent_info: string | null; pull_request: string | null; no_changes: string | null; attention: string | null; changes: string | null;
+  proposed_by: string | null; proposal: string | null; proposal_request: string | null; runner: string; agent_info: string | null; pull_request: string | null; no_changes: string | null; attention: string | null; changes: string | null; check_result: string | null; attempts: string | null; attempt_of: string | null;
 }
 
 const COLUMNS: Record<keyof TaskPatch, keyof TaskRow> = {
@@ -96,7 +115,7 @@ const COLUMNS: Record<keyof TaskPatch, keyof TaskRow> = {
   baseCommit: 'base_commit', branch: 'branch', worktreePath: 'worktree_path', commit: 'commit_sha', errorMessage: 'error_message',
   attempt: 'attempt', agentPid: 'agent_pid', sessionId: 'session_id', after: 'wait_until', conflict: 'conflict', push: 'push_result',
   archivedAt: 'archived_at', workingMs: 'working_ms', workingSince: 'working_since', lastActivity: 'last_activity',
-  proposedBy: 'proposed_by', proposal: 'proposal', proposalRequest: 'proposal_request', runner: 'runner', agentInfo: 'agent_info', pullRequest: 'pull_request', noChanges: 'no_changes', attention: 'attention', changes: 'changes',
+  proposedBy: 'proposed_by', proposal: 'proposal', proposalRequest: 'proposal_request', runner: 'runner', agentInfo: 'agent_info', pullRequest: 'pull_request', noChanges: 'no_changes', attention: 'attention', changes: 'changes', check: 'check_result', attempts: 'attempts', attemptOf: 'attempt_of',
 };
 
 /**
@@ -152,7 +171,7 @@ export function createTasksRepo(db: Db, repo: string, options: { defaultRepo?: s
         const values: Record<string, unknown> = { repo, id };
         for (const key of keys) {
           const value = patch[key];
-          values[key] = (key === 'dependencies' || key === 'lastActivity' || key === 'conflict' || key === 'push' || key === 'agentInfo' || key === 'pullRequest' || key === 'noChanges' || key === 'attention' || key === 'changes') && value !== null && typeof value === 'object' ? JSON.stringify(value) : value;
+          values[key] = (key === 'dependencies' || key === 'lastActivity' || key === 'conflict' || key === 'push' || key === 'agentInfo' || key === 'pullRequest' || key === 'noChanges' || key === 'attention' || key === 'changes' || key === 'check' || key === 'attempts' || key === 'attemptOf') && value !== null && typeof value === 'object' ? JSON.stringify(value) : value;
         }
         statement.run(values);
       }
@@ -181,6 +200,9 @@ function fromRow(values: unknown[], defaultRepo: string | undefined): TaskRecord
   const noChanges = col('no_changes');
   const attention = col('attention');
   const changes = col('changes');
+  const check = col('check_result');
+  const attempts = col('attempts');
+  const attemptOf = col('attempt_of');
   return {
     id: col('id'),
     seq: col('seq'),
@@ -219,6 +241,9 @@ function fromRow(values: unknown[], defaultRepo: string | undefined): TaskRecord
     ...(noChanges !== null && { noChanges: JSON.parse(noChanges) as NoChanges }),
     ...(attention !== null && { attention: JSON.parse(attention) as TaskAttention }),
     ...(changes !== null && { changes: JSON.parse(changes) as ChangeCount }),
+    ...(check !== null && { check: JSON.parse(check) as CheckResult }),
+    ...(attempts !== null && { attempts: JSON.parse(attempts) as AttemptsPlan }),
+    ...(attemptOf !== null && { attemptOf: JSON.parse(attemptOf) as AttemptOf }),
   };
 }
 
@@ -227,7 +252,7 @@ const ROW_COLUMNS = [
   'id', 'seq', 'prompt', 'dependencies', 'agent', 'status', 'review', 'submitted_at', 'updated_at', 'started_at', 'finished_at',
   'base_branch', 'base_commit', 'branch', 'worktree_path', 'commit_sha', 'error_message', 'attempt', 'agent_pid', 'session_id',
   'wait_until', 'conflict', 'push_result', 'archived_at', 'working_ms', 'working_since', 'last_activity', 'proposed_by', 'proposal',
-  'proposal_request', 'runner', 'agent_info', 'pull_request', 'no_changes', 'attention', 'changes',
+  'proposal_request', 'runner', 'agent_info', 'pull_request', 'no_changes', 'attention', 'changes', 'check_result', 'attempts', 'attempt_of',
 ] as const satisfies readonly (keyof Omit<TaskRow, 'repo_name'>)[];
 /** Fails to compile when a column of the row is left out of ROW_COLUMNS (it would be stored as NULL). */
 const _everyColumnWritten: [Exclude<keyof Omit<TaskRow, 'repo_name'>, (typeof ROW_COLUMNS)[number]>] extends [never] ? true : never = true;
@@ -257,5 +282,7 @@ function rowValues(task: TaskRecord): RowValues {
     task.pullRequest ? JSON.stringify(task.pullRequest) : null, task.noChanges ? JSON.stringify(task.noChanges) : null,
     task.attention ? JSON.stringify(task.attention) : null,
     task.changes ? JSON.stringify(task.changes) : null,
+    task.check ? JSON.stringify(task.check) : null,
+    task.attempts ? JSON.stringify(task.attempts) : null, task.attemptOf ? JSON.stringify(task.attemptOf) : null,
   ];
 }

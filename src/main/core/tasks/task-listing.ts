@@ -92,15 +92,16 @@ export function createTaskListing(initial: readonly TaskRecord[], deps: TaskList
   const inOrder = (): Entry[] => (ordered ??= [...entries.values()]);
   const cursor = () => `${epoch}.${change}`;
 
-  for (const record of initial) set(record.id, record.seq, deps.summarize(record));
+  // An attempt's own task is never listed: its task stands for it (./task-attempts.ts).
+  for (const record of initial) if (!record.attemptOf) set(record.id, record.seq, deps.summarize(record));
 
   return {
     put(record) {
-      set(record.id, record.seq, deps.summarize(record));
+      if (!record.attemptOf) set(record.id, record.seq, deps.summarize(record));
     },
     refresh(id) {
       const record = deps.load(id);
-      if (record) set(id, record.seq, deps.summarize(record));
+      if (record && !record.attemptOf) set(id, record.seq, deps.summarize(record));
     },
     list() {
       deps.beforeRead?.();

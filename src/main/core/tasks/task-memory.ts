@@ -11,7 +11,8 @@ import { createOpenQuestions, type OpenQuestions } from './open-questions';
 import { createTaskGraph, type TaskGraph } from './task-graph';
 import { createTaskListing, type TaskListingWriter } from './task-listing';
 import type { QuietTasks } from './quiet-tasks';
-import { toSummary } from './task-view';
+import { attemptsBriefOf, toSummary } from './task-view';
+import { attemptTaskId } from '../../../shared/task';
 import { workingTimePatch } from './working-time';
 import { withChanges } from '../with-changes';
 
@@ -43,7 +44,8 @@ export function createTaskMemory(deps: TaskMemoryDeps): TaskMemory {
   const quietSince = (task: TaskRecord) => (task.status === 'in-progress' ? deps.quiet?.since(task.id) : undefined);
   const summaryOf = (task: TaskRecord) => {
     const lastActivity = activity.get(task.id) ?? task.lastActivity;
-    return toSummary(lastActivity ? withChanges(task, { lastActivity }) : task, openQuestions.forTask(task.id), deps.unsandboxed(task.agent), blockedByOf(task), quietSince(task));
+    const attempts = attemptsBriefOf(task, (n) => records.get(attemptTaskId(task.id, n)));
+    return toSummary(lastActivity ? withChanges(task, { lastActivity }) : task, openQuestions.forTask(task.id), deps.unsandboxed(task.agent), blockedByOf(task), quietSince(task), attempts);
   };
   /** Why a queued task will not start by itself (a dependency failed, was cancelled or rejected); read from the graph. */
   const blockedByOf = (task: TaskRecord) => (task.status === 'queued' ? blockedReason(unmetDependencies(task.dependencies, graph.stateOf, task.after)) : undefined);
@@ -66,6 +68,8 @@ export function createTaskMemory(deps: TaskMemoryDeps): TaskMemory {
     records.set(record.id, record);
     graph.put(record);
     listing.put(record);
+    // An attempt's change shows on its task's card.
+    if (record.attemptOf) listing.refresh(record.attemptOf.task);
     // A dependency that failed, was rejected or came back changes what its waiting tasks' summaries say.
     if (before && (before.status !== record.status || before.review !== record.review)) {
       for (const id of graph.dependentsOf(record.id)) if (graph.statusOf(id) === 'queued') listing.refresh(id);

@@ -1,6 +1,7 @@
 // What clients read of tasks: the list kept in memory, one summary, a task's turns with their output, and its detail
 // (dependencies unmet, open questions, what holds it back).
-import type { TaskDetail, TaskSummary } from '../../../shared/task';
+import type { AttemptView, TaskDetail, TaskSummary } from '../../../shared/task';
+import type { TaskRecord } from '../store/tasks-repo';
 import type { TurnRecord } from '../store/turns-repo';
 import { turnsOfTask } from './first-turn';
 import type { TaskGraph } from './task-graph';
@@ -27,6 +28,8 @@ export interface TaskReadsDeps {
   runs: Pick<TaskRuns, 'heldBy'>;
   /** Whether the agent runs confined by the OS sandbox now. */
   confines(agent: string): boolean;
+  /** What a task with attempts shows of each. */
+  attemptsOf?(task: TaskRecord): AttemptView[];
 }
 
 export function createTaskReads(deps: TaskReadsDeps): TaskReads {
@@ -43,6 +46,7 @@ export function createTaskReads(deps: TaskReadsDeps): TaskReads {
         unsandboxed: !deps.confines(task.agent),
         stateOf: graph.stateOf, openQuestions: questions.forTask(id), turns: turnsOfTask(task, turns.list(id)),
         ...(task.status === 'queued' && { heldBy: deps.runs.heldBy(task) }),
+        ...(task.attempts && deps.attemptsOf && { attempts: deps.attemptsOf(task), attemptsBrief: summaryOf(task).attemptsBrief }),
       });
     },
   };

@@ -45,6 +45,9 @@ export function createTaskRecords(deps: TaskRecordsDeps): TaskRecords {
   function save(id: string, patch: TaskPatch): TaskRecord {
     const updated = tasks.update(id, { ...patch, updatedAt: now() });
     record(id, updated.attempt, { type: 'task', task: summaryOf(updated) });
+    // The task an attempt is of shows it in brief: its clients hear of the change too.
+    const parent = updated.attemptOf && tasks.get(updated.attemptOf.task);
+    if (parent) record(parent.id, parent.attempt, { type: 'task', task: summaryOf(parent) });
     return updated;
   }
 

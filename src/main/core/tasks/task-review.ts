@@ -44,6 +44,8 @@ export interface TaskReviewDeps {
   cleanUp(task: TaskRecord): Promise<void>;
   /** The policy's `attentionGlobs`: files flagged on top of the built-in attention list (default: none). */
   attentionGlobs?(): readonly string[];
+  /** Whose branch and worktree the task's work is on (a task with attempts: the attempt kept); default: the task's own. */
+  workIdOf?(task: TaskRecord): string;
 }
 
 /** A task in these states has a worktree the agent is still changing: its diff is read from the files as they are. */
@@ -106,7 +108,7 @@ export function createTaskReview(deps: TaskReviewDeps): TaskReview {
           throw taskBusy(`Task ${id} is ${task.status}${task.review === 'pending' ? '' : ` and ${task.review}`}; only a finished task waiting for review can be rejected.`);
         }
         await deps.cleanUp(task);
-        const { archiveRef } = await gitOf(task).retire(id);
+        const { archiveRef } = await gitOf(task).retire(deps.workIdOf?.(task) ?? id);
         const rejected = deps.save(id, { review: 'rejected', worktreePath: null });
         deps.log(rejected, archiveRef ? `Rejected; its work is kept under ${archiveRef}.` : 'Rejected.');
         return rejected;
@@ -130,7 +132,9 @@ export function createTaskReview(deps: TaskReviewDeps): TaskReview {
 
     async rerun(id) {
       const task = deps.mustGet(id);
-      return deps.submit({ id, prompt: task.prompt, dependencies: task.dependencies, agent: task.agent, ...(task.repo !== undefined && { repo: task.repo }) });
+      // A task with attempts runs them all again, each with its agent.
+      const attempts = task.attempts && { attempts: task.attempts.agents.map((agent) => ({ agent })), ...(task.attempts.choose && { choose: task.attempts.choose }) };
+      return deps.submit({ id, prompt: task.prompt, dependencies: task.dependencies, agent: task.agent, ...(task.repo !== undefined && { repo: task.repo }), ...attempts });
     },
   };
 }

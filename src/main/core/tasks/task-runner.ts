@@ -28,7 +28,8 @@ import { modelFailureMessage, retryNotice, watchTurnFailure } from '../agents/in
 import { agentFailureMessage, endpointLine, modelEndpoints, stallNotice } from './agent-trouble';
 import { createTurnFailures, noChangesOf } from './turn-failures';
 import { endpointsInFiles } from './endpoint-files';
-import type { ChangeCount, NoChanges } from '../../../shared/task';
+import type { ChangeCount, CheckResult, NoChanges } from '../../../shared/task';
+import { checkTurn } from './turn-check';
 import { isObject } from '../../../shared/is-object';
 import { watchQuiet, type QuietTimer, type RunWatch } from './run-watch';
 import type { McpServerEntry } from '../../../shared/mcp';
@@ -40,8 +41,8 @@ import { checkoutForLauncher, launcherCheckoutFailure } from './launcher-checkou
 
 export type RunOutcome =
   /** `commit` for a turn that changed files; `noChanges` (and no commit) for one that ended well but changed none. */
-  | { status: 'completed'; commit: string; output: string; noChanges?: undefined; changes?: ChangeCount }
-  | { status: 'completed'; commit?: undefined; output: string; noChanges: NoChanges; changes?: undefined }
+  | { status: 'completed'; commit: string; output: string; noChanges?: undefined; changes?: ChangeCount; check?: CheckResult }
+  | { status: 'completed'; commit?: undefined; output: string; noChanges: NoChanges; changes?: undefined; check?: CheckResult }
   | { status: 'error'; message: string; output?: string }
   | { status: 'cancelled'; output?: string };
 
@@ -70,8 +71,8 @@ export interface RunContext {
   authorizeCommand(commandLine: string, worktree: string, commandCwd?: string): Promise<void>;
   /** Governance for a file read or write; throws (to the agent) when refused. */
   authorizeFile(access: { kind: 'read' | 'edit'; path: string }, worktree: string): Promise<void>;
-  /** The repository's setup for a new worktree (`.desk/config.json`). */
-  workspace: Pick<WorkspaceSetup, 'setUp'>;
+  /** The repository's setup for a new worktree and its check after each turn (`.desk/config.json`). */
+  workspace: Pick<WorkspaceSetup, 'setUp' | 'config'>;
   /** The repository's cleanup in the worktree an earlier run left, before a new one replaces it. */
   cleanUpPrevious(): Promise<void>;
   /** How the agent and its terminals are started: confined to the task by the sandbox, where there is one. */
@@ -214,21 +215,26 @@ export async function runTask(given: RunContext): Promise<RunOutcome> {
     throw error;
   }
   context.mark?.('committed');
-  if (commit === undefined) {
-    const noChanges = noChangesOf(spec.name, failures.list());
+  const noChanges = commit === undefined ? noChangesOf(spec.name, failures.list()) : undefined;
+  if (noChanges !== undefined) {
     log(noChanges.summary, noChanges.failed.length > 0 ? 'warn' : 'info');
-    return { status: 'completed', output: said.text(), noChanges };
+  } else if (commit !== undefined) {
+    // A turn that ran while an update from the base waited on conflicts (the agent was asked to resolve them) has just
+    // committed that merge: the task's diff starts from the merged base commit from now on.
+    if (task.conflict) {
+      context.update({ conflict: null, baseCommit: task.conflict.baseCommit });
+      baseCommit = task.conflict.baseCommit;
+    }
+    log(`Committed ${commit.slice(0, 12)} on ${context.branchOf(task.id)}`);
   }
-  // A turn that ran while an update from the base waited on conflicts (the agent was asked to resolve them) has just
-  // committed that merge: the task's diff starts from the merged base commit from now on.
-  if (task.conflict) {
-    context.update({ conflict: null, baseCommit: task.conflict.baseCommit });
-    baseCommit = task.conflict.baseCommit;
-  }
-  log(`Committed ${commit.slice(0, 12)} on ${context.branchOf(task.id)}`);
   // The card's totals: a failure to count costs the card its numbers, never the turn its commit.
-  const changes = baseCommit === undefined ? undefined : await git.diffStat(baseCommit, commit).catch(() => undefined);
-  return { status: 'completed', commit, output: said.text(), ...(changes !== undefined && { changes }) };
+  const changes = commit === undefined || baseCommit === undefined ? undefined : await git.diffStat(baseCommit, commit).catch(() => undefined);
+  const check = await checkTurn(context, spec, worktree);
+  if (check === 'cancelled') return { status: 'cancelled', output: said.text() };
+  const checked = check === undefined ? {} : { check };
+  return commit === undefined
+    ? { status: 'completed', output: said.text(), noChanges: noChanges as NoChanges, ...checked }
+    : { status: 'completed', commit, output: said.text(), ...checked, ...(changes !== undefined && { changes }) };
 }
 
 /** Runs the session and the turn; `ended` means the agent finished its turn well. */

@@ -48,12 +48,14 @@ export interface TaskRunsDeps {
   config: { readonly concurrency: number; readonly clientVersion: string };
   /** The repository's cleanup in the task's worktree before a new run retires it. */
   cleanUp(task: TaskRecord): Promise<void>;
+  /** An attempt's run started or ended (./task-attempts.ts); `tokens`: what its turn took, as its agent reported. */
+  attemptChanged?(attempt: TaskRecord, facts?: { tokens?: number }): void;
   now(): Date;
   /** Told when a turn has ended and its outcome is saved (not when the desk shuts down). */
   onFinished?(id: string): void;
 }
 
-interface ActiveRun { attempt: number; agent: string; runner: RunnerKind; controller: AbortController; done: Promise<void>; session?: AgentSession }
+interface ActiveRun { attempt: number; agent: string; runner: RunnerKind; controller: AbortController; done: Promise<void>; session?: AgentSession; tokens?: number }
 
 /** Rate limits free up with time, not with events: look again this often while anything is held back. */
 const RATE_LIMIT_RECHECK_MS = 30_000;
@@ -87,6 +89,9 @@ export function createTaskRuns(deps: TaskRunsDeps): TaskRuns {
     if (!started || stopping) return;
     let held = false;
     const mayStart = (task: GraphNode, picked: readonly GraphNode[]) => {
+      // A task with attempts runs no agent itself until one is kept: its attempts are the tasks that run.
+      const plan = tasks.get(task.id)?.attempts;
+      if (plan && plan.chosen === undefined) return false;
       const reason = heldBy(task, picked);
       held ||= reason !== undefined;
       return reason === undefined;
@@ -104,7 +109,8 @@ export function createTaskRuns(deps: TaskRunsDeps): TaskRuns {
     const turn = turns.latest(task.id) ?? turns.startOver(task.id, task.prompt, task.agent, task.submittedAt);
     const startedAt = now();
     turns.update(task.id, turn.turn, { status: 'running', startedAt });
-    const current = save(task.id, { status: 'in-progress', attempt, startedAt, finishedAt: null, errorMessage: null, agentPid: null, noChanges: null });
+    const current = save(task.id, { status: 'in-progress', attempt, startedAt, finishedAt: null, errorMessage: null, agentPid: null, noChanges: null, check: null });
+    if (current.attemptOf) deps.attemptChanged?.(current);
     const controller = new AbortController();
     const run: ActiveRun = { attempt, agent: task.agent, runner: task.runner ?? 'local', controller, done: Promise.resolve() };
     const requestsOfRun = requests.forRun(current);
@@ -121,7 +127,10 @@ export function createTaskRuns(deps: TaskRunsDeps): TaskRuns {
       ...(deps.commandMode && { commandMode: deps.commandMode(task.agent) }),
       // Who the agent says it is shows on its card at once; the other facts of a run are the desk's own.
       update: (patch) => { if (isCurrent(task.id, attempt)) (patch.agentInfo ? save : tasks.update)(task.id, patch); },
-      record: (event) => record(task.id, attempt, event),
+      record: (event) => {
+        if (event.type === 'agent' && event.update.kind === 'turn-usage') run.tokens = (run.tokens ?? 0) + event.update.totalTokens;
+        record(task.id, attempt, event);
+      },
       onSession: (session) => { run.session = session; },
       decidePermission: (request, worktree) => requestsOfRun.permission(request, worktree),
       elicit: (request) => requestsOfRun.elicitation(request, tasks.get(task.id)?.worktreePath ?? ''),
@@ -138,7 +147,7 @@ export function createTaskRuns(deps: TaskRunsDeps): TaskRuns {
     };
     run.done = deps.run(context)
       .catch((error: unknown): RunOutcome => ({ status: 'error', message: error instanceof Error ? error.message : String(error) }))
-      .then((outcome) => finishRun(task.id, attempt, turn.turn, outcome));
+      .then((outcome) => finishRun(task.id, attempt, turn.turn, outcome, run.tokens));
     running.set(task.id, run);
   }
 
@@ -147,7 +156,7 @@ export function createTaskRuns(deps: TaskRunsDeps): TaskRuns {
     return current !== undefined && current.attempt === attempt && isActive(current.status);
   }
 
-  function finishRun(id: string, attempt: number, turn: number, outcome: RunOutcome): void {
+  function finishRun(id: string, attempt: number, turn: number, outcome: RunOutcome, tokens?: number): void {
     if (running.get(id)?.attempt === attempt) running.delete(id);
     if (!isCurrent(id, attempt)) return;
     const current = tasks.get(id) as TaskRecord;
@@ -160,9 +169,11 @@ export function createTaskRuns(deps: TaskRunsDeps): TaskRuns {
     turns.update(id, turn, { status: outcome.status, finishedAt, ...(outcome.output && { output: outcome.output }), ...(outcome.status === 'completed' && outcome.commit !== undefined && { commit: outcome.commit }) });
     // A turn that changed nothing keeps the commit of an earlier turn (the branch's tip); a first turn has none.
     if (outcome.status === 'completed') {
-      save(id, { status: 'completed', commit: outcome.commit ?? (turn === 1 ? null : undefined), noChanges: outcome.noChanges ?? null, finishedAt, ...(outcome.changes !== undefined && { changes: outcome.changes }) });
+      save(id, { status: 'completed', commit: outcome.commit ?? (turn === 1 ? null : undefined), noChanges: outcome.noChanges ?? null, check: outcome.check ?? null, finishedAt, ...(outcome.changes !== undefined && { changes: outcome.changes }) });
     } else if (outcome.status === 'error') log(save(id, { status: 'error', errorMessage: outcome.message, finishedAt }), outcome.message, 'error');
     else save(id, { status: 'cancelled', finishedAt });
+    const finished = tasks.get(id);
+    if (finished?.attemptOf) deps.attemptChanged?.(finished, tokens === undefined ? {} : { tokens });
     schedule();
     deps.onFinished?.(id);
   }

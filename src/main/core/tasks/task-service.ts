@@ -24,6 +24,7 @@ import { recoverInterruptedTasks } from './task-recovery';
 import { sandboxFor, singleRepo, type TaskRepos } from './task-repos';
 import { createTaskReview, type TaskReview } from './task-review';
 import { createTaskArchive, type TaskArchive } from './task-archive';
+import { createTaskAttempts, type TaskAttempts } from './task-attempts';
 import { createTaskBaseUpdates, type TaskBaseUpdates } from './task-base-updates';
 import { createTaskFeedbackTurns, type TaskFeedbackTurns } from './task-feedback-turns';
 import { createTaskPullRequests, type TaskPullRequests } from './task-pull-requests';
@@ -92,20 +93,25 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
   });
 
   const grants = deps.grants ?? createMemoryTaskGrants();
+  const gitOf = (task: TaskRecord) => repos.of(task.repo).git;
+  // Runs tell attempts when theirs start and end, and attempts stop runs: each reaches the other when called, not when made.
+  const attempts: TaskAttempts = createTaskAttempts({
+    records, gitOf, cleanUp, withTaskLock, runs: { stopRun: (id) => runs.stopRun(id), schedule: () => runs.schedule() },
+  });
   // Bound below, once the pull requests exist: a turn's end may push to its request.
   let afterTurn: (id: string) => Promise<void> = async () => {};
   const runs = createTaskRuns({
     records, gate, grants, agents, repos, sandbox, runners, config, cleanUp, now, run: deps.run, limits: deps.limits, commandMode: deps.commandMode,
+    attemptChanged: (attempt, facts) => attempts.changed(attempt, facts),
     onFinished: (id) => { afterTurn(id).catch((error: unknown) => log(mustGet(id), `Handling the end of the turn failed: ${error instanceof Error ? error.message : String(error)}`, 'error')); },
   });
   const { schedule } = runs;
   const atomically = deps.transaction ?? (async <T>(work: () => T): Promise<T> => work());
-  const submissions = createTaskSubmissions({ records, runs, grants, agents, repos, runners, withTaskLock, atomically, config });
+  const submissions = createTaskSubmissions({ records, runs, grants, agents, repos, runners, withTaskLock, atomically, config, attempts });
   const { submit, followUp } = submissions;
-  const gitOf = (task: TaskRecord) => repos.of(task.repo).git;
   const review = createTaskReview({
     gitOf, mustGet, save, log, withTaskLock, submit, cleanUp, now, pushAfterApprove: () => config.pushAfterApprove ?? null, attentionGlobs: deps.attentionGlobs,
-    keep: (id, patch) => tasks.update(id, patch),
+    keep: (id, patch) => tasks.update(id, patch), workIdOf: (task) => attempts.workIdOf(task),
   });
   let afterRead: (id: string) => Promise<void> = async () => {};
   const { link, ...pullRequests } = createTaskPullRequests({
@@ -140,9 +146,10 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
     proposals: createTaskProposals({ find: (id) => tasks.get(id), mustGet, submit, save, log, withTaskLock, schedule, gate, now: records.now }),
     ...createTaskSettings(config, { agents, changed: schedule }),
     ...createTaskSessions({ records, runs }),
-    ...createTaskReads({ records, runs, confines: (agent) => sandbox.confines(agent) }),
+    ...createTaskReads({ records, runs, confines: (agent) => sandbox.confines(agent), attemptsOf: (task) => attempts.viewsOf(task) }),
     async recover() {
       await recoverInterruptedTasks({ graph: records.graph, mustGet, agents, gate, save, log });
+      attempts.resume();
       // A turn addressing feedback that ended just before the desk stopped still has its commit to push.
       for (const task of tasks.list()) {
         if (task.pullRequest?.addressing && FINISHED_STATUSES.includes(task.status)) void afterTurn(task.id).catch(() => undefined);

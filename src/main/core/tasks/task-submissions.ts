@@ -1,6 +1,7 @@
 // What clients ask of a task's life: submit (a same id replaces the task), follow up, change what it waits for,
 // cancel. Each takes the task's lock, asks the rules, saves, and lets the scheduler look again.
-import { FINISHED_STATUSES, type DependencyGate, type SubmitTask } from '../../../shared/task';
+import { attemptTaskId, FINISHED_STATUSES, type DependencyGate, type SubmitTask } from '../../../shared/task';
+import type { TaskAttempts } from './task-attempts';
 import type { AgentRegistry } from '../agents/agent-registry';
 import type { RunnerSet } from '../runners/runner-set';
 import type { TaskRecord } from '../store/tasks-repo';
@@ -37,6 +38,8 @@ export interface TaskSubmissionsDeps {
   atomically<T>(work: () => T): Promise<T>;
   /** Read at every submission: Settings may change them while the desk runs. */
   config: { readonly defaultAgent: string; readonly dependenciesAfter?: DependencyGate | undefined };
+  /** Tasks run as several attempts (./task-attempts.ts). */
+  attempts: Pick<TaskAttempts, 'planOf' | 'stopAll'>;
 }
 
 export function createTaskSubmissions(deps: TaskSubmissionsDeps): TaskSubmissions {
@@ -49,11 +52,17 @@ export function createTaskSubmissions(deps: TaskSubmissionsDeps): TaskSubmission
       const agent = input.agent ?? deps.config.defaultAgent;
       const repo = repos.of(input.repo);
       if (!deps.agents.has(agent)) throw unknownAgent(agent, deps.agents.list().map((a) => a.id));
+      input.attempts?.forEach((entry, index) => {
+        if (entry.agent !== undefined && !deps.agents.has(entry.agent)) throw unknownAgent(entry.agent, deps.agents.list().map((a) => a.id), `attempts.${index}.agent`);
+      });
+      const plan = deps.attempts.planOf(input, agent);
       const runner = deps.runners?.choose(input.runner) ?? 'local';
       assertNoCycle(input.id, input.dependencies);
       return withTaskLock(input.id, async () => {
         const previous = tasks.get(input.id);
         if (previous) {
+          // Attempts the new submission has again are replaced by its own (their branches archived when each starts).
+          if (previous.attempts) await deps.attempts.stopAll(previous, (plan?.agents.length ?? 0) + 1);
           await stopRun(input.id);
           await retireInOtherRepo(previous, repo.name, repos);
           // The graph may have changed while the old run was stopping.
@@ -67,12 +76,23 @@ export function createTaskSubmissions(deps: TaskSubmissionsDeps): TaskSubmission
             turns.forget(input.id);
             deps.grants.forget(input.id);
           }
-          return tasks.putSubmission({
-            id: input.id, prompt: input.prompt, dependencies: input.dependencies, agent, status: 'queued', review: 'pending',
-            submittedAt: at, updatedAt: at, baseBranch: repo.baseBranch, attempt: previous?.attempt ?? 0, ...(repo.name !== undefined && { repo: repo.name }),
-            ...((input.after ?? deps.config.dependenciesAfter) === 'approved' && { after: 'approved' as const }), ...proposal,
+          const fields = {
+            prompt: input.prompt, dependencies: input.dependencies, status: 'queued' as const, review: 'pending' as const,
+            submittedAt: at, updatedAt: at, baseBranch: repo.baseBranch, ...(repo.name !== undefined && { repo: repo.name }),
+            ...((input.after ?? deps.config.dependenciesAfter) === 'approved' && { after: 'approved' as const }),
             ...(runner !== 'local' && { runner }),
+          };
+          // Each attempt is a task of its own the scheduler runs; the task itself never runs an agent.
+          plan?.agents.forEach((attemptAgent, index) => {
+            const id = attemptTaskId(input.id, index + 1);
+            const earlier = tasks.get(id);
+            if (earlier) {
+              turns.forget(id);
+              deps.grants.forget(id);
+            }
+            tasks.putSubmission({ ...fields, id, agent: attemptAgent, attempt: earlier?.attempt ?? 0, attemptOf: { task: input.id, n: index + 1 } });
           });
+          return tasks.putSubmission({ ...fields, id: input.id, agent, attempt: previous?.attempt ?? 0, ...proposal, ...(plan && { attempts: plan }) });
         });
         deps.records.record(stored.id, stored.attempt, { type: 'task', task: deps.records.summaryOf(stored) });
         if (previous) log(stored, `Replaced the earlier submission (it was ${previous.status}); its branch is archived when this run starts.`);
@@ -110,7 +130,14 @@ export function createTaskSubmissions(deps: TaskSubmissionsDeps): TaskSubmission
 
     cancel(id) {
       return withTaskLock(id, async () => {
-        mustGet(id);
+        const task = mustGet(id);
+        if (task.attempts && task.attempts.chosen === undefined && canTransition(task.status, 'cancelled')) {
+          // Cancelled first: what its attempts do while they stop is then no longer followed.
+          const cancelled = save(id, { status: 'cancelled', finishedAt: now(), agentPid: null });
+          await deps.attempts.stopAll(task);
+          schedule();
+          return cancelled;
+        }
         await stopRun(id);
         const current = tasks.get(id) as TaskRecord;
         if (!canTransition(current.status, 'cancelled')) return current;

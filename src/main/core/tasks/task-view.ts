@@ -1,6 +1,6 @@
 // How a stored task is shown to clients: the summary `GET /` lists and the detail of `GET /tasks/<id>`. Pure.
 import type { OpenQuestion } from '../../../shared/questions';
-import { firstLineOf, type TaskDetail, type TaskSummary } from '../../../shared/task';
+import { firstLineOf, type AttemptBrief, type AttemptView, type TaskDetail, type TaskSummary } from '../../../shared/task';
 import type { TaskRecord } from '../store/tasks-repo';
 import type { TurnRecord } from '../store/turns-repo';
 import { blockedReason, unmetDependencies } from './dependency-graph';
@@ -10,7 +10,7 @@ import type { DependencyStateOf } from './scheduler';
  * `unsandboxed`: the task's agent runs without the OS sandbox (none on this machine, or the policy turns it off);
  * an agent on another runner is confined by its container instead.
  */
-export function toSummary(task: TaskRecord, openQuestions: readonly OpenQuestion[] = [], unsandboxed = false, blockedBy?: string, quietSince?: string): TaskSummary {
+export function toSummary(task: TaskRecord, openQuestions: readonly OpenQuestion[] = [], unsandboxed = false, blockedBy?: string, quietSince?: string, attemptsBrief?: AttemptBrief[]): TaskSummary {
   return {
     id: task.id,
     submittedAt: task.submittedAt,
@@ -44,7 +44,27 @@ export function toSummary(task: TaskRecord, openQuestions: readonly OpenQuestion
     // Only what was read of the current commit: a follow-up's new commit is read again.
     ...(task.attention !== undefined && task.attention.commit === task.commit && task.attention.files.length > 0 && { attention: task.attention.files }),
     ...(task.changes !== undefined && { changes: task.changes }),
+    ...(task.check !== undefined && { check: task.check }),
+    ...(attemptsBrief !== undefined && { attemptsBrief }),
+    ...(task.attemptOf !== undefined && { attemptOf: task.attemptOf }),
   };
+}
+
+/** A task's attempts in brief, from their own tasks (`attemptOf(n)`, undefined when not stored) and the task's plan. */
+export function attemptsBriefOf(task: TaskRecord, attemptOf: (n: number) => TaskRecord | undefined): AttemptBrief[] | undefined {
+  const plan = task.attempts;
+  if (!plan) return undefined;
+  return plan.agents.map((agent, index) => {
+    const n = index + 1;
+    const attempt = attemptOf(n);
+    const stats = plan.stats[n];
+    return {
+      n, agent: attempt?.agent ?? agent, status: attempt?.status ?? 'cancelled',
+      ...(stats && { additions: stats.additions, deletions: stats.deletions }),
+      ...(attempt?.check && { check: attempt.check.status }),
+      ...(plan.chosen === n && { chosen: true as const }),
+    };
+  });
 }
 
 export interface DetailFacts {
@@ -54,13 +74,16 @@ export interface DetailFacts {
   /** Why a ready task still waits (an agent's rate limit), if it does. */
   heldBy?: string;
   unsandboxed?: boolean;
+  /** A task with attempts: each one as it stands (./task-attempts.ts), and in brief. */
+  attempts?: AttemptView[];
+  attemptsBrief?: AttemptBrief[];
 }
 
 export function toDetail(task: TaskRecord, facts: DetailFacts): TaskDetail {
   const unmet = unmetDependencies(task.dependencies, facts.stateOf, task.after);
   const blockedBy = task.status === 'queued' ? (blockedReason(unmet) ?? (unmet.length === 0 ? facts.heldBy : undefined)) : undefined;
   return {
-    ...toSummary(task, facts.openQuestions, facts.unsandboxed),
+    ...toSummary(task, facts.openQuestions, facts.unsandboxed, undefined, undefined, facts.attemptsBrief),
     prompt: task.prompt,
     unmetDependencies: unmet,
     ...(blockedBy !== undefined && { blockedBy }),
@@ -75,5 +98,7 @@ export function toDetail(task: TaskRecord, facts: DetailFacts): TaskDetail {
       turn, prompt, status, requestedAt,
       ...(commit !== undefined && { commit }), ...(startedAt !== undefined && { startedAt }), ...(finishedAt !== undefined && { finishedAt }),
     })),
+    ...(facts.attempts !== undefined && { attempts: facts.attempts }),
+    ...(task.attempts?.choose !== undefined && { choose: task.attempts.choose }),
   };
 }

@@ -1,4 +1,4 @@
-// Runs a repository's setup or cleanup command in a task's worktree, confined like the agent, with its output
+// Runs a repository's setup, check or cleanup command in a task's worktree, confined like the agent, with its output
 // streamed into the task as a terminal named after the step, and its tail kept for the error when it fails.
 import { spawn } from 'node:child_process';
 import type { TaskEvent } from '../../../shared/events';
@@ -7,11 +7,12 @@ import { endProcessTree } from '../agents/process-tree';
 import type { TaskIsolation } from '../sandbox/task-sandbox';
 import { createTextTail } from '../tasks/text-tail';
 
-export interface StepOutcome { exitCode: number | null; signal: string | null; tail: string }
+/** `started`: false when the command could not be started at all. */
+export interface StepOutcome { exitCode: number | null; signal: string | null; tail: string; started: boolean }
 
 export interface RunStepOptions {
-  /** `setup` or `cleanup`: the terminal's id in the task's stream. */
-  step: 'setup' | 'cleanup';
+  /** The terminal's id in the task's stream. */
+  step: 'setup' | 'check' | 'cleanup';
   command: string;
   worktree: string;
   env: Record<string, string>;
@@ -47,16 +48,18 @@ export function runWorktreeStep(options: RunStepOptions): Promise<StepOutcome> {
     const stop = () => { if (child.pid !== undefined) void endProcessTree(child.pid); };
     options.signal?.addEventListener('abort', stop, { once: true });
     let finished = false;
+    let started = true;
     const finish = (exitCode: number | null, signal: string | null) => {
       if (finished) return;
       finished = true;
       options.signal?.removeEventListener('abort', stop);
       batcher.flush();
       options.record({ type: 'terminal-exited', terminalId, exitCode, signal });
-      resolve({ exitCode, signal, tail: tail.text() });
+      resolve({ exitCode, signal, tail: tail.text(), started });
     };
     child.once('error', (error) => {
       tail.append(`\n${error.message}`);
+      started = false;
       finish(127, null);
     });
     child.once('close', (code, signal) => finish(code, signal));

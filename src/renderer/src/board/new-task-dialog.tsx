@@ -1,9 +1,12 @@
-// "New task": prompt, optional id (generated when left empty), repository (when several), agent, and the tasks it waits for.
+// "New task": prompt, optional id (generated when left empty), repository (when several), agent (or several attempts),
+// and the tasks it waits for.
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { messageOf } from '../api/api-error';
 import { desk, useDesk } from '../state/store';
 import { Dialog } from '../ui/dialog';
 import { DependencyCombobox } from './dependency-combobox';
+import { AttemptsPicker, attemptsOf, type AttemptsChoice } from './attempts-picker';
+import { MIN_ATTEMPTS } from '../../../shared/task';
 import { generateTaskId } from './task-id';
 
 export function NewTaskDialog() {
@@ -15,6 +18,7 @@ export function NewTaskDialog() {
   const [taskId, setTaskId] = useState('');
   const [agent, setAgent] = useState('');
   const [waitsFor, setWaitsFor] = useState<string[]>([]);
+  const [several, setSeveral] = useState<AttemptsChoice>({ runs: {}, choose: '' });
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
   const ids = { prompt: useId(), id: useId(), agent: useId(), repo: useId() };
@@ -28,9 +32,17 @@ export function NewTaskDialog() {
       setError('Write a prompt for the agent.');
       return;
     }
+    const attempts = attemptsOf(several.runs);
+    if (attempts && attempts.length < MIN_ATTEMPTS) {
+      setError(`Pick at least ${MIN_ATTEMPTS} runs for several attempts, or none for one run.`);
+      return;
+    }
     setBusy(true);
     try {
-      await desk().createTask({ id: taskId.trim() || generateTaskId(), prompt, dependencies: waitsFor, ...(agent && { agent }), ...(repo && { repo }) });
+      await desk().createTask({
+        id: taskId.trim() || generateTaskId(), prompt, dependencies: waitsFor, ...(agent && { agent }), ...(repo && { repo }),
+        ...(attempts && { attempts, ...(several.choose && { choose: several.choose }) }),
+      });
       close();
     } catch (failure) {
       setError(messageOf(failure));
@@ -69,6 +81,7 @@ export function NewTaskDialog() {
             </select>
           </div>
         </div>
+        {agents && <AttemptsPicker agents={agents.agents} value={several} onChange={setSeveral} />}
         <DependencyCombobox taskId={taskId.trim() || undefined} value={waitsFor} onChange={setWaitsFor} multiple label="Waits for" />
         <p className="hint">The task starts once every task it waits for has completed.</p>
         {error && <p role="alert" className="form-error">{error}</p>}

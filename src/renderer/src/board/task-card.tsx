@@ -11,6 +11,7 @@ import { Elapsed } from './elapsed';
 import { isSelectable, pickCard } from './selection';
 import { QuietNote } from './quiet-note';
 import { NoChangesNote } from './no-changes-note';
+import { CardAttempts } from './card-attempts';
 import { AttentionNote } from './attention-note';
 import { ProposalBar } from './proposal-bar';
 import { CardPullRequest } from './card-pull-request';
@@ -114,6 +115,7 @@ export const TaskCard = memo(function TaskCard({ id }: { id: string }) {
       {card.column === 'review' && task?.changes && <CardChanges changes={task.changes} />}
       {card.activity && <p className="card-activity">{relativeText(card.activity, undefined)}</p>}
       {task?.noChanges && task.status === 'completed' && <NoChangesNote noChanges={task.noChanges} />}
+      {task?.attemptsBrief && <CardAttempts attempts={task.attemptsBrief} />}
       {task?.quietSince && task.status === 'in-progress' && <QuietNote taskId={id} since={task.quietSince} />}
       {card.dependencies.length > 0 && (
         <div className="card-links">

@@ -13,16 +13,18 @@ const SOURCE_LABEL = {
 function RepoSetup({ repo }: { repo: RepoInfo }) {
   const [setup, setSetup] = useState('');
   const [cleanup, setCleanup] = useState('');
+  const [check, setCheck] = useState('');
   const [copy, setCopy] = useState('');
   const [devCommand, setDevCommand] = useState('');
   const [devPortEnv, setDevPortEnv] = useState('');
   const [error, setError] = useState<string>();
-  const ids = { setup: useId(), cleanup: useId(), copy: useId(), devCommand: useId(), devPortEnv: useId() };
+  const ids = { setup: useId(), check: useId(), cleanup: useId(), copy: useId(), devCommand: useId(), devPortEnv: useId() };
   const { settings } = repo.setup;
 
   useEffect(() => {
     setSetup(settings?.setup ?? '');
     setCleanup(settings?.cleanup ?? '');
+    setCheck(settings?.check ?? '');
     setCopy((settings?.copy ?? []).join('\n'));
     setDevCommand(settings?.devServer?.command ?? '');
     setDevPortEnv(settings?.devServer?.portEnv ?? '');
@@ -31,7 +33,8 @@ function RepoSetup({ repo }: { repo: RepoInfo }) {
   const save = async () => {
     const globs = copy.split('\n').map((line) => line.trim()).filter((line) => line !== '');
     setError(await desk().saveRepoSetup(repo.name, {
-      ...(setup.trim() && { setup: setup.trim() }), ...(cleanup.trim() && { cleanup: cleanup.trim() }), copy: globs,
+      ...(setup.trim() && { setup: setup.trim() }), ...(check.trim() && { check: check.trim() }),
+      ...(cleanup.trim() && { cleanup: cleanup.trim() }), copy: globs,
       ...(devCommand.trim() && { devServer: { command: devCommand.trim(), portEnv: devPortEnv.trim() || 'PORT' } }),
     }));
   };
@@ -51,6 +54,8 @@ function RepoSetup({ repo }: { repo: RepoInfo }) {
         <>
           <label htmlFor={ids.setup}>Setup command</label>
           <input id={ids.setup} className="code-input" type="text" value={setup} placeholder="npm ci" onChange={(event) => setSetup(event.target.value)} />
+          <label htmlFor={ids.check}>Check command (run on each turn’s work, e.g. the tests)</label>
+          <input id={ids.check} className="code-input" type="text" value={check} placeholder="npm test" onChange={(event) => setCheck(event.target.value)} />
           <label htmlFor={ids.cleanup}>Cleanup command</label>
           <input id={ids.cleanup} className="code-input" type="text" value={cleanup} onChange={(event) => setCleanup(event.target.value)} />
           <label htmlFor={ids.copy}>Copy into each worktree (one glob a line)</label>

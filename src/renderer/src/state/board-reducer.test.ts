@@ -16,6 +16,13 @@ describe('applyEvent', () => {
     expect(next.order).toEqual(['t1', 't2']);
   });
 
+  it('makes no card of an attempt\'s own task: the task it is an attempt of stands for it', () => {
+    const next = applyEvent(loadBoard([summary('t1')], 1), envelope(2, 't1~attempt-1', { type: 'task', task: summary('t1~attempt-1', { attemptOf: { task: 't1', n: 1 } }) }));
+    expect(next.order).toEqual(['t1']);
+    expect(next.tasks['t1~attempt-1']).toBeUndefined();
+    expect(next.lastSeq).toBe(2);
+  });
+
   it('ignores events it has seen already, as a replay after a reconnect sends them again', () => {
     const board = loadBoard([summary('t1')], 10);
     expect(applyEvent(board, envelope(9, 't1', { type: 'task', task: summary('t1', { status: 'error' }) }))).toBe(board);

@@ -39,7 +39,7 @@ export async function runOneTurn(options: { root: string; agent: AgentSpec; kind
     },
     onSession: () => {},
     decidePermission: refused, elicit: refused, authorizeCommand: refused, authorizeFile: refused,
-    workspace: { setUp: () => Promise.resolve({}) }, cleanUpPrevious: () => Promise.resolve(),
+    workspace: { setUp: () => Promise.resolve({}), config: () => Promise.resolve({ copy: [] }) }, cleanUpPrevious: () => Promise.resolve(),
     isolate: () => Promise.resolve({
       kind, description: kind === 'none' ? 'No sandbox' : `Confined by ${kind}`, env: {},
       wrap: (command, args) => ({ command, args: [...args] }), dispose: () => Promise.resolve(),

@@ -9,6 +9,8 @@ import { attentionFirst, filesInTreeOrder, fileTree } from './file-tree';
 import { ReviewActions } from './review-actions';
 import { PullRequestPanel } from './pull-request-panel';
 import { ReviewFeedback } from './review-feedback';
+import { CheckPanel } from './check-panel';
+import { AttemptsPanel } from './attempts-panel';
 import '../../styles/diff.css';
 
 export function ChangesTab({ taskId }: { taskId: string }) {
@@ -37,6 +39,8 @@ export function ChangesTab({ taskId }: { taskId: string }) {
   return (
     <div className="changes">
       <ReviewActions taskId={taskId} />
+      <AttemptsPanel taskId={taskId} />
+      <CheckPanel taskId={taskId} />
       <PullRequestPanel taskId={taskId} />
       <ReviewFeedback taskId={taskId} filesInTask={files.map((candidate) => candidate.path)} onShowLine={(path, line) => {
         setSelected(path);

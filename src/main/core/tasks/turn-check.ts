@@ -1,0 +1,41 @@
+// The repository's check (`check` of `.desk/config.json`) on a turn's committed work: run in a sandbox of its own made
+// like the agent's (so what the check writes is never part of the turn's commit), streamed as the `check` terminal.
+import type { CheckResult } from '../../../shared/task';
+import { agentEnvironment } from '../agents/agent-environment';
+import type { AgentSpec } from '../agents/agent-spec';
+import { checkNotRun, checkResultOf } from '../workspace/check-result';
+import { runWorktreeStep } from '../workspace/run-setup';
+import type { RunContext } from './task-runner';
+
+/** The check's result, or undefined when the repository has none; `cancelled` when the task was cancelled while it ran. */
+export async function checkTurn(context: RunContext, spec: AgentSpec, worktree: string): Promise<CheckResult | 'cancelled' | undefined> {
+  const log = (text: string, level: 'info' | 'warn' = 'info') => context.record({ type: 'log', level, source: 'desk', text });
+  let command: string | undefined;
+  try {
+    command = (await context.workspace.config()).check;
+  } catch (error) {
+    // A config file broken since the turn began leaves the work committed; the check says why it did not run.
+    return checkNotRun(error instanceof Error ? error.message : String(error));
+  }
+  if (command === undefined) return undefined;
+  log(`Check: ${command}`);
+  let isolation: Awaited<ReturnType<RunContext['isolate']>>;
+  try {
+    isolation = await context.isolate({ taskId: context.task.id, worktree, agent: spec, log: (line) => log(line, 'warn'), fresh: false });
+  } catch (error) {
+    const reason = `The check did not run: ${error instanceof Error ? error.message : String(error)}`;
+    log(reason, 'warn');
+    return checkNotRun(reason);
+  }
+  const startedAt = performance.now();
+  try {
+    const env = { ...agentEnvironment(process.env, spec), ...isolation.env };
+    const outcome = await runWorktreeStep({ step: 'check', command, worktree, env, isolation, record: context.record, signal: context.signal });
+    if (context.signal.aborted) return 'cancelled';
+    const result = checkResultOf(outcome, performance.now() - startedAt);
+    log(result.status === 'passed' ? 'Check passed.' : result.status === 'failed' ? `Check failed (exit code ${result.exitCode}).` : 'Check could not run to its end.', result.status === 'passed' ? 'info' : 'warn');
+    return result;
+  } finally {
+    await isolation.dispose();
+  }
+}
