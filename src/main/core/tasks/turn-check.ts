@@ -5,10 +5,21 @@ import { agentEnvironment } from '../agents/agent-environment';
 import type { AgentSpec } from '../agents/agent-spec';
 import { checkNotRun, checkResultOf } from '../workspace/check-result';
 import { runWorktreeStep } from '../workspace/run-setup';
-import type { RunContext } from './task-runner';
+import type { TaskEvent } from '../../../shared/events';
+import type { IsolationRequest, TaskIsolation } from '../sandbox/task-sandbox';
+import type { WorkspaceSetup } from '../workspace/workspace-setup';
+
+/** What the check needs of a turn's run (the runner's RunContext, of which it takes only these). */
+export interface CheckContext {
+  task: { id: string };
+  workspace: Pick<WorkspaceSetup, 'config'>;
+  isolate(request: IsolationRequest): Promise<TaskIsolation>;
+  record(event: TaskEvent): void;
+  signal: AbortSignal;
+}
 
 /** The check's result, or undefined when the repository has none; `cancelled` when the task was cancelled while it ran. */
-export async function checkTurn(context: RunContext, spec: AgentSpec, worktree: string): Promise<CheckResult | 'cancelled' | undefined> {
+export async function checkTurn(context: CheckContext, spec: AgentSpec, worktree: string): Promise<CheckResult | 'cancelled' | undefined> {
   const log = (text: string, level: 'info' | 'warn' = 'info') => context.record({ type: 'log', level, source: 'desk', text });
   let command: string | undefined;
   try {
@@ -19,7 +30,7 @@ export async function checkTurn(context: RunContext, spec: AgentSpec, worktree: 
   }
   if (command === undefined) return undefined;
   log(`Check: ${command}`);
-  let isolation: Awaited<ReturnType<RunContext['isolate']>>;
+  let isolation: TaskIsolation;
   try {
     isolation = await context.isolate({ taskId: context.task.id, worktree, agent: spec, log: (line) => log(line, 'warn'), fresh: false });
   } catch (error) {
