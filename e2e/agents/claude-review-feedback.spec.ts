@@ -54,10 +54,14 @@ describeWithAgent(agent, `${agent.id} addresses review feedback through the desk
     forge.comment(1, { author: 'ana', kind: 'line', path: 'greeting.txt', line: 1, body: comment });
     forge.setChecks([{ name: 'spelling', status: 'completed', conclusion: 'failure', output: { title: 'Lower-case greeting', summary: 'greeting.txt: "hello" should start with a capital' } }]);
     expect((await desk.api('POST', '/api/tasks/greet/pull-request/refresh')).status).toBe(200);
-    const pushed = waitForEvent(desk, 'greet', ({ event }) => event.type === 'task' && event.task.pullRequest?.addressing === undefined && Boolean(event.task.pullRequest?.feedback?.comments[0]?.addressedIn), 120_000);
+    // The turn's end is handled (pushed, or given up) once `addressing` is gone from a finished task.
+    const handled = waitForEvent(desk, 'greet', ({ event }) => event.type === 'task' && event.task.status !== 'queued' && event.task.status !== 'in-progress'
+      && event.task.pullRequest?.addressing === undefined && (event.task.status !== 'completed' || Boolean(event.task.pullRequest?.feedback?.comments[0]?.addressedIn)), 120_000);
     const address = await desk.api('POST', '/api/tasks/greet/pull-request/address', { note: 'Keep the trailing newline.' });
     expect(address.status, address.text).toBe(202);
-    await pushed;
+    await handled.catch(async (error: unknown) => {
+      throw new Error(`${error instanceof Error ? error.message : String(error)}; the task's log:\n${logLines(await run.events('greet')).join('\n')}`);
+    });
 
     const after = (await desk.api('GET', '/tasks/greet')).json;
     expect(after.status, logLines(await run.events('greet')).join('\n')).toBe('completed');
