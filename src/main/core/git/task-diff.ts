@@ -96,28 +96,21 @@ export interface NameStatus { status: FileDiff['status']; path: string; oldPath?
 
 /** `--raw -z` (before `--numstat`'s fields): ":modes shas STATUS", then one path, or two for renames and copies. */
 export function parseRaw(output: string): NameStatus[] {
-  const fields = output.split('\0');
-  const entries: NameStatus[] = [];
-  for (let i = 0; i < fields.length && (fields[i] as string).startsWith(':');) {
-    const code = ((fields[i] as string).split(' ').at(-1) ?? 'M')[0] as string;
-    const status = STATUS[code] ?? 'modified';
-    if (code === 'R' || code === 'C') {
-      entries.push({ status, oldPath: fields[i + 1] as string, path: fields[i + 2] as string });
-      i += 3;
-    } else {
-      entries.push({ status, path: fields[i + 1] as string });
-      i += 2;
-    }
-  }
-  return entries;
+  // The raw part ends where the first field that is not a raw record begins (the numstat part, or the end).
+  return entriesOf(output.split('\0'), (field) => (field.startsWith(':') ? field.slice(field.lastIndexOf(' ') + 1) : undefined));
 }
 
 /** `--name-status -z`: a status (R and C carry a score), then one path, or two for renames and copies. */
 export function parseNameStatus(output: string): NameStatus[] {
-  const fields = output.split('\0').filter((f) => f !== '');
+  return entriesOf(output.split('\0').filter((f) => f !== ''), (field) => field);
+}
+
+/** Status records and their paths, from the field where `statusOf` finds a status to the first where it finds none. */
+function entriesOf(fields: readonly string[], statusOf: (field: string) => string | undefined): NameStatus[] {
   const entries: NameStatus[] = [];
   for (let i = 0; i < fields.length;) {
-    const code = (fields[i] as string)[0] as string;
+    const code = statusOf(fields[i] as string)?.[0];
+    if (code === undefined) break;
     const status = STATUS[code] ?? 'modified';
     if (code === 'R' || code === 'C') {
       entries.push({ status, oldPath: fields[i + 1] as string, path: fields[i + 2] as string });
