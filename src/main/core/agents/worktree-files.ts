@@ -1,8 +1,8 @@
 // The agent's file access (ACP fs/*), confined to the task's worktree after resolving symlinks, and again where the
 // open lands: the agent runs beside the desk and may swap a link in between the check and the open.
 import { constants, realpathSync } from 'node:fs';
-import { mkdir, open, readlink, realpath, type FileHandle } from 'node:fs/promises';
-import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { lstat, mkdir, open, readlink, realpath, type FileHandle } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { INVALID_PARAMS, JsonRpcError } from '../../../shared/json-rpc-peer';
 
 /** A request to touch a file outside the worktree; answered to the agent as an error and logged. */
@@ -41,17 +41,68 @@ function realTarget(path: string): string {
 export interface WorktreeFilesOptions {
   /** Runs between a path's check and its opening, where an agent racing the desk would swap a link in (for tests). */
   betweenCheckAndOpen?: (target: string) => Promise<void>;
+  /**
+   * Where the desk reaches a path of the worktree when the agent's view of it is not the desk's: a worktree that is a
+   * layer, mounted in a namespace of its own (../sandbox/task-layers.ts). Links are then resolved step by step through
+   * it, as the agent's namespace resolves them (realpath(3) would resolve them in the desk's), and `worktree` is taken
+   * as the agent spells it.
+   */
+  reach?: (path: string) => string;
 }
+
+/** Links followed at most while resolving one path, as the kernel's own limit. */
+const MAX_LINKS = 40;
+
+/**
+ * `path` with every link resolved as the agent's namespace sees it, reading through `reach` within `root`; the part
+ * from the first name that does not exist is kept as written.
+ */
+async function resolvedThrough(path: string, root: string, reach: (path: string) => string): Promise<string> {
+  const seen = (at: string) => (at === root || within(root, at) ? reach(at) : at);
+  const pending = path.split(sep).filter((part) => part !== '');
+  let resolved: string = sep;
+  let links = 0;
+  while (pending.length > 0) {
+    const name = pending.shift() as string;
+    if (name === '.') continue;
+    if (name === '..') {
+      resolved = dirname(resolved);
+      continue;
+    }
+    const next = join(resolved, name);
+    const stat = await lstat(seen(next)).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return undefined;
+      throw error;
+    });
+    if (!stat) return join(next, ...pending);
+    if (!stat.isSymbolicLink()) {
+      resolved = next;
+      continue;
+    }
+    if (++links > MAX_LINKS) throw Object.assign(new Error(`Too many links in ${path}`), { code: 'ELOOP' });
+    const target = await readlink(seen(next));
+    pending.unshift(...target.split(sep).filter((part) => part !== ''));
+    if (isAbsolute(target)) resolved = sep;
+  }
+  return resolved;
+}
+
+export type WorktreeFiles = ReturnType<typeof createWorktreeFiles>;
 
 export function createWorktreeFiles(worktree: string, options: WorktreeFilesOptions = {}) {
   // Resolved at the first access, not at creation: a promise nobody awaits would reject unhandled (and end the desk)
   // when the worktree is gone before the agent ever touched a file.
   let rootPromise: Promise<string> | undefined;
 
+  const { reach } = options;
+  const rootOf = () => (rootPromise ??= reach ? Promise.resolve(worktree) : realpath(worktree));
+  /** Where the desk opens a confined path. */
+  const opened = (target: string) => (reach ? reach(target) : target);
+
   async function confine(path: string): Promise<string> {
     const absolute = isAbsolute(path) ? path : resolve(worktree, path);
-    const target = realTarget(absolute);
-    const root = await (rootPromise ??= realpath(worktree));
+    const root = await rootOf();
+    const target = reach ? await resolvedThrough(absolute, root, reach) : realTarget(absolute);
     if (!within(root, target)) throw new OutsideWorktreeError(path);
     return target;
   }
@@ -62,14 +113,15 @@ export function createWorktreeFiles(worktree: string, options: WorktreeFilesOpti
     await options.betweenCheckAndOpen?.(target);
     let handle: FileHandle;
     try {
-      handle = await open(target, flags | constants.O_NOFOLLOW, 0o644);
+      handle = await open(opened(target), flags | constants.O_NOFOLLOW, 0o644);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw new OutsideWorktreeError(path);
       throw error;
     }
-    // Where the open really landed, as the kernel says (Linux; elsewhere the check above and O_NOFOLLOW stand).
+    // Where the open really landed, as the kernel says (Linux; elsewhere the check above and O_NOFOLLOW stand). In a
+    // layer's namespace the kernel spells it as that namespace does: as the agent names it.
     const landed = await readlink(`/proc/self/fd/${handle.fd}`).catch(() => undefined);
-    if (landed !== undefined && !within(await (rootPromise ??= realpath(worktree)), landed)) {
+    if (landed !== undefined && !within(await rootOf(), landed)) {
       await handle.close();
       throw new OutsideWorktreeError(path);
     }
@@ -86,7 +138,7 @@ export function createWorktreeFiles(worktree: string, options: WorktreeFilesOpti
       return lines.slice(start, limit === undefined ? undefined : start + limit).join('\n');
     },
     async writeTextFile({ path, content }: { path: string; content: string }): Promise<void> {
-      await mkdir(dirname(await confine(path)), { recursive: true });
+      await mkdir(opened(dirname(await confine(path))), { recursive: true });
       // Truncated only once the open is known to be inside: a file outside is never cut, even for a moment.
       const handle = await openConfined(path, constants.O_WRONLY | constants.O_CREAT);
       try {

@@ -7,7 +7,8 @@ import { mkdir, readFile, realpath, stat, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { branchNameFor, worktreeDirNameFor } from './branch-names';
 import { commitIfChanged, stageAndCommit } from './commit-all';
-import { leaveOutLocalFiles, type LocalFile } from './vendor-local-files';
+import { leaveOutLocalFiles, localFilesWritten, type LocalFile } from './vendor-local-files';
+import { commitLayered, layerTreeOf, type LayeredWorktree } from './layered-commit';
 import { readIdentity } from './commit-identity';
 import { branchTaken, emptyRepository, gitFailed, unknownBranch } from './git-errors';
 import { createGitRunner, type GitRepo } from './git-runner';
@@ -32,6 +33,7 @@ import { rememberedOnPath } from '../host/find-on-path';
 import type { TaskDiff } from '../../../shared/review';
 import type { ChangeCount } from '../../../shared/task';
 import type { RetireContext } from './retire-task';
+import type { TaskLayers } from '../sandbox/task-layers';
 
 export interface PrepareWorktreeRequest {
   taskId: string;
@@ -42,6 +44,20 @@ export interface PrepareWorktreeRequest {
    * and with no dependency to merge is then returned registered, its checkout pending.
    */
   deferCheckout?: boolean;
+  /**
+   * A read-only snapshot of the base (../workspace/snapshot-store.ts): a worktree with no dependency to merge is then
+   * a layer over it (../sandbox/task-layers.ts) instead of a checkout, when the snapshot is of the commit the base is on.
+   */
+  snapshot?: LayerBase;
+}
+
+/** What a task's layer lies over: a checkout of `commit`, and the git index that matches it. */
+export interface LayerBase {
+  commit: string;
+  /** The checkout, read-only. */
+  tree: string;
+  /** Gives a worktree's git dir the snapshot's index (hard links: git replaces the file when it writes it). */
+  linkIndexInto(gitDir: string): Promise<void>;
 }
 
 export interface PreparedWorktree {
@@ -50,6 +66,8 @@ export interface PreparedWorktree {
   baseCommit: string;
   /** With `deferCheckout`, when the files are not checked out yet: whoever needs them first checks them out. */
   checkout?: PendingCheckout;
+  /** The worktree is a layer over the snapshot given (no checkout was made). */
+  layered?: true;
 }
 
 export interface GitService {
@@ -132,6 +150,8 @@ export interface GitServiceOptions {
   deskId: string;
   /** Clock for archive ref names; tests may pin it. */
   now?: () => Date;
+  /** Worktrees as layers over snapshots of their base (../sandbox/task-layers.ts); without, every worktree is a checkout. */
+  taskLayers?: TaskLayers;
 }
 
 export function createGitService(options: GitServiceOptions): GitService {
@@ -173,7 +193,8 @@ export function createGitService(options: GitServiceOptions): GitService {
   const ready = (): Promise<RetireContext> => {
     setup ??= retryLater((async () => {
       const [{ repository, realWorktreesDir }, identity] = await Promise.all([prepared(), readIdentity(repoRoot)]);
-      return { git, repository, deskId, records, identity, worktreesDir, realWorktreesDir, now };
+      const layers = options.taskLayers && { open: options.taskLayers.open, has: options.taskLayers.has, remove: options.taskLayers.remove, scratchDir: stateDir };
+      return { git, repository, deskId, records, identity, worktreesDir, realWorktreesDir, now, ...(layers && { layers }) };
     })(), () => { setup = undefined; });
     return setup;
   };
@@ -208,6 +229,19 @@ export function createGitService(options: GitServiceOptions): GitService {
     return { gitDir, workTree: path, commonDir: repository.commonDir };
   };
 
+  /** The worktree at `path` when it is a task's layer (mounted now, if it was not), with the merged view the desk reads. */
+  const layeredAt = async (path: string, worktree: GitRepo): Promise<LayeredWorktree | undefined> => {
+    const record = options.taskLayers ? await records.atPath(path) : undefined;
+    const layer = record ? await options.taskLayers?.open(record.taskId) : undefined;
+    if (!layer) return undefined;
+    return { repo: worktree, view: { upperDir: layer.upperDir, mergedDir: layer.deskPath(path) }, baseCommit: layer.base, scratchDir: stateDir };
+  };
+  /** The worktree for git commands that need its files: a layer's through its merged view. */
+  const withFiles = async (path: string, worktree: GitRepo): Promise<GitRepo> => {
+    const layered = await layeredAt(path, worktree);
+    return layered ? { ...worktree, workTree: layered.view.mergedDir } : worktree;
+  };
+
   return {
     async currentBranch() {
       const head = await git.exec(await checkout(), ['symbolic-ref', '--quiet', '--short', 'HEAD']);
@@ -219,7 +253,7 @@ export function createGitService(options: GitServiceOptions): GitService {
       await usableBaseCommit(branch);
     },
 
-    async prepareWorktree({ taskId, baseBranch, dependencyBranches, deferCheckout = false }) {
+    async prepareWorktree({ taskId, baseBranch, dependencyBranches, deferCheckout = false, snapshot }) {
       const context = await ready();
       const repo = checkoutOf(context.repository);
       // The questions below only read refs: asked at once, each a git process of its own.
@@ -233,6 +267,9 @@ export function createGitService(options: GitServiceOptions): GitService {
       const branch = branchFor(taskId);
       const path = worktreePathFor(taskId);
       const commonDir = context.repository.commonDir;
+      // A layer needs a snapshot of the very commit the base is on, and nothing merged in.
+      const layers = options.taskLayers;
+      const layerBase = layers && snapshot?.commit === baseCommit && dependencyBranches.length === 0 ? snapshot : undefined;
       const { worktree, byFiles } = await repoLock.run(async (): Promise<{ worktree: GitRepo; byFiles?: RegisteredWorktree }> => {
         // A task this desk never made a worktree for, with nothing at its path, has nothing to retire;
         // should git still know a worktree there (its directory deleted by hand), `worktree add`
@@ -271,6 +308,18 @@ export function createGitService(options: GitServiceOptions): GitService {
         if (gitDir !== expected) await records.put({ taskId, branch, path, gitDir });
         return { worktree: { gitDir, workTree: path, commonDir } };
       });
+      if (byFiles && layerBase && layers) {
+        try {
+          // No checkout: the snapshot is the worktree's files, its index the worktree's; the task writes to its layer.
+          await layerBase.linkIndexInto(byFiles.repo.gitDir);
+          await layers.create(taskId, { base: baseCommit, lower: layerBase.tree, target: path, seed: { '.git': await readFile(join(path, '.git'), 'utf8') } });
+          return { path, branch, baseCommit, layered: true };
+        } catch (error) {
+          byFiles.undo();
+          await records.remove(taskId);
+          throw error;
+        }
+      }
       if (byFiles) {
         const checkout = pendingCheckout(git, byFiles, () => records.remove(taskId), programs);
         // Merges need the files; without any, the checkout can wait for whoever needs the files first.
@@ -292,17 +341,25 @@ export function createGitService(options: GitServiceOptions): GitService {
     async commitAll(worktreePath, message) {
       const context = await ready();
       const worktree = await intactWorktree(context.repository, resolve(worktreePath));
+      const layered = await layeredAt(resolve(worktreePath), worktree);
+      if (layered) return await commitLayered(git, layered, message, context.identity, true) ?? '';
       return stageAndCommit(git, worktree, message, context.identity);
     },
 
     async commitChanges(worktreePath, message) {
       const context = await ready();
       const worktree = await intactWorktree(context.repository, resolve(worktreePath));
+      const layered = await layeredAt(resolve(worktreePath), worktree);
+      if (layered) return commitLayered(git, layered, message, context.identity);
       return commitIfChanged(git, worktree, message, context.identity);
     },
 
     async leaveOutLocalFiles(worktreePath) {
       const path = resolve(worktreePath);
+      // A layer's commit never takes them (./layer-tree.ts): those the task wrote are the ones left out.
+      const record = options.taskLayers ? await records.atPath(path) : undefined;
+      const layer = record ? await options.taskLayers?.open(record.taskId) : undefined;
+      if (layer) return localFilesWritten(layer.upperDir);
       const worktree = async () => ({ ...await intactWorktree((await ready()).repository, path), workTree: path });
       return leaveOutLocalFiles(git, worktree, path);
     },
@@ -323,6 +380,8 @@ export function createGitService(options: GitServiceOptions): GitService {
     async liveDiff(worktreePath, base) {
       const context = await ready();
       const worktree = await intactWorktree(context.repository, resolve(worktreePath));
+      const layered = await layeredAt(resolve(worktreePath), worktree);
+      if (layered) return { ...(await taskDiff(git, worktree, base, await layerTreeOf(git, layered))), live: true };
       // The scratch index lives in the desk's state dir, out of the agent's reach.
       return liveDiff(git, worktree, base, stateDir);
     },
@@ -339,7 +398,7 @@ export function createGitService(options: GitServiceOptions): GitService {
 
     async updateFromBase({ worktreePath, branch, baseBranch, strategy }) {
       const context = await ready();
-      const worktree = await intactWorktree(context.repository, resolve(worktreePath));
+      const worktree = await withFiles(resolve(worktreePath), await intactWorktree(context.repository, resolve(worktreePath)));
       return updateFromBase(git, worktree, { branch, baseBranch, strategy, identity: context.identity });
     },
 
@@ -353,7 +412,7 @@ export function createGitService(options: GitServiceOptions): GitService {
 
     async abortUpdate(worktreePath) {
       const context = await ready();
-      await abortMerge(git, await intactWorktree(context.repository, resolve(worktreePath)));
+      await abortMerge(git, await withFiles(resolve(worktreePath), await intactWorktree(context.repository, resolve(worktreePath))));
     },
   };
 }

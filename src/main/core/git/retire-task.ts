@@ -15,6 +15,8 @@ import { checkoutOf, type Repository } from './repository';
 import { assertWorktreeIntact, linkedGitDir } from './worktree-guard';
 import { parseWorktreeList } from './worktree-list';
 import type { WorktreeRecords } from './worktree-records';
+import type { TaskLayers } from '../sandbox/task-layers';
+import { commitLayered } from './layered-commit';
 
 export interface RetireContext {
   git: GitRunner;
@@ -26,6 +28,8 @@ export interface RetireContext {
   /** `worktreesDir` with symlinks resolved: the spelling `git worktree list` uses. */
   realWorktreesDir: string;
   now: () => Date;
+  /** Worktrees that are layers over a snapshot (../sandbox/task-layers.ts); a scratch dir for their commit. */
+  layers?: { open: TaskLayers['open']; has: TaskLayers['has']; remove: TaskLayers['remove']; scratchDir: string };
 }
 
 export function snapshotMessage(taskId: string): string {
@@ -57,7 +61,13 @@ export async function retireTask(context: RetireContext, taskId: string): Promis
       && await assertWorktreeIntact({ path: worktree.path, gitDir, commonDir: repository.commonDir }).then(() => true, () => false);
     if (intact) {
       target = { gitDir, workTree: worktree.path, commonDir: repository.commonDir };
-      if (await hasUncommittedWork(git, target)) await stageAndCommit(git, target, snapshotMessage(taskId), context.identity);
+      const layer = await context.layers?.open(taskId);
+      if (layer && context.layers) {
+        const view = { upperDir: layer.upperDir, mergedDir: layer.deskPath(worktree.path) };
+        await commitLayered(git, { repo: target, view, baseCommit: layer.base, scratchDir: context.layers.scratchDir }, snapshotMessage(taskId), context.identity);
+      } else if (await hasUncommittedWork(git, target)) {
+        await stageAndCommit(git, target, snapshotMessage(taskId), context.identity);
+      }
       worktreeHead = await resolveCommit(git, target, 'HEAD');
     }
   }
@@ -66,8 +76,12 @@ export async function retireTask(context: RetireContext, taskId: string): Promis
   const archiveRef = await archiveTips(context, taskId, branchTip, worktreeHead);
 
   // Clean now (the snapshot took everything git would keep), so no --force is needed; ignored
-  // files such as build output go with the directory.
-  if (worktree && target) await removeWorktree(git, repo, { ...target, workTree: worktree.path });
+  // files such as build output go with the directory. A layer's directory holds only its `.git` link: its files, the
+  // snapshot's and the layer's, go with the layer (committed above).
+  // A layer whose worktree could not be committed (its link was changed) stays on disk: nothing of it is deleted.
+  const layered = await context.layers?.has(taskId) === true;
+  if (layered && target) await context.layers?.remove(taskId);
+  if (worktree && target) await (layered ? git.run(repo, ['worktree', 'remove', '--force', worktree.path]) : removeWorktree(git, repo, { ...target, workTree: worktree.path }));
   await setStrayDirectoryAside(worktreePath, context.now());
   if (worktree && !target) await git.run(repo, ['worktree', 'prune']);
   if (branch && branchTip) await git.run(repo, ['branch', '--delete', '--force', '--end-of-options', branch]);

@@ -1,7 +1,7 @@
 // A task's own git dir for one sandboxed run: the agent's git commits, branches and stashes there, borrowing the
 // person's objects read-only, so the person's refs, index, HEAD, stash and reflogs stay out of its reach. After
 // the run the desk, not the agent, takes the agent's commits onto the task's branch once they check out.
-import { copyFile, lstat, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, lstat, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { diskFullMessage, isDiskFull, mountPointOf } from '../host/disk-full';
 import type { GitRepo, GitRunner } from './git-runner';
@@ -59,6 +59,7 @@ export interface TaskGitDir {
 
 /** Files of the worktree's git dir the agent's git reads as its own: the index, and a merge waiting on conflicts. */
 const COPIED_STATE = ['index', 'MERGE_HEAD', 'MERGE_MSG', 'MERGE_MODE'];
+const SHARED_INDEX = /^sharedindex\.[0-9a-f]{40,64}$/;
 const MERGE_STATE = ['MERGE_HEAD', 'MERGE_MSG', 'MERGE_MODE', 'AUTO_MERGE'];
 /** The person's ignore and attribute files, read as they were. */
 const COPIED_INFO = ['exclude', 'attributes'];
@@ -75,9 +76,11 @@ export async function openTaskGitDir(git: GitRunner, request: TaskGitDirRequest,
   const plan = planTaskGitDir({ commonDir, worktreeHead, refs });
   const link = `${dir}.link`;
   await Promise.all(['objects/info', 'objects/pack', dirname(plan.branchRef), 'refs/tags', 'info'].map((sub) => files.mkdir(join(dir, sub))));
+  // A split index (a layer's, ../workspace/snapshot-index.ts) is read with its shared part, which git looks for beside it.
+  const sharedIndexes = (await readdir(worktreeGitDir).catch(() => [])).filter((name) => SHARED_INDEX.test(name));
   await Promise.all([
     ...Object.entries(plan.files).map(([name, text]) => files.writeFile(join(dir, name), text)),
-    ...COPIED_STATE.map((name) => files.copyIfThere(join(worktreeGitDir, name), join(dir, name))),
+    ...[...COPIED_STATE, ...sharedIndexes].map((name) => files.copyIfThere(join(worktreeGitDir, name), join(dir, name))),
     ...COPIED_INFO.map((name) => files.copyIfThere(join(commonDir, 'info', name), join(dir, 'info', name))),
     files.writeFile(link, `gitdir: ${dir}\n`),
   ]);
@@ -132,7 +135,10 @@ export async function openTaskGitDir(git: GitRunner, request: TaskGitDirRequest,
         return undefined;
       }
       const worktreeRepo: GitRepo = { gitDir: worktreeGitDir, workTree: worktree, commonDir };
-      await git.run(worktreeRepo, ['read-tree', tip]);
+      // From the start to the tip, so entries the agent's commits left alone keep their stat data (no rehash of the
+      // tree by the next `git status`); an index that no longer matches the start is read from the tip whole.
+      const moved = await git.exec(worktreeRepo, ['read-tree', '-m', start, tip]);
+      if (moved.exitCode !== 0) await git.run(worktreeRepo, ['read-tree', tip]);
       // A merge from the base that the agent committed itself is done: the desk's commit must not make it again.
       const merging = (await readIfThere(join(worktreeGitDir, 'MERGE_HEAD')))?.trim();
       if (merging !== undefined && await isAncestorCommit(git, common, merging, tip).catch(() => false)) {

@@ -49,6 +49,12 @@ async function presentIn(workTree: string): Promise<LocalFile[]> {
   return found.filter((file) => file !== undefined);
 }
 
+/** Those a task wrote to its layer (../sandbox/task-layers.ts): plain files at the top of its upper dir. */
+export async function localFilesWritten(upperDir: string): Promise<LocalFile[]> {
+  const found = await Promise.all(VENDOR_LOCAL_FILES.map((file) => lstat(join(upperDir, file.path)).then((stat) => (stat.isFile() ? file : undefined), () => undefined)));
+  return found.filter((file) => file !== undefined);
+}
+
 /**
  * Before a commit: the vendor-local files in the worktree that the commit leaves out (it never stages them, see
  * commit-all.ts), with any the index holds already (an unconfined agent's own `git add`) taken out of it again. One

@@ -24,6 +24,8 @@ export interface StateLayerRequest {
   /** The task's first turn: its layer from an earlier submission of the same id is thrown away first. */
   fresh: boolean;
   log(line: string): void;
+  /** The namespace holding the task's worktree layer (../workspace/task-layers.ts): the state overlays are mounted in a copy of it. */
+  within?: StateNamespace;
 }
 
 /** One run's hold on a task's layer. */
@@ -31,8 +33,10 @@ export interface OpenStateLayer {
   readonly mode: 'overlay' | 'copy';
   /** Copy mode: each state dir replaced by the task's copy (overlay mode mounts them in its namespace instead). */
   readonly mounts: readonly Mount[];
-  /** Runs a command where the overlays are mounted (overlay mode); the command unchanged otherwise. */
+  /** Runs a command where the overlays are mounted (overlay mode, or the task's worktree layer); the command unchanged otherwise. */
   enter(command: string, args: readonly string[]): { command: string; args: string[] };
+  /** Whether `enter` puts the command in a user namespace of the desk's, where bubblewrap must map the desk's ids back. */
+  readonly entered: boolean;
   /** The task's own copy of a state file, kept from its earlier turns, if it has one. */
   readonly keptFileOf: (file: string) => string | undefined;
   /** Where a state file the run changed is kept: the task's copy, and the person's file for a login file. */
@@ -90,7 +94,7 @@ export function createStateLayers(deps: { dataDir: string; tools: NamespaceTools
           const real = await realpath(dir.path);
           return { lower: real, upper: dir.upper, work: dir.work, target: real };
         }));
-        return { plan, mode: 'overlay', namespace: await openStateNamespace(deps.tools, overlays), holders: 0 };
+        return { plan, mode: 'overlay', namespace: await openStateNamespace(deps.tools, overlays, request.within), holders: 0 };
       } catch (error) {
         overlayRefusal = error instanceof Error ? error.message : String(error);
       }
@@ -129,7 +133,7 @@ export function createStateLayers(deps: { dataDir: string; tools: NamespaceTools
       // An agent without state (the scripted agent) costs nothing here: no folder, no namespace.
       if (plan.dirs.length === 0 && plan.files.length === 0) {
         if (request.fresh) await removeTask(request.taskId);
-        return STATELESS;
+        return request.within ? { ...STATELESS, enter: request.within.enter, entered: true } : STATELESS;
       }
       // Runs of one task at once (its agent, a person's terminal) share one hold: one mount of each layer.
       let pending = held.get(plan.root);
@@ -145,7 +149,8 @@ export function createStateLayers(deps: { dataDir: string; tools: NamespaceTools
       return {
         mode: opened.mode,
         mounts: opened.mode === 'copy' ? plan.dirs.map((dir) => ({ kind: 'scratch-dir' as const, path: dir.path, source: dir.copy, why: "the agent's state: the task's own copy" })) : [],
-        enter: (command, args) => (opened.namespace ? opened.namespace.enter(command, args) : { command, args: [...args] }),
+        enter: (command, args) => (opened.namespace ?? request.within)?.enter(command, args) ?? { command, args: [...args] },
+        entered: (opened.namespace ?? request.within) !== undefined,
         keptFileOf: (file) => keptFiles.get(file),
         destinationsOf: (file) => [...(keptFiles.has(file) ? [keptFiles.get(file) ?? ''] : []), ...(plan.loginFiles.includes(file) ? [file] : [])],
         async release() {
@@ -195,7 +200,7 @@ export function createStateLayers(deps: { dataDir: string; tools: NamespaceTools
 }
 
 const STATELESS: OpenStateLayer = {
-  mode: 'copy', mounts: [], enter: (command, args) => ({ command, args: [...args] }),
+  mode: 'copy', mounts: [], enter: (command, args) => ({ command, args: [...args] }), entered: false,
   keptFileOf: () => undefined, destinationsOf: () => [], release: async () => [],
 };
 

@@ -22,6 +22,10 @@ export interface NamespaceTools {
 }
 
 export interface StateNamespace {
+  /** The holder's process: `/proc/<pid>/root` is the namespace's view of the file system, for the desk's own reads. */
+  readonly pid: number;
+  /** false once the holder has ended (closed, or killed from outside): its mounts are gone. */
+  alive(): boolean;
   /** The program and arguments that run `command` inside the namespace. */
   enter(command: string, args: readonly string[]): { command: string; args: string[] };
   close(): void;
@@ -47,17 +51,28 @@ export function findNamespaceTools(searchPath: string): NamespaceTools | undefin
   return unshare && nsenter ? { unshare, nsenter } : undefined;
 }
 
-/** Starts the holder and resolves once every overlay is mounted; rejects with the mount's own words when one fails. */
-export async function openStateNamespace(tools: NamespaceTools, overlays: readonly Overlay[]): Promise<StateNamespace> {
+/**
+ * Starts the holder and resolves once every overlay is mounted; rejects with the mount's own words when one fails.
+ * `within`: the holder's mount namespace is a copy of that one's (a task's worktree layer, ../workspace/task-layers.ts),
+ * so its processes see both sets of overlays while each upper dir stays mounted once.
+ */
+export async function openStateNamespace(tools: NamespaceTools, overlays: readonly Overlay[], within?: StateNamespace): Promise<StateNamespace> {
   const words = overlays.flatMap((overlay) => [overlay.lower, overlay.upper, overlay.work, overlay.target]);
+  const holderArgs = ['sh', '-c', HOLDER_SCRIPT, 'desk-state', ...words];
   // -U -r: a user namespace where the desk's user is root, which may mount an overlay (Linux 5.11+); -m: its mounts.
-  const holder = spawn(tools.unshare, ['--user', '--map-root-user', '--mount', 'sh', '-c', HOLDER_SCRIPT, 'desk-state', ...words], {
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+  // Within another: entered as its root (no --preserve-credentials), which may make a mount namespace of its own there.
+  const [command, args] = within
+    ? [tools.nsenter, [`--target=${within.pid}`, '--user', '--mount', '--', tools.unshare, '--mount', ...holderArgs]]
+    : [tools.unshare, ['--user', '--map-root-user', '--mount', ...holderArgs]];
+  const holder = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+  let ended = false;
+  holder.on('exit', () => { ended = true; });
   await holderReady(holder);
   const pid = holder.pid;
   if (pid === undefined) throw new Error('the namespace holder has no process id');
   return {
+    pid,
+    alive: () => !ended,
     enter(command, args) {
       // --preserve-credentials: the desk's user stays itself (a setgroups to root is refused in this namespace);
       // bubblewrap's own user namespace then maps it back to the same id inside the sandbox.

@@ -13,6 +13,8 @@ import type { AgentSpec } from '../agents/agent-spec';
 import { bwrapArguments, type SandboxLayout } from './bwrap-arguments';
 import { createStateLayers, type StateLayers } from './state-layers';
 import { findNamespaceTools } from './state-namespace';
+import type { TaskLayers } from './task-layers';
+import { createWorktreeFiles, type WorktreeFiles } from '../agents/worktree-files';
 import { endLeftoverSandboxes } from './leftover-sandboxes';
 import { dataDirRunFolders, foldersInMemory, runPlaces, sweepRunFolders, type RunFolderRoots } from './run-folders';
 import { diskFolderFiles, memoryFolderFiles } from './run-folder-files';
@@ -62,6 +64,8 @@ export interface TaskIsolation {
    * when the run was isolated): a checkout made after that copies the worktree's new index here.
    */
   readonly agentIndex?: string;
+  /** The agent's `fs/*` requests, when the desk reaches the worktree other than by its path (a layer, ./task-layers.ts). */
+  readonly files?: WorktreeFiles;
 }
 
 /** The network allowlist as the sandbox uses it (./network/sandbox-network.ts). */
@@ -104,6 +108,8 @@ export interface TaskSandboxDeps {
   git?: GitRunner;
   /** Each task's own layer of its agent's state (./state-layers.ts); default: in the data dir, overlays where possible. */
   stateLayers?: StateLayers;
+  /** Tasks whose worktree is a layer over a snapshot of their base (./task-layers.ts): their processes run where it is mounted. */
+  taskLayers?: Pick<TaskLayers, 'open'>;
 }
 
 const sandboxUnavailable = (message: string) => new DeskError('unavailable', 'sandbox_unavailable', message);
@@ -248,7 +254,12 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
       // The read view is the same for every task of the agent: remembered (./fixed-view.ts); the layout is the task's.
       const fixed = fixedViews.viewFor({ home: deps.home, agent, policy, environment });
       // What the task writes to the agent's state lands in a layer of its own (./state-layers.ts).
-      const state = await stateLayers.open({ taskId: request.taskId, agentId: agent.id, stateDirs, stateFiles, loginFiles, fresh: fresh === true, log });
+      // A worktree that is a layer is mounted in a namespace of its own: the state's overlays go in a copy of it.
+      const worktreeLayer = await deps.taskLayers?.open(request.taskId);
+      const state = await stateLayers.open({
+        taskId: request.taskId, agentId: agent.id, stateDirs, stateFiles, loginFiles, fresh: fresh === true, log,
+        ...(worktreeLayer && { within: worktreeLayer.namespace }),
+      });
       const baseMounts = withoutShownLinks([...sandboxMounts({
           home: deps.home,
           dataDir: deps.dataDir,
@@ -284,7 +295,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
         network,
         newSession: true,
         mounts: realMounts([...baseMounts, ...scratchMounts(scratch)]),
-        ...(state.mode === 'overlay' && { ownIds: { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 } }),
+        ...(state.entered && { ownIds: { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 } }),
       };
       const writablePlaces = [...stateDirs, ...stateFiles];
       const [stateBefore, limits] = await Promise.all([fillStateScratch(scratch, state.keptFileOf), openLimits()]).catch(async (error: unknown) => {
@@ -324,6 +335,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
         },
         agentCommit: () => agentCommit,
         agentIndex: join(taskGit.dir, 'index'),
+        ...(worktreeLayer && { files: createWorktreeFiles(worktree, { reach: worktreeLayer.deskPath }) }),
       };
     },
   };

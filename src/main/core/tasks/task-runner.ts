@@ -12,7 +12,7 @@ import { connectAgent } from '../agents/connect-agent';
 import { INVALID_PARAMS, JsonRpcError, PeerClosedError } from '../../../shared/json-rpc-peer';
 import { createTerminalHost, type TerminalHost } from '../agents/terminal-host';
 import { createWorktreeFiles } from '../agents/worktree-files';
-import type { GitService } from '../git/git-service';
+import type { GitService, LayerBase } from '../git/git-service';
 import { leftOutText } from '../git/vendor-local-files';
 import type { TaskPatch, TaskRecord } from '../store/tasks-repo';
 import { commitMessageFor } from './commit-message';
@@ -90,6 +90,11 @@ export interface RunContext {
    * on this machine, its agent a process the desk starts in the worktree. Otherwise the desk checks them out first.
    */
   checkoutAtLaunch?: boolean;
+  /**
+   * A read-only snapshot of the base branch's commit, for a new worktree that is a copy-on-write layer over it instead
+   * of a checkout (../sandbox/task-layers.ts); absent, or undefined back, where the task gets a checkout.
+   */
+  snapshotFor?(request: { baseBranch: string; log(line: string): void; signal: AbortSignal }): Promise<LayerBase | undefined>;
 }
 
 /**
@@ -113,6 +118,7 @@ export async function runTask(given: RunContext): Promise<RunOutcome> {
 
   let worktree: string;
   let checkout: PendingCheckout | undefined;
+  let layered = false;
   // What the task's diff starts from, for the totals its card shows once this turn commits.
   let baseCommit = task.baseCommit;
   if (turn.number === 1) {
@@ -122,7 +128,10 @@ export async function runTask(given: RunContext): Promise<RunOutcome> {
         ? `Preparing a worktree from ${task.baseBranch} with ${dependencyBranches.join(', ')} merged in`
         : `Preparing a worktree from ${task.baseBranch}`);
       if (task.worktreePath) await context.cleanUpPrevious();
-      const prepared = await git.prepareWorktree({ taskId: task.id, baseBranch: task.baseBranch, dependencyBranches, deferCheckout: context.checkoutAtLaunch === true });
+      // Dependencies merged in make a commit of the task's own: such a worktree is a checkout, as before.
+      const snapshot = dependencyBranches.length === 0 ? await context.snapshotFor?.({ baseBranch: task.baseBranch, log: (line) => log(line), signal }) : undefined;
+      const prepared = await git.prepareWorktree({ taskId: task.id, baseBranch: task.baseBranch, dependencyBranches, deferCheckout: context.checkoutAtLaunch === true, ...(snapshot && { snapshot }) });
+      layered = prepared.layered === true;
       context.update({ branch: prepared.branch, worktreePath: prepared.path, baseCommit: prepared.baseCommit });
       worktree = prepared.path;
       checkout = prepared.checkout;
@@ -155,7 +164,7 @@ export async function runTask(given: RunContext): Promise<RunOutcome> {
     if (turn.number === 1) {
       // The repository's own setup (`.desk/config.json`): confined like the agent, before the agent sees the worktree.
       const pending = checkout;
-      const setup = await context.workspace.setUp({ worktree, isolation, env, record: context.record, log: (text) => log(text), signal, ...(pending && { filesReady: () => pending.now() }) });
+      const setup = await context.workspace.setUp({ worktree, isolation, env, record: context.record, log: (text) => log(text), signal, copied: layered, ...(pending && { filesReady: () => pending.now() }) });
       if (signal.aborted) return { status: 'cancelled' };
       if (setup.failed) return { status: 'error', message: setup.failed };
     }

@@ -16,6 +16,8 @@ export interface WorkspaceStepRequest {
   signal?: AbortSignal;
   /** Called before the worktree's files are first used: a checkout left for the agent's launcher is made now. */
   filesReady?(): Promise<void>;
+  /** The worktree holds what `copy` names already: a layer over a snapshot of the base, which brought it in. */
+  copied?: boolean;
 }
 
 export interface WorkspaceSetup {
@@ -34,7 +36,7 @@ export function createWorkspaceSetup(deps: { repoRoot: string; fallback?: () => 
     async setUp(request) {
       const config = await readRepoConfig(deps.repoRoot, deps.fallback?.());
       if (config.copy.length > 0 || config.setup) await request.filesReady?.();
-      const copied = await copyIntoWorktree(deps.repoRoot, request.worktree, config.copy);
+      const copied = request.copied ? [] : await copyIntoWorktree(deps.repoRoot, request.worktree, config.copy);
       if (copied.length > 0) request.log(`Setup: copied ${copied.join(', ')} from your checkout`);
       if (!config.setup) return {};
       request.log(`Setup: ${config.setup}`);
