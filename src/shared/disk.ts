@@ -1,4 +1,5 @@
-// The desk's notice of a full disk under its data dir, as the settings route reports it while it lasts.
+// The desk's notice of a full disk under its data dir, as the settings route reports it while it lasts, and what its
+// snapshots and task layers take.
 import { z } from 'zod';
 import { lazySchema } from './lazy-schema';
 
@@ -13,3 +14,15 @@ export const DiskNotice = lazySchema(() => z.object({
   queuedEvents: z.number().int().min(0),
 }));
 export type DiskNotice = z.infer<typeof DiskNotice>;
+
+/** What the desk's snapshots of base commits and the tasks' layers over them take on disk (`GET /api/disk-use`). */
+export const DiskUse = lazySchema(() => z.object({
+  /** Bytes allocated to snapshots (each inode once: hard links are not counted twice). */
+  snapshotsBytes: z.number().int().min(0),
+  /** How many snapshots there are. */
+  snapshots: z.number().int().min(0),
+  /** Bytes allocated to the tasks' own layers beyond what they share with a snapshot. */
+  layersBytes: z.number().int().min(0),
+  totalBytes: z.number().int().min(0),
+}));
+export type DiskUse = z.infer<typeof DiskUse>;

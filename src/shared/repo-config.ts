@@ -22,6 +22,16 @@ export const RepoConfig = lazySchema(() => z.strictObject({
    * repository: copied from your checkout into each new worktree (copy-on-write where the file system can).
    */
   copy: z.array(z.string().min(1).max(500)).max(100).default([]),
+  /**
+   * A shell command run once per snapshot of a base commit (e.g. `npm ci`), after `copy`, in the snapshot's files that
+   * every task of that commit then sees: the expensive, shareable part of making a worktree ready.
+   */
+  prepare: z.string().min(1).max(4000).optional(),
+  /**
+   * Globs of files (e.g. `package-lock.json`) whose change makes `prepare` run again in a snapshot made from the
+   * previous one when the base moves; without it, `prepare` runs for every snapshot.
+   */
+  prepareWhen: z.array(z.string().min(1).max(500)).max(100).optional(),
   /** The container image tasks of the `docker` and `cluster` runners run in (see docs/runners.md). */
   image: z.string().min(1).max(500).optional(),
   /** Where pull/merge requests go: the remote pushed to (default `origin`), and hosts that are a GitHub Enterprise or self-managed GitLab. */

@@ -77,6 +77,8 @@ import { createMcpTools } from './mcp/mcp-tools';
 import { addProposalRoutes } from './http/proposal-routes';
 import { RunnersConfig } from '../../shared/runners';
 import { addRunnerRoutes } from './http/runners-routes';
+import { addDiskUseRoutes } from './http/disk-use-routes';
+import { measureDiskUse } from './workspace/snapshot-disk-use';
 import { createDockerRunner } from './runners/docker/docker-runner';
 import { createLocalRunner } from './runners/local-runner';
 import { createRunnerSet } from './runners/runner-set';
@@ -264,6 +266,8 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   const agentTests = createAgentTests({ agents, dataDir: config.dataDir, clientVersion: config.appVersion, now });
   addAgentRoutes(router, { agents, defaultAgent: config.defaultAgent, logins, notes: agentNotes, installs, tests: agentTests });
   addRunnerRoutes(router, { runners });
+  // The lifecycle that mounts task layers decides their folder; `layers` until it says otherwise.
+  addDiskUseRoutes(router, { measure: () => measureDiskUse({ snapshotsDir: join(config.dataDir, 'snapshots'), layersDir: join(config.dataDir, 'layers') }) });
   addGovernanceRoutes(router, {
     governance, repoRoot, worktreeOf: (id) => tasksRepo.get(id)?.worktreePath, alwaysAllowAnswers: () => grants.list(),
     sandboxViewOf: (id) => { const spec = agents.get(id); return spec && sandbox.viewOf(spec); },

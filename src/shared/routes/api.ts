@@ -2,6 +2,7 @@
 // dependencies, settings, agents and their logins, the events socket and this contract as OpenAPI.
 import { z } from 'zod';
 import { AgentInstall, AgentLogin, AgentsResponse, AgentTest, LoginInput, StartInstall, StartLogin } from '../agents';
+import { DiskUse } from '../disk';
 import { EventPage } from '../events';
 import { AddDependency, ApproveTask, DeskSettings, SetDependencies, TaskDiff, UpdateSettings } from '../review';
 import { RunnersView } from '../runners';
@@ -44,6 +45,7 @@ export const apiRoutes = {
   settings: board.get('/api/settings', "The desk's settings.", { responses: { 200: DeskSettings } }),
   updateSettings: board.put('/api/settings', "Change the desk's adjustable settings.",
     { body: UpdateSettings, bodyKind: 'json', responses: { 200: DeskSettings }, errors: [400] }),
+  diskUse: board.get('/api/disk-use', "What the desk's snapshots of base commits and the tasks' layers over them take on disk (each inode once).", { responses: { 200: DiskUse } }),
   runners: board.get('/api/runners', 'Where agents may run (local, docker, cluster): each runner\'s state, capacity and load.', { responses: { 200: RunnersView } }),
   agents: board.get('/api/agents', 'The agents a task may name, whether each can start here, and the default.', { responses: { 200: AgentsResponse } }),
   startLogin: board.post('/api/agents/:id/login', "Start an agent's own terminal login (a body is optional).",

@@ -84,6 +84,7 @@ export function createDeskApi(connection: Connection, fetchImpl: typeof fetch = 
     removeDependency: (id: string, dependency: string) => call(apiRoutes.removeDependency, { params: { id, dependency } }),
     agents: () => call(apiRoutes.agents),
     runners: () => call(apiRoutes.runners),
+    diskUse: () => call(apiRoutes.diskUse),
     settings: () => call(apiRoutes.settings),
     updateSettings: (settings: BodyInputOf<typeof apiRoutes.updateSettings>) => call(apiRoutes.updateSettings, { body: settings }),
     policy: () => call(agentRoutes.policy),

@@ -15,10 +15,12 @@ function RepoSetup({ repo }: { repo: RepoInfo }) {
   const [cleanup, setCleanup] = useState('');
   const [check, setCheck] = useState('');
   const [copy, setCopy] = useState('');
+  const [prepare, setPrepare] = useState('');
+  const [prepareWhen, setPrepareWhen] = useState('');
   const [devCommand, setDevCommand] = useState('');
   const [devPortEnv, setDevPortEnv] = useState('');
   const [error, setError] = useState<string>();
-  const ids = { setup: useId(), check: useId(), cleanup: useId(), copy: useId(), devCommand: useId(), devPortEnv: useId() };
+  const ids = { setup: useId(), check: useId(), cleanup: useId(), copy: useId(), prepare: useId(), prepareWhen: useId(), devCommand: useId(), devPortEnv: useId() };
   const { settings } = repo.setup;
 
   useEffect(() => {
@@ -26,15 +28,20 @@ function RepoSetup({ repo }: { repo: RepoInfo }) {
     setCleanup(settings?.cleanup ?? '');
     setCheck(settings?.check ?? '');
     setCopy((settings?.copy ?? []).join('\n'));
+    setPrepare(settings?.prepare ?? '');
+    setPrepareWhen((settings?.prepareWhen ?? []).join('\n'));
     setDevCommand(settings?.devServer?.command ?? '');
     setDevPortEnv(settings?.devServer?.portEnv ?? '');
   }, [settings]);
 
   const save = async () => {
-    const globs = copy.split('\n').map((line) => line.trim()).filter((line) => line !== '');
+    const lines = (text: string) => text.split('\n').map((line) => line.trim()).filter((line) => line !== '');
+    const globs = lines(copy);
+    const when = lines(prepareWhen);
     setError(await desk().saveRepoSetup(repo.name, {
       ...(setup.trim() && { setup: setup.trim() }), ...(check.trim() && { check: check.trim() }),
       ...(cleanup.trim() && { cleanup: cleanup.trim() }), copy: globs,
+      ...(prepare.trim() && { prepare: prepare.trim() }), ...(when.length > 0 && { prepareWhen: when }),
       ...(devCommand.trim() && { devServer: { command: devCommand.trim(), portEnv: devPortEnv.trim() || 'PORT' } }),
     }));
   };
@@ -60,6 +67,10 @@ function RepoSetup({ repo }: { repo: RepoInfo }) {
           <input id={ids.cleanup} className="code-input" type="text" value={cleanup} onChange={(event) => setCleanup(event.target.value)} />
           <label htmlFor={ids.copy}>Copy into each worktree (one glob a line)</label>
           <textarea id={ids.copy} className="code-input" rows={2} value={copy} placeholder=".env" onChange={(event) => setCopy(event.target.value)} />
+          <label htmlFor={ids.prepare}>Prepare command (run once per base commit, shared by its tasks)</label>
+          <input id={ids.prepare} className="code-input" type="text" value={prepare} placeholder="npm ci" onChange={(event) => setPrepare(event.target.value)} />
+          <label htmlFor={ids.prepareWhen}>Prepare again when these change (one glob a line; empty: every time)</label>
+          <textarea id={ids.prepareWhen} className="code-input" rows={1} value={prepareWhen} placeholder="package-lock.json" onChange={(event) => setPrepareWhen(event.target.value)} />
           <label htmlFor={ids.devCommand}>Dev server command (started from a task’s panel)</label>
           <input id={ids.devCommand} className="code-input" type="text" value={devCommand} placeholder="npm run dev" onChange={(event) => setDevCommand(event.target.value)} />
           <label htmlFor={ids.devPortEnv}>Variable that carries its port</label>

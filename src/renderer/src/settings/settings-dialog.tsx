@@ -13,6 +13,7 @@ import { SandboxSection } from './sandbox-section';
 import { LimitsSection } from './limits-section';
 import { SandboxViewSection } from './sandbox-view-section';
 import { RunnersSection } from './runners-section';
+import { DiskUseFacts } from './disk-use-facts';
 import '../styles/settings.css';
 
 function DeskSection() {
@@ -41,6 +42,7 @@ function DeskSection() {
         <dt>Repository</dt><dd><code>{settings.repository}</code></dd>
         <dt>Base branch</dt><dd><code>{settings.baseBranch}</code></dd>
         <dt>Data</dt><dd><code>{settings.dataDir}</code></dd>
+        <DiskUseFacts />
       </dl>
       <div className="form-row">
         <div className="form-field">

@@ -1,0 +1,33 @@
+// The "Disk" line of Settings → This desk: what the snapshots of base commits and the tasks' layers take in the data
+// dir (hard links counted once). Measured when Settings opens.
+import { useEffect, useState } from 'react';
+import type { DiskUse } from '../../../shared/disk';
+import { useDesk } from '../state/store';
+
+export function DiskUseFacts() {
+  const api = useDesk((state) => state.api);
+  const [use, setUse] = useState<DiskUse | undefined>();
+  useEffect(() => {
+    let live = true;
+    api?.diskUse().then((measured) => { if (live) setUse(measured); }, () => { if (live) setUse(undefined); });
+    return () => { live = false; };
+  }, [api]);
+  if (!use) return null;
+  return (
+    <>
+      <dt>Disk</dt>
+      <dd aria-label="Disk use of snapshots and task layers">
+        {use.snapshots} snapshot{use.snapshots === 1 ? '' : 's'}: {sizeText(use.snapshotsBytes)}; task layers: {sizeText(use.layersBytes)}
+      </dd>
+    </>
+  );
+}
+
+function sizeText(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) { value /= 1024; unit += 1; }
+  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
+}
