@@ -39,6 +39,11 @@ export interface CoreConfig {
    */
   sandbox?: SandboxStatus | Promise<SandboxStatus>;
   /**
+   * Whether a new task's worktree may be a copy-on-write layer over a shared snapshot of its base (docs/git.md); default
+   * true. false: every worktree is a checkout of its own, as before layers.
+   */
+  layers?: boolean;
+  /**
    * The headless host's sandbox probe, started before it loaded the core, which may answer from the last start's memory
    * (core/sandbox/remembered-sandbox-probe.ts); the desk then checks it live before any task runs. Wins over `sandbox`.
    */

@@ -58,6 +58,11 @@ import { rememberedSandboxProbe } from './sandbox/remembered-sandbox-probe';
 import { createMachineCheck } from './sandbox/machine-check';
 import { answeredProbe } from './host/remembered-probe';
 import { createTaskSandbox } from './sandbox/task-sandbox';
+import { createTaskLayers } from './sandbox/task-layers';
+import { createGitRunner } from './git/git-runner';
+import { createSnapshotStore } from './workspace/snapshot-store';
+import { runPrepareCommand } from './workspace/run-prepare';
+import type { RepoOpener } from './repos/repo-set';
 import { createStateLayers } from './sandbox/state-layers';
 import { findNamespaceTools } from './sandbox/state-namespace';
 import { startTaskLimits } from './sandbox/limits/desk-limits';
@@ -125,7 +130,9 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   // Agents installed from the board (the desk's agent cache) come before the repository's own.
   const agents = createAgentRegistry({ ...config.agents, searchDirs: [...config.agents.searchDirs, binDir(agentCacheDir(config.dataDir)), binDir(repoRoot)] });
   if (!agents.get(config.defaultAgent)) throw unknownAgent(config.defaultAgent, agents.list().map((a) => a.id));
-  const opener = { dataDir: config.dataDir, deskId, now };
+  // Worktrees as layers over one snapshot per base commit (sandbox/task-layers.ts, workspace/snapshot-store.ts).
+  const layers = config.layers === false ? undefined : openLayers(config.dataDir, log);
+  const opener = { dataDir: config.dataDir, deskId, now, ...(layers && { layers }) };
   const first = await openRepo(opener, { path: repoRoot, repository, isDefault: true, ...(config.baseBranch !== undefined && { baseBranch: config.baseBranch }) });
   const { git, baseBranch } = first;
   // Every repository named on the command line must open before anything starts: a typo stops the host here.
@@ -178,6 +185,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   const sandbox = createTaskSandbox({
     status: sandboxStatus,
     stateLayers,
+    ...(layers && { taskLayers: layers.taskLayers }),
     dataDir: config.dataDir,
     runFolders: runFolderRootsFor(config.dataDir, { env: process.env, uid: process.getuid?.() }),
     // Found by openRepository above (absolute, symlinks resolved), with no ambient GIT_* variable to steer it.
@@ -343,6 +351,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
       await poller?.stop();
       await tasks.shutdown();
       sandbox.close();
+      layers?.taskLayers.close();
       await logins.disposeAll();
       await installs.disposeAll();
       await http.close();
@@ -368,4 +377,25 @@ const ENDED: ReadonlySet<TaskStatus> = new Set(['completed', 'error', 'cancelled
 function clusterHosts(runnersConfig: RunnersConfig): string[] {
   const { deskUrl, enabled } = runnersConfig.cluster;
   return enabled && deskUrl !== undefined ? [new URL(deskUrl).hostname] : [];
+}
+
+/**
+ * The task layers and the snapshots under them. Whether layers can be mounted here is found at once, in the background,
+ * and said in the log when they cannot: each task then gets a checkout, as before. A layer's removal (its task's worktree
+ * retired) ends the task's lease on its snapshot, and snapshots nothing uses any more go, but each repository's newest.
+ */
+function openLayers(dataDir: string, log: (line: string) => void): NonNullable<RepoOpener['layers']> {
+  const snapshotStore = createSnapshotStore({ dir: join(dataDir, 'snapshots'), git: createGitRunner({ hooksDir: join(dataDir, 'no-hooks') }), runPrepare: runPrepareCommand });
+  const taskLayers = createTaskLayers({
+    dataDir, tools: findNamespaceTools(process.env.PATH ?? ''),
+    onRemoved: async (taskId) => {
+      await snapshotStore.release(taskId);
+      await snapshotStore.sweep();
+    },
+  });
+  void snapshotStore.start().catch((error: unknown) => log(`Snapshots: could not clear what an earlier run left half made (${error instanceof Error ? error.message : String(error)}).`));
+  void taskLayers.refusal().then((why) => {
+    if (why !== undefined) log(`Worktrees are checkouts of their own: copy-on-write layers cannot be mounted here (${why}).`);
+  });
+  return { taskLayers, snapshotStore };
 }

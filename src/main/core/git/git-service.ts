@@ -8,10 +8,10 @@ import { basename, join, resolve } from 'node:path';
 import { branchNameFor, worktreeDirNameFor } from './branch-names';
 import { commitIfChanged, stageAndCommit } from './commit-all';
 import { leaveOutLocalFiles, localFilesWritten, type LocalFile } from './vendor-local-files';
-import { commitLayered, layerTreeOf, type LayeredWorktree } from './layered-commit';
+import { commitLayered, layerTreeOf, layerView, type LayeredWorktree } from './layered-commit';
 import { readIdentity } from './commit-identity';
 import { branchTaken, emptyRepository, gitFailed, unknownBranch } from './git-errors';
-import { createGitRunner, type GitRepo } from './git-runner';
+import { createGitRunner, type GitRepo, type GitRunner } from './git-runner';
 import { mergeDependencies } from './merge-dependencies';
 import { pushBranch, type PushResult } from './push-branch';
 import { abortMerge, compareWithBase, updateFromBase, type BaseUpdateOutcome, type UpdateStrategy } from './base-update';
@@ -234,13 +234,10 @@ export function createGitService(options: GitServiceOptions): GitService {
     const record = options.taskLayers ? await records.atPath(path) : undefined;
     const layer = record ? await options.taskLayers?.open(record.taskId) : undefined;
     if (!layer) return undefined;
-    return { repo: worktree, view: { upperDir: layer.upperDir, mergedDir: layer.deskPath(path) }, baseCommit: layer.base, scratchDir: stateDir };
+    return { repo: worktree, view: layerView(git, layer, path, programs), baseCommit: layer.base, scratchDir: stateDir };
   };
-  /** The worktree for git commands that need its files: a layer's through its merged view. */
-  const withFiles = async (path: string, worktree: GitRepo): Promise<GitRepo> => {
-    const layered = await layeredAt(path, worktree);
-    return layered ? { ...worktree, workTree: layered.view.mergedDir } : worktree;
-  };
+  /** The git for commands that need the worktree's files: a layer's runs inside its namespace. */
+  const gitWithFiles = async (path: string, worktree: GitRepo): Promise<GitRunner> => (await layeredAt(path, worktree))?.view.git ?? git;
 
   return {
     async currentBranch() {
@@ -398,8 +395,8 @@ export function createGitService(options: GitServiceOptions): GitService {
 
     async updateFromBase({ worktreePath, branch, baseBranch, strategy }) {
       const context = await ready();
-      const worktree = await withFiles(resolve(worktreePath), await intactWorktree(context.repository, resolve(worktreePath)));
-      return updateFromBase(git, worktree, { branch, baseBranch, strategy, identity: context.identity });
+      const worktree = await intactWorktree(context.repository, resolve(worktreePath));
+      return updateFromBase(await gitWithFiles(resolve(worktreePath), worktree), worktree, { branch, baseBranch, strategy, identity: context.identity });
     },
 
     push: async (remote, branch) => pushBranch(git, await checkout(), remote, branch),
@@ -412,7 +409,8 @@ export function createGitService(options: GitServiceOptions): GitService {
 
     async abortUpdate(worktreePath) {
       const context = await ready();
-      await abortMerge(git, await withFiles(resolve(worktreePath), await intactWorktree(context.repository, resolve(worktreePath))));
+      const worktree = await intactWorktree(context.repository, resolve(worktreePath));
+      await abortMerge(await gitWithFiles(resolve(worktreePath), worktree), worktree);
     },
   };
 }

@@ -8,16 +8,18 @@ import { ALL_BUT_LOCAL_FILES } from './vendor-local-files';
 
 export interface LayerView {
   upperDir: string;
+  /** The overlay as the desk's own file calls reach it (`/proc/<pid>/root/<worktree>`). */
   mergedDir: string;
+  /** git run inside the layer's namespace, where the worktree's path shows the overlay (./namespaced-git.ts). */
+  git: GitRunner;
 }
 
-export async function treeOfLayer(git: GitRunner, repo: GitRepo, view: LayerView, _baseTree: string, scratchDir: string): Promise<string> {
+export async function treeOfLayer(_git: GitRunner, repo: GitRepo, view: LayerView, _baseTree: string, scratchDir: string): Promise<string> {
   const indexFile = join(scratchDir, `layer-index-${randomUUID()}`);
   try {
     await copyFile(join(repo.gitDir, 'index'), indexFile);
-    const merged = { ...repo, workTree: view.mergedDir };
-    await git.run(merged, ['add', '--all', ...ALL_BUT_LOCAL_FILES], { indexFile });
-    return await git.run(merged, ['write-tree'], { indexFile });
+    await view.git.run(repo, ['add', '--all', ...ALL_BUT_LOCAL_FILES], { indexFile });
+    return await view.git.run(repo, ['write-tree'], { indexFile });
   } finally {
     await rm(indexFile, { force: true });
   }

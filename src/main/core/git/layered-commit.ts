@@ -6,6 +6,17 @@ import { identityConfig, type Identity } from './commit-identity';
 import type { GitRepo, GitRunner } from './git-runner';
 import { headCommitFromFiles } from './head-file';
 import { treeOfLayer, type LayerView } from './layer-tree';
+import { namespacedGit } from './namespaced-git';
+import type { MountedTaskLayer } from '../sandbox/task-layers';
+
+/**
+ * How the desk reads a mounted layer at worktree `path`: its upper dir, the merged view through the holder, and git
+ * inside its namespace. `onPath` finds git on the desk's PATH (../host/find-on-path.ts).
+ */
+export function layerView(git: GitRunner, layer: MountedTaskLayer, path: string, onPath: (program: string, path: string) => string | undefined): LayerView {
+  const gitProgram = onPath('git', process.env.PATH ?? '') ?? 'git';
+  return { upperDir: layer.upperDir, mergedDir: layer.deskPath(path), git: namespacedGit(git, { enter: layer.namespace.enter, gitProgram }) };
+}
 
 export interface LayeredWorktree {
   /** The worktree as the desk names it (its git dir from the desk's records). */

@@ -16,7 +16,8 @@ import { assertWorktreeIntact, linkedGitDir } from './worktree-guard';
 import { parseWorktreeList } from './worktree-list';
 import type { WorktreeRecords } from './worktree-records';
 import type { TaskLayers } from '../sandbox/task-layers';
-import { commitLayered } from './layered-commit';
+import { commitLayered, layerView } from './layered-commit';
+import { rememberedOnPath } from '../host/find-on-path';
 
 export interface RetireContext {
   git: GitRunner;
@@ -63,7 +64,7 @@ export async function retireTask(context: RetireContext, taskId: string): Promis
       target = { gitDir, workTree: worktree.path, commonDir: repository.commonDir };
       const layer = await context.layers?.open(taskId);
       if (layer && context.layers) {
-        const view = { upperDir: layer.upperDir, mergedDir: layer.deskPath(worktree.path) };
+        const view = layerView(git, layer, worktree.path, rememberedOnPath());
         await commitLayered(git, { repo: target, view, baseCommit: layer.base, scratchDir: context.layers.scratchDir }, snapshotMessage(taskId), context.identity);
       } else if (await hasUncommittedWork(git, target)) {
         await stageAndCommit(git, target, snapshotMessage(taskId), context.identity);

@@ -8,6 +8,9 @@ import { createGitService, type GitService } from '../git/git-service';
 import { openRepository, type Repository } from '../git/repository';
 import type { DeskReposRepo } from '../store/desk-repos-repo';
 import { createWorkspaceSetup, type WorkspaceSetup } from '../workspace/workspace-setup';
+import { createBaseSnapshots, type BaseSnapshots } from '../workspace/base-snapshots';
+import type { SnapshotStore } from '../workspace/snapshot-store';
+import type { TaskLayers } from '../sandbox/task-layers';
 import { defaultRepositoryFixed, repositoryBusy, repositoryNameTaken, repositoryOpen, unknownRepository } from './repo-errors';
 import { freeName, nameFromFolder } from './repo-names';
 
@@ -23,12 +26,16 @@ export interface OpenRepo {
   isDefault: boolean;
   /** The setup the desk's settings give it, used when it has no `.desk/config.json`. */
   settingsSetup?: RepoConfig;
+  /** Snapshots of its base for worktrees that are layers; absent on a desk without layers. */
+  snapshots?: BaseSnapshots;
 }
 
 export interface RepoOpener {
   dataDir: string;
   deskId: string;
   now(): Date;
+  /** Worktrees as layers over snapshots of the base (issue 41); without, every worktree is a checkout. */
+  layers?: { taskLayers: TaskLayers; snapshotStore: Pick<SnapshotStore, 'snapshot'> };
 }
 
 /**
@@ -47,6 +54,7 @@ export async function openRepo(opener: RepoOpener, request: { path: string; name
     stateDir: join(opener.dataDir, 'git', shortHash(root)),
     deskId: opener.deskId,
     now: opener.now,
+    ...(opener.layers && { taskLayers: opener.layers.taskLayers }),
   });
   // HEAD as found at open answers both questions for its own branch, without two more git processes.
   const head = repository.headAtOpen;
@@ -56,6 +64,13 @@ export async function openRepo(opener: RepoOpener, request: { path: string; name
     name: request.name ?? nameFromFolder(root), root, repository, git, baseBranch, isDefault: request.isDefault ?? false,
     workspace: createWorkspaceSetup({ repoRoot: root, fallback: () => repo.settingsSetup }),
   };
+  const { layers } = opener;
+  if (layers) {
+    repo.snapshots = createBaseSnapshots({
+      store: layers.snapshotStore, refusal: () => layers.taskLayers.refusal(), commonDir: repository.commonDir, checkout: root,
+      config: () => repo.workspace.config(),
+    });
+  }
   return repo;
 }
 

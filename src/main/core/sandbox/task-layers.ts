@@ -56,7 +56,12 @@ export function taskLayersDir(dataDir: string): string {
   return join(dataDir, 'task-layers');
 }
 
-export function createTaskLayers(deps: { dataDir: string; tools: NamespaceTools | undefined }): TaskLayers {
+export function createTaskLayers(deps: {
+  dataDir: string;
+  tools: NamespaceTools | undefined;
+  /** After a task's layer is removed: its snapshot is no longer used by it. */
+  onRemoved?(taskId: string): Promise<void>;
+}): TaskLayers {
   const dir = taskLayersDir(deps.dataDir);
   const rootOf = (taskId: string) => join(dir, taskKey(taskId));
   const mounted = new Map<string, Promise<MountedTaskLayer>>();
@@ -138,6 +143,7 @@ export function createTaskLayers(deps: { dataDir: string; tools: NamespaceTools 
     async remove(taskId) {
       await unmount(taskId);
       await removeLayerTree(rootOf(taskId));
+      await deps.onRemoved?.(taskId);
     },
     close() {
       for (const pending of mounted.values()) void pending.then((layer) => layer.namespace.close(), () => undefined);

@@ -1,5 +1,6 @@
 // Which repository a task works in: its git service, worktree setup and base branch. A desk of one repository
 // passes none and every task uses the service's own; a desk of several names each task's by `repo`.
+import type { BaseSnapshots } from '../workspace/base-snapshots';
 import type { GitService } from '../git/git-service';
 import type { TaskSandbox } from '../sandbox/task-sandbox';
 import type { TaskRecord } from '../store/tasks-repo';
@@ -13,6 +14,8 @@ export interface TaskRepo {
   readonly baseBranch: string;
   /** The git dir every worktree of the repository shares, which the sandbox shows the agent. */
   readonly gitCommonDir?: string;
+  /** Snapshots of its base for worktrees that are layers (../workspace/base-snapshots.ts); without, every worktree is a checkout. */
+  readonly snapshots?: BaseSnapshots;
 }
 
 export interface TaskRepos {
@@ -24,8 +27,8 @@ export interface TaskRepos {
  * What a task needs of an open repository, read afresh (its base branch can change). Listed field by field: a spread
  * of the whole repository cost a few microseconds of every submission on Node 20 (a hidden class of its own each time).
  */
-export function taskRepoOf(repo: { name: string; git: GitService; workspace: WorkspaceSetup; baseBranch: string; repository: { commonDir: string } }): TaskRepo {
-  return { name: repo.name, git: repo.git, workspace: repo.workspace, baseBranch: repo.baseBranch, gitCommonDir: repo.repository.commonDir };
+export function taskRepoOf(repo: { name: string; git: GitService; workspace: WorkspaceSetup; baseBranch: string; repository: { commonDir: string }; snapshots?: BaseSnapshots | undefined }): TaskRepo {
+  return { name: repo.name, git: repo.git, workspace: repo.workspace, baseBranch: repo.baseBranch, gitCommonDir: repo.repository.commonDir, ...(repo.snapshots && { snapshots: repo.snapshots }) };
 }
 
 /** Every task in the one repository the service was given. */

@@ -94,7 +94,7 @@ export interface RunContext {
    * A read-only snapshot of the base branch's commit, for a new worktree that is a copy-on-write layer over it instead
    * of a checkout (../sandbox/task-layers.ts); absent, or undefined back, where the task gets a checkout.
    */
-  snapshotFor?(request: { baseBranch: string; log(line: string): void; signal: AbortSignal }): Promise<LayerBase | undefined>;
+  snapshotFor?(request: { baseBranch: string; log(line: string): void }): Promise<LayerBase | undefined>;
 }
 
 /**
@@ -129,9 +129,10 @@ export async function runTask(given: RunContext): Promise<RunOutcome> {
         : `Preparing a worktree from ${task.baseBranch}`);
       if (task.worktreePath) await context.cleanUpPrevious();
       // Dependencies merged in make a commit of the task's own: such a worktree is a checkout, as before.
-      const snapshot = dependencyBranches.length === 0 ? await context.snapshotFor?.({ baseBranch: task.baseBranch, log: (line) => log(line), signal }) : undefined;
+      const snapshot = dependencyBranches.length === 0 ? await context.snapshotFor?.({ baseBranch: task.baseBranch, log: (line) => log(line) }) : undefined;
       const prepared = await git.prepareWorktree({ taskId: task.id, baseBranch: task.baseBranch, dependencyBranches, deferCheckout: context.checkoutAtLaunch === true, ...(snapshot && { snapshot }) });
       layered = prepared.layered === true;
+      if (layered) log(`The worktree is a copy-on-write layer over the snapshot of ${task.baseBranch} at ${prepared.baseCommit.slice(0, 12)}: no checkout of its own`);
       context.update({ branch: prepared.branch, worktreePath: prepared.path, baseCommit: prepared.baseCommit });
       worktree = prepared.path;
       checkout = prepared.checkout;

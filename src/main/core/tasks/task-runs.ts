@@ -6,6 +6,7 @@ import type { AgentRegistry } from '../agents/agent-registry';
 import type { AgentSession } from '../agents/agent-session';
 import type { RunnerSet } from '../runners/runner-set';
 import type { TaskSandbox } from '../sandbox/task-sandbox';
+import type { BaseSnapshots } from '../workspace/base-snapshots';
 import type { TaskGrantsRepo } from '../store/task-grants-repo';
 import type { TaskRecord } from '../store/tasks-repo';
 import { createAgentRequests, type PermissionGate } from './agent-requests';
@@ -39,7 +40,7 @@ export interface TaskRunsDeps {
   grants: Pick<TaskGrantsRepo, 'capabilitiesOf' | 'add'>;
   agents: AgentRegistry;
   repos: TaskRepos;
-  sandbox: Pick<TaskSandbox, 'isolate'>;
+  sandbox: Pick<TaskSandbox, 'isolate'> & Partial<Pick<TaskSandbox, 'confines'>>;
   runners?: Pick<RunnerSet, 'isolate' | 'heldBy' | 'extraCapacity'> | undefined;
   run(context: RunContext): Promise<RunOutcome>;
   limits?(agentId: string): AgentLimits;
@@ -144,6 +145,10 @@ export function createTaskRuns(deps: TaskRunsDeps): TaskRuns {
       cleanUpPrevious: () => deps.cleanUp(current),
       // The local runner's agent is a process the desk starts in the worktree: its launcher can check the files out.
       checkoutAtLaunch: run.runner === 'local',
+      // A layer is mounted where the desk's sandbox is made: only for an agent this machine confines.
+      ...(repo.snapshots && run.runner === 'local' && deps.sandbox.confines?.(task.agent) === true && {
+        snapshotFor: (request) => (repo.snapshots as BaseSnapshots).snapshotFor({ ...request, taskId: task.id }),
+      }),
     };
     run.done = deps.run(context)
       .catch((error: unknown): RunOutcome => ({ status: 'error', message: error instanceof Error ? error.message : String(error) }))

@@ -1,0 +1,50 @@
+// The desk's git, run inside a task's namespace (../sandbox/task-layers.ts) for the commands that need a layered
+// worktree's files: git resolves its work tree to a real path, and the desk's spelling of the merged view
+// (`/proc/<pid>/root/<worktree>`) resolves to the desk's own, empty, folder. Inside, the worktree path is the view.
+// Same settings, drivers and environment as the runner it wraps (its `invocation`); only the process is entered.
+import { spawn } from 'node:child_process';
+import { gitFailed } from './git-errors';
+import type { GitCallOptions, GitRepo, GitResult, GitRunner } from './git-runner';
+
+/** How a command enters the namespace (StateNamespace.enter), and where git is. */
+export interface NamespaceEntry {
+  enter(command: string, args: readonly string[]): { command: string; args: string[] };
+  gitProgram: string;
+}
+
+export function namespacedGit(base: GitRunner, entry: NamespaceEntry): GitRunner {
+  const once = async (repo: GitRepo, args: readonly string[], options: GitCallOptions = {}): Promise<GitResult> => {
+    const invocation = await base.invocation(repo, args, options.config ? { config: options.config } : undefined);
+    const env = { ...invocation.env, ...(options.indexFile !== undefined && { GIT_INDEX_FILE: options.indexFile }) };
+    // Entering a mount namespace moves the process to its root: git is told where to work again.
+    const entered = entry.enter(entry.gitProgram, ['-C', repo.workTree ?? repo.gitDir, ...invocation.args]);
+    return new Promise((resolve, reject) => {
+      const child = spawn(entered.command, entered.args, { env, cwd: repo.workTree ?? repo.gitDir, stdio: ['pipe', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
+      child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+      child.once('error', reject);
+      child.once('close', (code) => resolve({ exitCode: code ?? 1, stdout, stderr }));
+      child.stdin.end(options.input ?? '');
+    });
+  };
+  const exec = async (repo: GitRepo, args: readonly string[], options: GitCallOptions = {}): Promise<GitResult> => {
+    if (options.first) {
+      const before = await once(repo, options.first, { ...options, input: undefined });
+      if (before.exitCode !== 0) return { ...before, firstFailed: true };
+    }
+    return once(repo, args, options);
+  };
+  return {
+    exec,
+    async run(repo, args, options) {
+      const result = await exec(repo, args, options);
+      if (result.exitCode !== 0) throw gitFailed(result.firstFailed && options?.first ? options.first : args, result.exitCode, result.stderr || result.stdout);
+      return result.stdout.replace(/\n$/, '');
+    },
+    blob: (repo, spec) => base.blob(repo, spec),
+    configuredKeys: (repo) => base.configuredKeys(repo),
+    invocation: (repo, args, options) => base.invocation(repo, args, options),
+  };
+}

@@ -1,0 +1,108 @@
+// A task's worktree as a copy-on-write layer over a shared snapshot of its base (issue 41), end to end through the real
+// sandbox, the real scripted agent and real git: every kind of change is committed exactly, the worktree's folder on
+// disk holds nothing but its `.git` link (the files are the snapshot's and the layer's), two tasks from one snapshot
+// never see each other's writes, a follow-up and a restart continue from the layer, and the person's repository is
+// untouched.
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { git } from '../git/git-test-fixture';
+import { desksPerTest, policyAllowing, startDesk, taskEvents, type Desk } from '../test-support/desk-harness';
+
+const openDesk = desksPerTest();
+const sandboxed = existsSync('/usr/bin/bwrap') || process.env.DESK_REQUIRE_SANDBOX === '1';
+
+const FILES = {
+  'README.md': '# Fixture\n',
+  'src/keep.ts': 'export const keep = 1;\n',
+  'src/old.ts': 'export const old = 1;\n',
+  'src/gone/a.txt': 'a\n',
+  'src/gone/b.txt': 'b\n',
+  'tool.sh': '#!/bin/sh\necho tool\n',
+  'was-file': 'a file\n',
+  'was-dir/inner.txt': 'inner\n',
+  'replaced/old.txt': 'old\n',
+  '.gitignore': 'node_modules/\n*.log\n',
+};
+
+const show = (d: Desk, spec: string) => git(d.repo, 'show', spec);
+const treeOf = (d: Desk, commit: string) => git(d.repo, 'ls-tree', '-r', '--format=%(objectmode) %(path)', commit).split('\n').sort();
+async function taskOf(d: Desk, id: string) {
+  return (await d.api('GET', `/tasks/${id}`)).json as { status: string; commit?: string; worktreePath: string; errorMessage?: string };
+}
+async function logOf(d: Desk, id: string): Promise<string> {
+  return (await taskEvents(d, id)).map((event) => ('text' in event ? event.text : JSON.stringify(event))).join('\n');
+}
+
+describe.skipIf(!sandboxed)('a worktree that is a layer over a snapshot of the base', () => {
+  it('commits every kind of change exactly, and its folder on disk holds only the link to the repository', async () => {
+    const d = await openDesk({ files: FILES, policy: policyAllowing('execute', 'edit', 'delete') });
+    const personHead = git(d.repo, 'rev-parse', 'HEAD');
+    const script = [
+      'write src/new.ts export const created = 1;',
+      'write src/keep.ts export const keep = 2;',
+      'run rm src/old.ts && rm -r src/gone && chmod +x tool.sh && ln -s src/keep.ts link-to-keep'
+        + ' && rm was-file && mkdir was-file && echo now-dir > was-file/x.txt'
+        + ' && rm -r was-dir && echo now-file > was-dir'
+        + ' && rm -r replaced && mkdir replaced && echo new > replaced/new.txt'
+        + ' && mkdir -p empty/dir && mkdir -p node_modules/pkg && echo ignored > node_modules/pkg/i.js && echo log > debug.log'
+        + " && printf '\\000\\001binary' > blob.bin && git mv README.md README2.md",
+    ].join('\n');
+    expect((await d.api('POST', '/', { id: 'kinds', prompt: script })).status).toBe(202);
+    expect(await d.waitForStatus('kinds', ['completed', 'error'])).toBe('completed');
+    const task = await taskOf(d, 'kinds');
+    expect(await logOf(d, 'kinds')).toContain('copy-on-write layer over the snapshot of main');
+
+    expect(treeOf(d, task.commit as string)).toEqual([
+      '100644 .gitignore', '100644 README2.md', '100644 blob.bin', '120000 link-to-keep', '100644 replaced/new.txt',
+      '100644 src/keep.ts', '100644 src/new.ts', '100755 tool.sh', '100644 was-dir', '100644 was-file/x.txt',
+    ].sort());
+    expect(show(d, `${task.commit}:src/keep.ts`)).toBe('export const keep = 2;');
+    expect(show(d, `${task.commit}:link-to-keep`)).toBe('src/keep.ts');
+    expect(show(d, `${task.commit}:was-dir`)).toBe('now-file');
+    expect(git(d.repo, 'cat-file', '-s', `${task.commit}:blob.bin`)).toBe('8');
+    // What the worktree's folder holds on disk: the link, nothing of the files.
+    expect(readdirSync(task.worktreePath)).toEqual(['.git']);
+    // The person's checkout and branch are as they were.
+    expect(git(d.repo, 'status', '--porcelain')).toBe('');
+    expect(git(d.repo, 'rev-parse', 'HEAD')).toBe(personHead);
+  });
+
+  it("keeps two tasks from one snapshot apart, and a follow-up sees its own task's files and commits on top", async () => {
+    const d = await openDesk({ files: FILES, policy: policyAllowing('execute', 'edit', 'delete') });
+    await d.api('POST', '/', { id: 'one', prompt: 'write shared.txt from one\nwrite only-one.txt 1' });
+    await d.waitForStatus('one', 'completed');
+    await d.api('POST', '/', { id: 'two', prompt: 'run test ! -e only-one.txt && test "$(cat README.md)" = "# Fixture" && echo clean > two.txt' });
+    expect(await d.waitForStatus('two', ['completed', 'error'])).toBe('completed');
+    const two = await taskOf(d, 'two');
+    expect(show(d, `${two.commit}:two.txt`)).toBe('clean');
+
+    const first = (await taskOf(d, 'one')).commit as string;
+    expect((await d.api('POST', '/tasks/one/prompt', { prompt: 'run cat only-one.txt > copy.txt && git status --porcelain > status.txt' })).status).toBe(202);
+    await d.waitForStatus('one', 'in-progress');
+    expect(await d.waitForStatus('one', ['completed', 'error'])).toBe('completed');
+    const followUp = (await taskOf(d, 'one')).commit as string;
+    expect(git(d.repo, 'rev-parse', `${followUp}^`)).toBe(first);
+    expect(show(d, `${followUp}:copy.txt`)).toBe('1');
+    // The agent's git saw the first turn's work as committed: only the files of this turn are new to it.
+    expect(show(d, `${followUp}:status.txt`)).toBe('?? copy.txt\n?? status.txt');
+  });
+
+  it('continues from the layer after the desk restarts, and the retired task leaves no layer behind', async () => {
+    const first = await startDesk({ files: FILES, policy: policyAllowing('execute', 'edit', 'delete') });
+    await first.api('POST', '/', { id: 'kept', prompt: 'write kept.txt before' });
+    await first.waitForStatus('kept', 'completed');
+    await first.close();
+
+    const d = await openDesk({ reuse: { root: first.root, repo: first.repo, dataDir: first.dataDir }, policy: policyAllowing('execute', 'edit', 'delete') });
+    expect((await d.api('POST', '/tasks/kept/prompt', { prompt: 'run cat kept.txt > again.txt' })).status).toBe(202);
+    await d.waitForStatus('kept', 'in-progress');
+    expect(await d.waitForStatus('kept', ['completed', 'error'])).toBe('completed');
+    expect(show(d, `${(await taskOf(d, 'kept')).commit}:again.txt`)).toBe('before');
+
+    const layers = join(d.dataDir, 'task-layers');
+    expect(readdirSync(layers).filter((name) => !name.startsWith('.'))).toHaveLength(1);
+    expect((await d.api('POST', '/tasks/kept/reject', {})).status).toBe(200);
+    expect(readdirSync(layers).filter((name) => !name.startsWith('.'))).toHaveLength(0);
+  });
+});

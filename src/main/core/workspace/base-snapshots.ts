@@ -1,0 +1,72 @@
+// Which new worktrees are layers over a snapshot of their base (issue 41), and the snapshot each gets: one repository's
+// side of ./snapshot-store.ts. A task gets a checkout instead where layers cannot be mounted (said once, at the first
+// task), where its runner or policy does not confine it in the desk's sandbox (the layer is mounted where the sandbox
+// is made), or where the snapshot could not be made (said in the task's activity).
+import { copyFile, link, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { RepoConfig } from '../../../shared/repo-config';
+import { branchInFiles } from '../git/branch-files';
+import type { LayerBase } from '../git/git-service';
+import type { SnapshotStore } from './snapshot-store';
+
+export interface BaseSnapshotRequest {
+  taskId: string;
+  baseBranch: string;
+  log(line: string): void;
+}
+
+export interface BaseSnapshots {
+  /** The snapshot of the base branch's commit, leased to the task; undefined (and why, on `log`) when it gets a checkout. */
+  snapshotFor(request: BaseSnapshotRequest): Promise<LayerBase | undefined>;
+}
+
+export interface BaseSnapshotsDeps {
+  store: Pick<SnapshotStore, 'snapshot'>;
+  /** undefined where layers can be mounted, else why not (../sandbox/task-layers.ts). */
+  refusal(): Promise<string | undefined>;
+  /** The repository's shared git dir and the person's checkout (where `copy` globs are read). */
+  commonDir: string;
+  checkout: string;
+  config(): Promise<RepoConfig>;
+}
+
+export function createBaseSnapshots(deps: BaseSnapshotsDeps): BaseSnapshots {
+  return {
+    async snapshotFor({ taskId, baseBranch, log }) {
+      if (await deps.refusal() !== undefined) return undefined;
+      const base = await branchInFiles(deps.commonDir, baseBranch);
+      // A branch git must be asked about (a ref store of another kind): the task gets a checkout, as before.
+      if (base?.kind !== 'found') return undefined;
+      try {
+        const snapshot = await deps.store.snapshot({
+          commonDir: deps.commonDir, checkout: deps.checkout, commit: base.commit, config: await deps.config(),
+          onProgress: (line) => log(`Snapshot of ${baseBranch} (${base.commit.slice(0, 12)}): ${line}`),
+        }, taskId);
+        return {
+          commit: snapshot.commit,
+          tree: snapshot.tree,
+          linkIndexInto: (gitDir) => linkIndex(snapshot.gitDir, [snapshot.sharedIndex, 'index'], gitDir),
+        };
+      } catch (error) {
+        log(`The snapshot of ${baseBranch} could not be made (${error instanceof Error ? error.message : String(error)}); this task gets a checkout of its own instead.`);
+        return undefined;
+      }
+    },
+  };
+}
+
+/**
+ * The snapshot's index files, hard-linked into a worktree's git dir (git replaces a file when it writes it, so the
+ * snapshot's stay as they are); copied where the repository lies on another file system than the data dir.
+ */
+async function linkIndex(from: string, names: readonly string[], gitDir: string): Promise<void> {
+  for (const name of names) {
+    const temp = join(gitDir, `${name}.desk-${process.pid}`);
+    await rm(temp, { force: true });
+    await link(join(from, name), temp).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EXDEV' && error.code !== 'EPERM') throw error;
+      return copyFile(join(from, name), temp);
+    });
+    await rename(temp, join(gitDir, name));
+  }
+}
