@@ -106,6 +106,11 @@ export interface Core {
   readonly http: HttpHost;
   /** When the recent runs reached each stage (worktree, sandbox, agent, handshake, turn, commit). */
   readonly runTimings: RunTimings;
+  /**
+   * Where this machine's programs see a task's files: its worktree, or for a worktree that is a layer the view through
+   * the namespace that holds it (mounted now, if it was not). undefined when the task has no worktree.
+   */
+  worktreeView(taskId: string): Promise<string | undefined>;
   /** Listens, then recovers interrupted tasks and starts scheduling. */
   listen(port: number, host: string): Promise<AddressInfo>;
   /** Stops agents (their tasks run again next time), closes the server, writes pending events, closes the database. */
@@ -169,6 +174,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
 
   const repos = await createRepoSet({ opener, first, store: guard(createDeskReposRepo(db, repoRoot), "the desk's list of repositories"), log }, moreRepos);
   const governance = createGovernanceService({
+    ...(layers && { reachOf: (worktree: string) => layers.taskLayers.reachOf(worktree) }),
     repo: guard(createGovernanceRepo(db, repoRoot), 'the governance audit log'), policyStore, now,
     initialPolicy: () => storedPolicy ?? policyStore.defaults(),
   });
@@ -311,6 +317,12 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   let poller: PullRequestPoller | undefined;
   return {
     repoRoot, baseBranch, tasks, events, bus, git, repos, agents, governance, sandbox: sandboxStatus, http, runTimings,
+    async worktreeView(taskId) {
+      const path = tasksRepo.get(taskId)?.worktreePath;
+      if (path === undefined) return undefined;
+      const layer = await layers?.taskLayers.open(path);
+      return layer ? layer.deskPath(path) : path;
+    },
     async listen(port, host) {
       const address = await http.listen(port, host);
       mcp.listening(address);

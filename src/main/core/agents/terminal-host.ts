@@ -56,6 +56,11 @@ export interface TerminalHostOptions {
   outputBatchMs?: number;
   /** Starts each command confined to the task (the sandbox), in `cwd`; by default as it is. */
   wrap?(command: string, args: readonly string[], cwd: string): { command: string; args: string[] };
+  /**
+   * Where the desk reaches a path of the worktree when it is a layer (../sandbox/task-layers.ts): its folders exist only
+   * where the task's processes run, so `wrap` alone goes there (the terminal itself starts at the worktree's path).
+   */
+  reach?(path: string): string;
 }
 
 interface Terminal {
@@ -92,7 +97,7 @@ export function createTerminalHost(options: TerminalHostOptions): TerminalHost {
   return {
     async create(params) {
       const limit = checkedLimit(params.outputByteLimit);
-      const cwd = await resolveTerminalCwd(options.worktree, params.cwd);
+      const cwd = await resolveTerminalCwd(options.worktree, params.cwd, options.reach);
       const args = params.args ?? [];
       const env = { ...options.baseEnv };
       for (const { name, value } of params.env ?? []) env[name] = value;
@@ -100,7 +105,7 @@ export function createTerminalHost(options: TerminalHostOptions): TerminalHost {
       const terminalId = `term-${nextNumber++}`;
       const program = terminalLaunch(params.command, args);
       const launch = options.wrap?.(program.command, program.args, cwd) ?? program;
-      const pty = loadNodePty().spawn(launch.command, launch.args, { name: 'xterm-256color', cols: 120, rows: 30, cwd, env });
+      const pty = loadNodePty().spawn(launch.command, launch.args, { name: 'xterm-256color', cols: 120, rows: 30, cwd: options.reach ? options.worktree : cwd, env });
       const releaseSlave = holdSlaveOpen(pty);
       options.record({ type: 'terminal-started', terminalId, command: params.command, args, cwd });
 

@@ -1,8 +1,9 @@
 // The agent's file access (ACP fs/*), confined to the task's worktree after resolving symlinks, and again where the
 // open lands: the agent runs beside the desk and may swap a link in between the check and the open.
 import { constants, realpathSync } from 'node:fs';
-import { lstat, mkdir, open, readlink, realpath, type FileHandle } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { mkdir, open, readlink, realpath, type FileHandle } from 'node:fs/promises';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { resolvedThrough } from './view-paths';
 import { INVALID_PARAMS, JsonRpcError } from '../../../shared/json-rpc-peer';
 
 /** A request to touch a file outside the worktree; answered to the agent as an error and logged. */
@@ -50,43 +51,6 @@ export interface WorktreeFilesOptions {
   reach?: (path: string) => string;
 }
 
-/** Links followed at most while resolving one path, as the kernel's own limit. */
-const MAX_LINKS = 40;
-
-/**
- * `path` with every link resolved as the agent's namespace sees it, reading through `reach` within `root`; the part
- * from the first name that does not exist is kept as written.
- */
-async function resolvedThrough(path: string, root: string, reach: (path: string) => string): Promise<string> {
-  const seen = (at: string) => (at === root || within(root, at) ? reach(at) : at);
-  const pending = path.split(sep).filter((part) => part !== '');
-  let resolved: string = sep;
-  let links = 0;
-  while (pending.length > 0) {
-    const name = pending.shift() as string;
-    if (name === '.') continue;
-    if (name === '..') {
-      resolved = dirname(resolved);
-      continue;
-    }
-    const next = join(resolved, name);
-    const stat = await lstat(seen(next)).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return undefined;
-      throw error;
-    });
-    if (!stat) return join(next, ...pending);
-    if (!stat.isSymbolicLink()) {
-      resolved = next;
-      continue;
-    }
-    if (++links > MAX_LINKS) throw Object.assign(new Error(`Too many links in ${path}`), { code: 'ELOOP' });
-    const target = await readlink(seen(next));
-    pending.unshift(...target.split(sep).filter((part) => part !== ''));
-    if (isAbsolute(target)) resolved = sep;
-  }
-  return resolved;
-}
-
 export type WorktreeFiles = ReturnType<typeof createWorktreeFiles>;
 
 export function createWorktreeFiles(worktree: string, options: WorktreeFilesOptions = {}) {
@@ -102,7 +66,7 @@ export function createWorktreeFiles(worktree: string, options: WorktreeFilesOpti
   async function confine(path: string): Promise<string> {
     const absolute = isAbsolute(path) ? path : resolve(worktree, path);
     const root = await rootOf();
-    const target = reach ? await resolvedThrough(absolute, root, reach) : realTarget(absolute);
+    const target = reach ? resolvedThrough(absolute, root, reach) : realTarget(absolute);
     if (!within(root, target)) throw new OutsideWorktreeError(path);
     return target;
   }

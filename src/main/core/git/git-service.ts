@@ -231,8 +231,7 @@ export function createGitService(options: GitServiceOptions): GitService {
 
   /** The worktree at `path` when it is a task's layer (mounted now, if it was not), with the merged view the desk reads. */
   const layeredAt = async (path: string, worktree: GitRepo): Promise<LayeredWorktree | undefined> => {
-    const record = options.taskLayers ? await records.atPath(path) : undefined;
-    const layer = record ? await options.taskLayers?.open(record.taskId) : undefined;
+    const layer = await options.taskLayers?.open(path);
     if (!layer) return undefined;
     return { repo: worktree, view: layerView(git, layer, path, programs), baseCommit: layer.base, scratchDir: stateDir };
   };
@@ -309,7 +308,7 @@ export function createGitService(options: GitServiceOptions): GitService {
         try {
           // No checkout: the snapshot is the worktree's files, its index the worktree's; the task writes to its layer.
           await layerBase.linkIndexInto(byFiles.repo.gitDir);
-          await layers.create(taskId, { base: baseCommit, lower: layerBase.tree, target: path, seed: { '.git': await readFile(join(path, '.git'), 'utf8') } });
+          await layers.create({ taskId, base: baseCommit, lower: layerBase.tree, target: path, seed: { '.git': await readFile(join(path, '.git'), 'utf8') } });
           return { path, branch, baseCommit, layered: true };
         } catch (error) {
           byFiles.undo();
@@ -354,8 +353,7 @@ export function createGitService(options: GitServiceOptions): GitService {
     async leaveOutLocalFiles(worktreePath) {
       const path = resolve(worktreePath);
       // A layer's commit never takes them (./layer-tree.ts): those the task wrote are the ones left out.
-      const record = options.taskLayers ? await records.atPath(path) : undefined;
-      const layer = record ? await options.taskLayers?.open(record.taskId) : undefined;
+      const layer = await options.taskLayers?.open(path);
       if (layer) return localFilesWritten(layer.upperDir);
       const worktree = async () => ({ ...await intactWorktree((await ready()).repository, path), workTree: path });
       return leaveOutLocalFiles(git, worktree, path);

@@ -2,7 +2,8 @@
 // worktree's files: git resolves its work tree to a real path, and the desk's spelling of the merged view
 // (`/proc/<pid>/root/<worktree>`) resolves to the desk's own, empty, folder. Inside, the worktree path is the view.
 // Same settings, drivers and environment as the runner it wraps (its `invocation`); only the process is entered.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
 import { gitFailed } from './git-errors';
 import type { GitCallOptions, GitRepo, GitResult, GitRunner } from './git-runner';
 
@@ -19,14 +20,16 @@ export function namespacedGit(base: GitRunner, entry: NamespaceEntry): GitRunner
     // Entering a mount namespace moves the process to its root: git is told where to work again.
     const entered = entry.enter(entry.gitProgram, ['-C', repo.workTree ?? repo.gitDir, ...invocation.args]);
     return new Promise((resolve, reject) => {
-      const child = spawn(entered.command, entered.args, { env, cwd: repo.workTree ?? repo.gitDir, stdio: ['pipe', 'pipe', 'pipe'] });
+      const child = spawn(entered.command, entered.args, { env, cwd: repo.workTree ?? repo.gitDir, stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] }) as ChildProcessByStdio<Writable | null, Readable, Readable>;
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
       child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
       child.once('error', reject);
       child.once('close', (code) => resolve({ exitCode: code ?? 1, stdout, stderr }));
-      child.stdin.end(options.input ?? '');
+      // A git that ends before reading its input (a refusal) closes the pipe: its exit code says what happened.
+      child.stdin?.on('error', () => undefined);
+      child.stdin?.end(options.input);
     });
   };
   const exec = async (repo: GitRepo, args: readonly string[], options: GitCallOptions = {}): Promise<GitResult> => {

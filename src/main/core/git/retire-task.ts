@@ -52,6 +52,9 @@ export async function retireTask(context: RetireContext, taskId: string): Promis
   const listed = parseWorktreeList(await git.run(repo, ['worktree', 'list', '--porcelain']));
   const worktree = listed.find((entry) => spellings.has(entry.path));
 
+  // A layer is named by the worktree's path as the desk spelled it when it made it (../sandbox/task-layers.ts).
+  const layerPath = await firstLayered(context, [record?.path, worktreePath, worktree?.path]);
+
   // A worktree whose link to the repository was changed is not touched with git: its files are set
   // aside whole below, and only the recorded branch is archived.
   let target: GitRepo | undefined;
@@ -62,7 +65,7 @@ export async function retireTask(context: RetireContext, taskId: string): Promis
       && await assertWorktreeIntact({ path: worktree.path, gitDir, commonDir: repository.commonDir }).then(() => true, () => false);
     if (intact) {
       target = { gitDir, workTree: worktree.path, commonDir: repository.commonDir };
-      const layer = await context.layers?.open(taskId);
+      const layer = layerPath === undefined ? undefined : await context.layers?.open(layerPath);
       if (layer && context.layers) {
         const view = layerView(git, layer, worktree.path, rememberedOnPath());
         await commitLayered(git, { repo: target, view, baseCommit: layer.base, scratchDir: context.layers.scratchDir }, snapshotMessage(taskId), context.identity);
@@ -80,14 +83,22 @@ export async function retireTask(context: RetireContext, taskId: string): Promis
   // files such as build output go with the directory. A layer's directory holds only its `.git` link: its files, the
   // snapshot's and the layer's, go with the layer (committed above).
   // A layer whose worktree could not be committed (its link was changed) stays on disk: nothing of it is deleted.
-  const layered = await context.layers?.has(taskId) === true;
-  if (layered && target) await context.layers?.remove(taskId);
+  const layered = layerPath !== undefined;
+  if (layerPath !== undefined && target) await context.layers?.remove(layerPath);
   if (worktree && target) await (layered ? git.run(repo, ['worktree', 'remove', '--force', worktree.path]) : removeWorktree(git, repo, { ...target, workTree: worktree.path }));
   await setStrayDirectoryAside(worktreePath, context.now());
   if (worktree && !target) await git.run(repo, ['worktree', 'prune']);
   if (branch && branchTip) await git.run(repo, ['branch', '--delete', '--force', '--end-of-options', branch]);
   if (record) await context.records.remove(taskId);
   return archiveRef ? { archiveRef } : {};
+}
+
+/** The first of `paths` that is a layer's worktree. */
+async function firstLayered(context: RetireContext, paths: readonly (string | undefined)[]): Promise<string | undefined> {
+  for (const path of paths) {
+    if (path !== undefined && await context.layers?.has(path) === true) return path;
+  }
+  return undefined;
 }
 
 async function archiveTips(

@@ -10,6 +10,7 @@ import { requestAlreadyAnswered, governanceConflict, rateLimited, governanceRequ
 import { allowedPathsMatcher, checkRequestRate, decide, effectivePolicy, type Decision } from './policy';
 import type { PolicyStore } from './policy-file';
 import { realPathOf } from './real-path';
+import { resolvedThrough } from '../agents/view-paths';
 
 type PolicyInputText = z.input<typeof PolicyInput>;
 
@@ -41,6 +42,11 @@ export interface GovernanceServiceDeps {
   now: () => Date;
   /** Follows symlinks; default: the real file system. */
   resolvePath?: (path: string) => string;
+  /**
+   * How the desk reaches a worktree that is a layer (../sandbox/task-layers.ts), mounted where the task's processes run:
+   * paths in it are resolved through that view, as the agent's own namespace resolves them. undefined for a checkout.
+   */
+  reachOf?: (worktree: string) => ((path: string) => string) | undefined;
   newId?: () => string;
   /** Called after the policy decides, a person answers, and a request is completed (`record.state` says which). */
   onChange?: (record: GovernanceRecord) => void;
@@ -121,16 +127,17 @@ export function createGovernanceService(deps: GovernanceServiceDeps): Governance
 
   function judge(input: ReviewInput): Decision {
     let worktree: string;
+    const reach = deps.reachOf?.(input.worktree);
     try {
       // The worktree must exist: a missing one would make every path "inside" something that is not there.
-      worktree = realpathSync(input.worktree);
+      worktree = reach ? resolvedThrough(input.worktree, input.worktree, reach) : realpathSync(input.worktree);
     } catch (error) {
       // Without a worktree to judge against nothing can be shown to be safe: refuse.
       return { decision: 'rejected', rule: 'no-worktree', reason: `The worktree ${input.worktree} cannot be resolved: ${(error as Error).message}` };
     }
     return decide({ kind: input.kind, title: input.title, paths: input.paths, ...(input.command !== undefined && { command: input.command }) },
       effectivePolicy(policy(), input.agentId), {
-      worktree, resolvePath, allowedPathsMatcher: matcherFor, ...(input.alwaysAllowed !== undefined && { alwaysAllowed: input.alwaysAllowed }),
+      worktree, resolvePath: reach ? (path) => resolvedThrough(path, worktree, reach) : resolvePath, allowedPathsMatcher: matcherFor, ...(input.alwaysAllowed !== undefined && { alwaysAllowed: input.alwaysAllowed }),
     });
   }
 

@@ -4,15 +4,17 @@
 // the task enters; the desk itself reaches the same view through the holder, at `/proc/<pid>/root/<worktree>`.
 // The holder is started when the layer is first needed after a start of the desk and ends with the desk, so a crash
 // leaves no mount behind; the upper dir stays on disk until the task's worktree is retired.
+import { createHash } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isWithin } from './sandbox-layout';
 import { removeLayerTree } from './state-layers';
-import { taskKey } from './state-layer-plan';
 import { openStateNamespace, type NamespaceTools, type StateNamespace } from './state-namespace';
 
 /** What is kept of a layer on disk, so that a later start of the desk can mount it again. */
 interface LayerFile {
+  /** The task that made it (an attempt's worktree is kept by its task later): it holds the lease on the snapshot. */
+  taskId: string;
   /** The commit the snapshot is a checkout of. */
   base: string;
   /** The snapshot's checkout, read-only. */
@@ -36,14 +38,19 @@ export interface MountedTaskLayer {
 export interface TaskLayers {
   /** undefined where layers can be mounted, else why not (found once, by mounting a small overlay). */
   refusal(): Promise<string | undefined>;
-  /** Makes the task's layer over `lower`, shown at `target`, with `seed` files (relative path → text) in it; an earlier one is removed first. */
-  create(taskId: string, request: LayerFile & { seed: Readonly<Record<string, string>> }): Promise<void>;
-  /** The task's layer, mounted (its holder started when none runs); undefined when the task has none. */
-  open(taskId: string): Promise<MountedTaskLayer | undefined>;
-  /** Whether the task's worktree is a layer (read from disk: true after a restart too). */
-  has(taskId: string): Promise<boolean>;
-  /** Unmounts the task's layer and removes it: its worktree is retired. */
-  remove(taskId: string): Promise<void>;
+  /**
+   * Makes a layer over `lower`, shown at `target` (a task's worktree path, which names the layer from then on), with
+   * `seed` files (relative path → text) in it; an earlier one at that path is removed first.
+   */
+  create(request: LayerFile & { seed: Readonly<Record<string, string>> }): Promise<void>;
+  /** The layer shown at worktree `target`, mounted (its holder started when none runs); undefined when that worktree is no layer. */
+  open(target: string): Promise<MountedTaskLayer | undefined>;
+  /** How the desk reaches the worktree at `target` when it is a layer mounted now; undefined otherwise. */
+  reachOf(target: string): ((path: string) => string) | undefined;
+  /** Whether the worktree at `target` is a layer (read from disk: true after a restart too). */
+  has(target: string): Promise<boolean>;
+  /** Unmounts the layer at `target` and removes it: its worktree is retired. */
+  remove(target: string): Promise<void>;
   /** The data dir's folder of layers, for its disk use. */
   readonly dir: string;
   /** Ends every holder: the desk is quitting. */
@@ -63,39 +70,44 @@ export function createTaskLayers(deps: {
   onRemoved?(taskId: string): Promise<void>;
 }): TaskLayers {
   const dir = taskLayersDir(deps.dataDir);
-  const rootOf = (taskId: string) => join(dir, taskKey(taskId));
+  const rootOf = (target: string) => join(dir, createHash('sha256').update(target).digest('hex').slice(0, 16));
   const mounted = new Map<string, Promise<MountedTaskLayer>>();
+  // The mounted ones by worktree path, for the policy's synchronous look-ups.
+  const byTarget = new Map<string, MountedTaskLayer>();
   let refusal: Promise<string | undefined> | undefined;
 
-  const readLayerFile = async (taskId: string): Promise<LayerFile | undefined> => {
-    const text = await readFile(join(rootOf(taskId), LAYER_FILE), 'utf8').catch(() => undefined);
+  const readLayerFile = async (target: string): Promise<LayerFile | undefined> => {
+    const text = await readFile(join(rootOf(target), LAYER_FILE), 'utf8').catch(() => undefined);
     if (text === undefined) return undefined;
-    const parsed = JSON.parse(text) as Partial<LayerFile>;
-    const { base, lower, target } = parsed;
-    return typeof base === 'string' && typeof lower === 'string' && typeof target === 'string' ? { base, lower, target } : undefined;
+    const { taskId, base, lower } = JSON.parse(text) as Partial<LayerFile>;
+    return typeof taskId === 'string' && typeof base === 'string' && typeof lower === 'string' ? { taskId, base, lower, target } : undefined;
   };
 
-  const mount = async (taskId: string, layer: LayerFile): Promise<MountedTaskLayer> => {
+  const mount = async (layer: LayerFile): Promise<MountedTaskLayer> => {
     if (!deps.tools) throw new Error('unshare and nsenter (util-linux) are not on PATH');
-    const root = rootOf(taskId);
+    const root = rootOf(layer.target);
     const upperDir = join(root, 'upper');
     const work = join(root, 'work');
     await Promise.all([mkdir(upperDir, { recursive: true, mode: 0o700 }), mkdir(work, { recursive: true, mode: 0o700 }), mkdir(layer.target, { recursive: true })]);
     const namespace = await openStateNamespace(deps.tools, [{ lower: layer.lower, upper: upperDir, work, target: layer.target }]);
     const proc = `/proc/${namespace.pid}/root`;
-    return {
+    const layerOf: MountedTaskLayer = {
       upperDir, base: layer.base, lower: layer.lower, target: layer.target, namespace,
       deskPath: (path) => {
         if (!isWithin(path, layer.target)) throw new Error(`${path} is not in the task's worktree ${layer.target}`);
         return `${proc}${path}`;
       },
     };
+    byTarget.set(layer.target, layerOf);
+    return layerOf;
   };
 
-  const unmount = async (taskId: string) => {
-    const pending = mounted.get(taskId);
-    mounted.delete(taskId);
-    (await pending?.catch(() => undefined))?.namespace.close();
+  const unmount = async (target: string) => {
+    const pending = mounted.get(target);
+    mounted.delete(target);
+    const layer = await pending?.catch(() => undefined);
+    layer?.namespace.close();
+    if (layer && byTarget.get(layer.target) === layer) byTarget.delete(layer.target);
   };
 
   return {
@@ -118,36 +130,42 @@ export function createTaskLayers(deps: {
       })();
       return refusal;
     },
-    async create(taskId, { base, lower, target, seed }) {
-      await unmount(taskId);
-      const root = rootOf(taskId);
+    async create({ taskId, base, lower, target, seed }) {
+      await unmount(target);
+      const root = rootOf(target);
       await removeLayerTree(root);
       const upper = join(root, 'upper');
       await mkdir(upper, { recursive: true, mode: 0o700 });
       await Promise.all(Object.entries(seed).map(([path, text]) => writeFile(join(upper, path), text)));
       // Written last: a layer without its file is no layer, and the next create or remove clears it.
-      await writeFile(join(root, LAYER_FILE), JSON.stringify({ base, lower, target } satisfies LayerFile));
+      await writeFile(join(root, LAYER_FILE), JSON.stringify({ taskId, base, lower, target } satisfies LayerFile));
     },
-    async open(taskId) {
-      const current = mounted.get(taskId);
+    async open(target) {
+      const current = mounted.get(target);
       const layer = current ? await current.catch(() => undefined) : undefined;
       if (layer?.namespace.alive()) return layer;
-      const file = await readLayerFile(taskId);
+      const file = await readLayerFile(target);
       if (!file) return undefined;
-      const pending = mount(taskId, file);
-      mounted.set(taskId, pending);
-      pending.catch(() => mounted.delete(taskId));
+      const pending = mount(file);
+      mounted.set(target, pending);
+      pending.catch(() => mounted.delete(target));
       return pending;
     },
-    has: async (taskId) => (await readLayerFile(taskId)) !== undefined,
-    async remove(taskId) {
-      await unmount(taskId);
-      await removeLayerTree(rootOf(taskId));
-      await deps.onRemoved?.(taskId);
+    reachOf(target) {
+      const layer = byTarget.get(target);
+      return layer?.namespace.alive() ? layer.deskPath : undefined;
+    },
+    has: async (target) => (await readLayerFile(target)) !== undefined,
+    async remove(target) {
+      const file = await readLayerFile(target);
+      await unmount(target);
+      await removeLayerTree(rootOf(target));
+      if (file) await deps.onRemoved?.(file.taskId);
     },
     close() {
       for (const pending of mounted.values()) void pending.then((layer) => layer.namespace.close(), () => undefined);
       mounted.clear();
+      byTarget.clear();
     },
   };
 }

@@ -14,7 +14,6 @@ import { bwrapArguments, type SandboxLayout } from './bwrap-arguments';
 import { createStateLayers, type StateLayers } from './state-layers';
 import { findNamespaceTools } from './state-namespace';
 import type { TaskLayers } from './task-layers';
-import { createWorktreeFiles, type WorktreeFiles } from '../agents/worktree-files';
 import { endLeftoverSandboxes } from './leftover-sandboxes';
 import { dataDirRunFolders, foldersInMemory, runPlaces, sweepRunFolders, type RunFolderRoots } from './run-folders';
 import { diskFolderFiles, memoryFolderFiles } from './run-folder-files';
@@ -64,8 +63,8 @@ export interface TaskIsolation {
    * when the run was isolated): a checkout made after that copies the worktree's new index here.
    */
   readonly agentIndex?: string;
-  /** The agent's `fs/*` requests, when the desk reaches the worktree other than by its path (a layer, ./task-layers.ts). */
-  readonly files?: WorktreeFiles;
+  /** Where the desk reaches a path of the worktree when not by the path itself: a layer (./task-layers.ts), through its holder. */
+  readonly reach?: (path: string) => string;
 }
 
 /** The network allowlist as the sandbox uses it (./network/sandbox-network.ts). */
@@ -255,7 +254,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
       const fixed = fixedViews.viewFor({ home: deps.home, agent, policy, environment });
       // What the task writes to the agent's state lands in a layer of its own (./state-layers.ts).
       // A worktree that is a layer is mounted in a namespace of its own: the state's overlays go in a copy of it.
-      const worktreeLayer = await deps.taskLayers?.open(request.taskId);
+      const worktreeLayer = await deps.taskLayers?.open(worktree);
       const state = await stateLayers.open({
         taskId: request.taskId, agentId: agent.id, stateDirs, stateFiles, loginFiles, fresh: fresh === true, log,
         ...(worktreeLayer && { within: worktreeLayer.namespace }),
@@ -335,7 +334,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
         },
         agentCommit: () => agentCommit,
         agentIndex: join(taskGit.dir, 'index'),
-        ...(worktreeLayer && { files: createWorktreeFiles(worktree, { reach: worktreeLayer.deskPath }) }),
+        ...(worktreeLayer && { reach: worktreeLayer.deskPath }),
       };
     },
   };

@@ -27,7 +27,8 @@ async function waitingFor(d: Desk, id: string) {
   await d.waitForStatus(id, 'awaiting-input');
   const waiting = await task(d, id);
   expect(waiting.openQuestions).toHaveLength(1);
-  return { worktree: waiting.worktreePath as string, question: waiting.openQuestions[0] };
+  // Where the task's files are seen: its worktree is a layer whose folder holds nothing but its link (docs/git.md).
+  return { worktree: await d.core.worktreeView(id) as string, question: waiting.openQuestions[0] };
 }
 
 describe('a terminal command under the built-in policy', () => {

@@ -42,7 +42,8 @@ describe('an "Always allow" answer', () => {
     const second = (await audit(d, 'always')).find((r) => r.summary === 'Second?');
     expect(second).toMatchObject({ decision: 'approved', rule: 'always-allowed-in-task', reason: 'You chose Always allow for other earlier in this task.', outcome: 'allowed' });
     // The desk answered "allow once": the agent wrote no standing permission where the commit could take it.
-    const { worktreePath } = (await d.api('GET', '/tasks/always')).json;
+    const worktreePath = await d.core.worktreeView('always') as string;
+    expect(existsSync(join(worktreePath, 'out.txt'))).toBe(true);
     expect(existsSync(join(worktreePath, '.claude', 'settings.local.json'))).toBe(false);
   });
 
@@ -95,7 +96,8 @@ describe("an agent's vendor-local files", () => {
     const grant = '{"permissions":{"allow":["Bash"]}}';
     await d.api('POST', '/', { id: 'local', prompt: `write .claude/settings.local.json ${grant}\nwrite CLAUDE.local.md my notes\nwrite a.txt work` });
     await d.waitForStatus('local', 'completed');
-    const { commit, worktreePath } = (await d.api('GET', '/tasks/local')).json;
+    const { commit } = (await d.api('GET', '/tasks/local')).json;
+    const worktreePath = await d.core.worktreeView('local') as string;
     const diff = (await d.api('GET', '/api/tasks/local/diff')).json;
     expect(diff.files.map((file: { path: string }) => file.path)).toEqual(['a.txt']);
     expect(commit).toMatch(/^[0-9a-f]{40}$/);

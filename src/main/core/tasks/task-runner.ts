@@ -185,11 +185,11 @@ export async function runTask(given: RunContext): Promise<RunOutcome> {
     if (agent.pid !== undefined) context.update({ agentPid: agent.pid });
     log(`Started ${spec.name} (${agent.where}) in ${worktree}`);
     const terminals = isolation.terminals?.({ record: context.record, baseEnv: env })
-      ?? createTerminalHost({ worktree, baseEnv: env, record: context.record, wrap: (command, args, cwd) => isolation.wrap(command, args, { terminal: true, cwd }) });
+      ?? createTerminalHost({ worktree, baseEnv: env, record: context.record, wrap: (command, args, cwd) => isolation.wrap(command, args, { terminal: true, cwd }), ...(isolation.reach && { reach: isolation.reach }) });
     try {
       const confined = isolation.kind !== 'none';
       const endpoints = [...modelEndpoints(env), ...await endpointsInFiles(spec.endpointFiles, env)];
-      const ended = await converse(context, agent, worktree, spec, { terminals, files: isolation.files ?? createWorktreeFiles(worktree), confined, endpoints }, said.append);
+      const ended = await converse(context, agent, worktree, spec, { terminals, files: isolation.files ?? createWorktreeFiles(worktree, isolation.reach && { reach: isolation.reach }), confined, endpoints }, said.append);
       if (signal.aborted) return { status: 'cancelled', output: said.text() };
       if (ended.status !== 'ended') {
         const checkoutFailed = await launcherCheckoutFailure(checkout, launcher, agent, exitCode);
