@@ -1,4 +1,5 @@
 // Everything a host (the Electron app or the headless CLI) decides when it builds the core.
+import type { LayerMode } from './workspace/layer-choice';
 import type { z } from 'zod';
 import type { SandboxStatus } from '../../shared/sandbox';
 import type { RunnersConfig } from '../../shared/runners';
@@ -39,10 +40,10 @@ export interface CoreConfig {
    */
   sandbox?: SandboxStatus | Promise<SandboxStatus>;
   /**
-   * Whether a new task's worktree may be a copy-on-write layer over a shared snapshot of its base (docs/git.md); default
-   * true. false: every worktree is a checkout of its own, as before layers.
+   * Whether a new task's worktree is a copy-on-write layer over a shared snapshot of its base or a checkout of its own
+   * (docs/git.md, workspace/layer-choice.ts): `auto` (default) as the repository's size and setup say; `always`; `never`.
    */
-  layers?: boolean;
+  layers?: LayerMode;
   /**
    * The headless host's sandbox probe, started before it loaded the core, which may answer from the last start's memory
    * (core/sandbox/remembered-sandbox-probe.ts); the desk then checks it live before any task runs. Wins over `sandbox`.

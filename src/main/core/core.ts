@@ -63,6 +63,7 @@ import { createGitRunner } from './git/git-runner';
 import { createSnapshotStore } from './workspace/snapshot-store';
 import { runPrepareCommand } from './workspace/run-prepare';
 import type { RepoOpener } from './repos/repo-set';
+import type { LayerMode } from './workspace/layer-choice';
 import { createStateLayers } from './sandbox/state-layers';
 import { findNamespaceTools } from './sandbox/state-namespace';
 import { startTaskLimits } from './sandbox/limits/desk-limits';
@@ -136,7 +137,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   const agents = createAgentRegistry({ ...config.agents, searchDirs: [...config.agents.searchDirs, binDir(agentCacheDir(config.dataDir)), binDir(repoRoot)] });
   if (!agents.get(config.defaultAgent)) throw unknownAgent(config.defaultAgent, agents.list().map((a) => a.id));
   // Worktrees as layers over one snapshot per base commit (sandbox/task-layers.ts, workspace/snapshot-store.ts).
-  const layers = config.layers === false ? undefined : openLayers(config.dataDir, log);
+  const layers = config.layers === 'never' ? undefined : openLayers(config.dataDir, config.layers ?? 'auto', log);
   const opener = { dataDir: config.dataDir, deskId, now, ...(layers && { layers }) };
   const first = await openRepo(opener, { path: repoRoot, repository, isDefault: true, ...(config.baseBranch !== undefined && { baseBranch: config.baseBranch }) });
   const { git, baseBranch } = first;
@@ -396,7 +397,7 @@ function clusterHosts(runnersConfig: RunnersConfig): string[] {
  * and said in the log when they cannot: each task then gets a checkout, as before. A layer's removal (its task's worktree
  * retired) ends the task's lease on its snapshot, and snapshots nothing uses any more go, but each repository's newest.
  */
-function openLayers(dataDir: string, log: (line: string) => void): NonNullable<RepoOpener['layers']> {
+function openLayers(dataDir: string, mode: LayerMode, log: (line: string) => void): NonNullable<RepoOpener['layers']> {
   const snapshotStore = createSnapshotStore({ dir: join(dataDir, 'snapshots'), git: createGitRunner({ hooksDir: join(dataDir, 'no-hooks') }), runPrepare: runPrepareCommand });
   const taskLayers = createTaskLayers({
     dataDir, tools: findNamespaceTools(process.env.PATH ?? ''),
@@ -409,5 +410,5 @@ function openLayers(dataDir: string, log: (line: string) => void): NonNullable<R
   void taskLayers.refusal().then((why) => {
     if (why !== undefined) log(`Worktrees are checkouts of their own: copy-on-write layers cannot be mounted here (${why}).`);
   });
-  return { taskLayers, snapshotStore };
+  return { taskLayers, snapshotStore, mode };
 }

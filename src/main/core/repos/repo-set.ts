@@ -10,6 +10,7 @@ import type { DeskReposRepo } from '../store/desk-repos-repo';
 import { createWorkspaceSetup, type WorkspaceSetup } from '../workspace/workspace-setup';
 import { createBaseSnapshots, type BaseSnapshots } from '../workspace/base-snapshots';
 import type { SnapshotStore } from '../workspace/snapshot-store';
+import type { LayerMode } from '../workspace/layer-choice';
 import type { TaskLayers } from '../sandbox/task-layers';
 import { defaultRepositoryFixed, repositoryBusy, repositoryNameTaken, repositoryOpen, unknownRepository } from './repo-errors';
 import { freeName, nameFromFolder } from './repo-names';
@@ -35,7 +36,7 @@ export interface RepoOpener {
   deskId: string;
   now(): Date;
   /** Worktrees as layers over snapshots of the base (issue 41); without, every worktree is a checkout. */
-  layers?: { taskLayers: TaskLayers; snapshotStore: Pick<SnapshotStore, 'snapshot'> };
+  layers?: { taskLayers: TaskLayers; snapshotStore: Pick<SnapshotStore, 'snapshot'>; mode: LayerMode };
 }
 
 /**
@@ -68,6 +69,7 @@ export async function openRepo(opener: RepoOpener, request: { path: string; name
   if (layers) {
     repo.snapshots = createBaseSnapshots({
       store: layers.snapshotStore, refusal: () => layers.taskLayers.refusal(), commonDir: repository.commonDir, checkout: root,
+      checkoutIndex: join(repository.gitDir, 'index'), mode: layers.mode,
       config: () => repo.workspace.config(),
     });
   }

@@ -3,7 +3,7 @@
 // disk holds nothing but its `.git` link (the files are the snapshot's and the layer's), two tasks from one snapshot
 // never see each other's writes, a follow-up and a restart continue from the layer, and the person's repository is
 // untouched.
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { git } from '../git/git-test-fixture';
@@ -36,7 +36,7 @@ async function logOf(d: Desk, id: string): Promise<string> {
 
 describe.skipIf(!sandboxed)('a worktree that is a layer over a snapshot of the base', () => {
   it('commits every kind of change exactly, and its folder on disk holds only the link to the repository', async () => {
-    const d = await openDesk({ files: FILES, policy: policyAllowing('execute', 'edit', 'delete') });
+    const d = await openDesk({ files: FILES, layers: 'always', policy: policyAllowing('execute', 'edit', 'delete') });
     const personHead = git(d.repo, 'rev-parse', 'HEAD');
     const script = [
       'write src/new.ts export const created = 1;',
@@ -69,7 +69,7 @@ describe.skipIf(!sandboxed)('a worktree that is a layer over a snapshot of the b
   });
 
   it("keeps two tasks from one snapshot apart, and a follow-up sees its own task's files and commits on top", async () => {
-    const d = await openDesk({ files: FILES, policy: policyAllowing('execute', 'edit', 'delete') });
+    const d = await openDesk({ files: FILES, layers: 'always', policy: policyAllowing('execute', 'edit', 'delete') });
     await d.api('POST', '/', { id: 'one', prompt: 'write shared.txt from one\nwrite only-one.txt 1' });
     await d.waitForStatus('one', 'completed');
     await d.api('POST', '/', { id: 'two', prompt: 'run test ! -e only-one.txt && test "$(cat README.md)" = "# Fixture" && echo clean > two.txt' });
@@ -88,13 +88,35 @@ describe.skipIf(!sandboxed)('a worktree that is a layer over a snapshot of the b
     expect(show(d, `${followUp}:status.txt`)).toBe('?? copy.txt\n?? status.txt');
   });
 
+  it('is chosen by itself for a repository whose tasks would copy a folder, which the snapshot then holds once for all', async () => {
+    const d = await openDesk({ files: { ...FILES, '.desk/config.json': '{"copy": ["node_modules"]}' }, policy: policyAllowing('execute', 'edit', 'delete') });
+    mkdirSync(join(d.repo, 'node_modules', 'dep'), { recursive: true });
+    writeFileSync(join(d.repo, 'node_modules', 'dep', 'index.js'), 'module.exports = 1;\n');
+    await d.api('POST', '/', { id: 'deps', prompt: 'run cat node_modules/dep/index.js > seen.txt && echo changed > node_modules/dep/index.js' });
+    expect(await d.waitForStatus('deps', ['completed', 'error'])).toBe('completed');
+    const task = await taskOf(d, 'deps');
+    expect(await logOf(d, 'deps')).toContain('copy-on-write layer over the snapshot of main');
+    expect(show(d, `${task.commit}:seen.txt`)).toBe('module.exports = 1;');
+    // The copied folder is ignored: the task's change to it is not part of its commit, and the person's copy is as it was.
+    expect(treeOf(d, task.commit as string)).not.toContain('100644 node_modules/dep/index.js');
+    expect(readFileSync(join(d.repo, 'node_modules', 'dep', 'index.js'), 'utf8')).toBe('module.exports = 1;\n');
+  });
+
+  it('is a checkout of its own for a small repository with nothing to copy, as before', async () => {
+    const d = await openDesk({ files: FILES });
+    await d.api('POST', '/', { id: 'small', prompt: 'write small.txt yes' });
+    await d.waitForStatus('small', 'completed');
+    expect(await logOf(d, 'small')).not.toContain('copy-on-write layer');
+    expect(readdirSync((await taskOf(d, 'small')).worktreePath)).toContain('README.md');
+  });
+
   it('continues from the layer after the desk restarts, and the retired task leaves no layer behind', async () => {
-    const first = await startDesk({ files: FILES, policy: policyAllowing('execute', 'edit', 'delete') });
+    const first = await startDesk({ files: FILES, layers: 'always', policy: policyAllowing('execute', 'edit', 'delete') });
     await first.api('POST', '/', { id: 'kept', prompt: 'write kept.txt before' });
     await first.waitForStatus('kept', 'completed');
     await first.close();
 
-    const d = await openDesk({ reuse: { root: first.root, repo: first.repo, dataDir: first.dataDir }, policy: policyAllowing('execute', 'edit', 'delete') });
+    const d = await openDesk({ reuse: { root: first.root, repo: first.repo, dataDir: first.dataDir }, layers: 'always', policy: policyAllowing('execute', 'edit', 'delete') });
     expect((await d.api('POST', '/tasks/kept/prompt', { prompt: 'run cat kept.txt > again.txt' })).status).toBe(202);
     await d.waitForStatus('kept', 'in-progress');
     expect(await d.waitForStatus('kept', ['completed', 'error'])).toBe('completed');

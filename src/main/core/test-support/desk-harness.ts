@@ -66,6 +66,8 @@ export interface DeskOptions {
   log?: (line: string) => void;
   /** How often open pull requests are read again; default: the desk's 60 s. */
   pullRequestPollMs?: number;
+  /** Worktrees as layers (CoreConfig.layers); default: DESK_TEST_LAYERS, else `auto` (a test repository is small: checkouts). */
+  layers?: CoreConfig['layers'];
 }
 
 /**
@@ -193,6 +195,7 @@ export async function startDesk(options: DeskOptions = {}): Promise<Desk & { roo
     // Never the person's own gh / glab login, nor tokens from the shell that runs the tests.
     env: options.env ?? {}, home: root,
     ...(options.pullRequestPollMs !== undefined && { pullRequestPollMs: options.pullRequestPollMs }),
+    layers: options.layers ?? layersFromEnvironment(),
   });
   const address = await core.listen(0, '127.0.0.1');
   const url = `http://127.0.0.1:${address.port}`;
@@ -260,4 +263,10 @@ function waitForStatus(core: Core, id: string, statuses: TaskStatus[], timeoutMs
     function cleanup() { clearTimeout(timer); unsubscribe(); }
     check();
   });
+}
+
+/** DESK_TEST_LAYERS=always runs every test desk's worktrees as layers (or `never`, as checkouts). */
+function layersFromEnvironment(): CoreConfig['layers'] {
+  const wanted = process.env.DESK_TEST_LAYERS;
+  return wanted === 'always' || wanted === 'never' ? wanted : 'auto';
 }

@@ -2,12 +2,13 @@
 // side of ./snapshot-store.ts. A task gets a checkout instead where layers cannot be mounted (said once, at the first
 // task), where its runner or policy does not confine it in the desk's sandbox (the layer is mounted where the sandbox
 // is made), or where the snapshot could not be made (said in the task's activity).
-import { copyFile, link, rename, rm } from 'node:fs/promises';
+import { copyFile, link, open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RepoConfig } from '../../../shared/repo-config';
 import { branchInFiles } from '../git/branch-files';
 import type { LayerBase } from '../git/git-service';
 import type { SnapshotStore } from './snapshot-store';
+import { indexEntryCount, wantsLayer, type LayerMode } from './layer-choice';
 
 export interface BaseSnapshotRequest {
   taskId: string;
@@ -27,19 +28,25 @@ export interface BaseSnapshotsDeps {
   /** The repository's shared git dir and the person's checkout (where `copy` globs are read). */
   commonDir: string;
   checkout: string;
+  /** The person's index (its header says how many files the repository tracks), and the desk's setting. */
+  checkoutIndex: string;
+  mode: LayerMode;
   config(): Promise<RepoConfig>;
 }
 
 export function createBaseSnapshots(deps: BaseSnapshotsDeps): BaseSnapshots {
   return {
     async snapshotFor({ taskId, baseBranch, log }) {
-      if (await deps.refusal() !== undefined) return undefined;
+      if (deps.mode === 'never' || await deps.refusal() !== undefined) return undefined;
+      const config = await deps.config();
+      const trackedFiles = await readHeader(deps.checkoutIndex).then(indexEntryCount, () => undefined);
+      if (!wantsLayer({ mode: deps.mode, trackedFiles, copies: config.copy.length, prepares: config.prepare !== undefined })) return undefined;
       const base = await branchInFiles(deps.commonDir, baseBranch);
       // A branch git must be asked about (a ref store of another kind): the task gets a checkout, as before.
       if (base?.kind !== 'found') return undefined;
       try {
         const snapshot = await deps.store.snapshot({
-          commonDir: deps.commonDir, checkout: deps.checkout, commit: base.commit, config: await deps.config(),
+          commonDir: deps.commonDir, checkout: deps.checkout, commit: base.commit, config,
           onProgress: (line) => log(`Snapshot of ${baseBranch} (${base.commit.slice(0, 12)}): ${line}`),
         }, taskId);
         return {
@@ -68,5 +75,17 @@ async function linkIndex(from: string, names: readonly string[], gitDir: string)
       return copyFile(join(from, name), temp);
     });
     await rename(temp, join(gitDir, name));
+  }
+}
+
+/** The first bytes of a file (an index's header). */
+async function readHeader(file: string): Promise<Buffer> {
+  const handle = await open(file, 'r');
+  try {
+    const buffer = Buffer.alloc(12);
+    const { bytesRead } = await handle.read(buffer, 0, 12, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
   }
 }
