@@ -139,13 +139,16 @@ export function createSnapshotStore(deps: SnapshotStoreDeps): SnapshotStore {
     });
     if (claim.kind === 'reuse') return landed(key, commit, entry);
     let temp: string | undefined;
+    // The last time anything wrote into the tree: the final index must be dated after it.
+    let lastWrite = 0;
     try {
       let previous: { prepared: string | undefined; changedPaths: string[] } | undefined;
       if (claim.kind === 'move') {
         temp = claim.temp;
         progress(`checkout: moving the snapshot of ${claim.from.slice(0, 12)} to ${commit.slice(0, 12)}`);
         try {
-          const changedPaths = await moveCheckout(deps.git, snapshotRepo(request.commonDir, temp), claim.from, commit);
+          const { changedPaths, ended } = await moveCheckout(deps.git, snapshotRepo(request.commonDir, temp), claim.from, commit);
+          lastWrite = ended;
           previous = { prepared: claim.meta?.prepared, changedPaths };
           progress(`checkout: ${changedPaths.length} changed file${changedPaths.length === 1 ? '' : 's'} updated`);
         } catch (error) {
@@ -160,24 +163,26 @@ export function createSnapshotStore(deps: SnapshotStoreDeps): SnapshotStore {
         await mkdir(repo.workTree, { recursive: true });
         await mkdir(repo.gitDir);
         progress(`checkout: ${commit.slice(0, 12)}`);
-        await checkOutCommit(deps.git, repo, commit);
+        lastWrite = await checkOutCommit(deps.git, repo, commit);
       }
       const repo = snapshotRepo(request.commonDir, temp);
       const copy = request.config.copy ?? [];
       if (copy.length > 0) {
         const copied = await copyIntoWorktree(request.checkout, repo.workTree, copy);
         progress(`copy: ${copied.length === 0 ? 'nothing matched' : copied.join(', ')}`);
+        if (copied.length > 0) lastWrite = Date.now();
       }
       const command = request.config.prepare;
       let prepared = command;
       if (prepareDue({ command, prepareWhen: request.config.prepareWhen, ...(previous && { previous }) })) {
         progress(`prepare: ${command}`);
         await prepare(deps.runPrepare, repo.workTree, command ?? '', progress);
+        lastWrite = Date.now();
       } else {
         prepared = previous?.prepared;
         if (command !== undefined) progress('prepare: not needed (no file of prepareWhen changed)');
       }
-      const sharedIndex = await finishIndex(deps.git, repo, Date.now());
+      const sharedIndex = await finishIndex(deps.git, repo, lastWrite);
       const meta: SnapshotMeta = { commit, madeAt: now().toISOString(), ...(prepared !== undefined && { prepared }), sharedIndex };
       await writeFile(join(temp, META), `${JSON.stringify(meta, null, 2)}\n`);
       const from = temp;
