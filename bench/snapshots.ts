@@ -13,7 +13,7 @@ const FILES_PER_DIR = 100;
 const FILE_BYTES = 2048;
 
 function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', ['-c', 'user.name=Bench', '-c', 'user.email=bench@example.test', ...args], { cwd, encoding: 'utf8', maxBuffer: 1 << 28 }).trim();
+  return execFileSync('git', ['-c', 'user.name=Bench', '-c', 'user.email=bench@example.test', '-c', 'gc.auto=0', ...args], { cwd, encoding: 'utf8', maxBuffer: 1 << 28 }).trim();
 }
 
 function makeRepository(repo: string, files: number): void {
@@ -57,7 +57,7 @@ export async function benchSnapshots(files: number): Promise<string[]> {
     mkdirSync(taskGit);
     writeFileSync(join(taskGit, 'commondir'), `${commonDir}\n`);
     writeFileSync(join(taskGit, 'HEAD'), `${first}\n`);
-    const [, linkMs] = await timed(() => linkSnapshotIndex(snapshot.gitDir, snapshot.sharedIndex, taskGit));
+    const [, linkMs] = await timed(() => linkSnapshotIndex(snapshot, taskGit));
     const statusStarted = performance.now();
     const status = execFileSync('git', ['status', '--porcelain'], { cwd: snapshot.tree, encoding: 'utf8', env: { ...process.env, GIT_DIR: taskGit, GIT_WORK_TREE: snapshot.tree } });
     const statusMs = performance.now() - statusStarted;
@@ -82,7 +82,8 @@ export async function benchSnapshots(files: number): Promise<string[]> {
       `  disk: ${(disk.snapshotsBytes / 1e6).toFixed(1)} MB in ${disk.snapshots} snapshot(s)`,
     ];
   } finally {
-    rmSync(root, { recursive: true, force: true });
+    // A failure to clean up must not hide the run's own error.
+    try { rmSync(root, { recursive: true, force: true, maxRetries: 3 }); } catch (error) { console.error(`left ${root}: ${String(error)}`); }
   }
 }
 

@@ -80,11 +80,11 @@ export async function finishIndex(git: GitRunner, repo: GitRepo & SnapshotGit['r
  * task's copies cost no blocks, and git's write-then-rename of its own index later leaves the snapshot's untouched.
  * An index already there is replaced.
  */
-export async function linkSnapshotIndex(snapshotGitDir: string, sharedIndex: string, gitDir: string): Promise<void> {
-  for (const name of [sharedIndex, 'index']) {
+export async function linkSnapshotIndex(snapshot: { gitDir: string; sharedIndex: string }, gitDir: string): Promise<void> {
+  for (const name of [snapshot.sharedIndex, 'index']) {
     const temp = join(gitDir, `${name}.desk-link-${process.pid}`);
     await rm(temp, { force: true });
-    await link(join(snapshotGitDir, name), temp);
+    await link(join(snapshot.gitDir, name), temp);
     await rename(temp, join(gitDir, name));
   }
 }
