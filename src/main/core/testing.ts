@@ -16,3 +16,8 @@ export { createNetworkBridge } from './sandbox/network/network-bridge';
 export { agentEnvironment } from './agents/agent-environment';
 export { RUN_STAGES, type RunStage } from './tasks/run-timings';
 export { scriptedAgentSpec } from './agents/builtin-agents';
+// The snapshots bench makes, reuses and moves snapshots of base commits.
+export { createGitRunner } from './git/git-runner';
+export { createSnapshotStore } from './workspace/snapshot-store';
+export { linkSnapshotIndex } from './workspace/snapshot-index';
+export { measureDiskUse } from './workspace/snapshot-disk-use';

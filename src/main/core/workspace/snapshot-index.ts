@@ -33,24 +33,30 @@ export async function writeSnapshotGitDir(repo: GitRepo & SnapshotGit['repo'], c
   await writeFile(join(repo.gitDir, 'HEAD'), `${commit}\n`);
 }
 
-/** Checks `commit` out into the empty work tree, writing the index; returns when its entries can be trusted. */
-export async function checkOutCommit(git: GitRunner, repo: GitRepo & SnapshotGit['repo'], commit: string): Promise<void> {
+/**
+ * Checks `commit` out into the empty work tree, writing the index; resolves, once its entries can be trusted, with the
+ * time the checkout ended (the last write into the tree).
+ */
+export async function checkOutCommit(git: GitRunner, repo: GitRepo & SnapshotGit['repo'], commit: string): Promise<number> {
   await writeSnapshotGitDir(repo, commit);
   await git.run(repo, ['read-tree', '--reset', '-u', commit]);
-  await trustCheckout(repo, Date.now());
+  const ended = Date.now();
+  await trustCheckout(repo, ended);
+  return ended;
 }
 
 /**
  * Moves a snapshot checked out at `from` to `to`: only files that differ are rewritten (`read-tree -m -u`, a two-tree
  * merge against the snapshot's own index). Returns the paths that changed. Throws git's words when git refuses (e.g. an
- * untracked file where the new commit has one): the caller then checks out anew.
+ * untracked file where the new commit has one): the caller then checks out anew. `ended`: as checkOutCommit's.
  */
-export async function moveCheckout(git: GitRunner, repo: GitRepo & SnapshotGit['repo'], from: string, to: string): Promise<string[]> {
+export async function moveCheckout(git: GitRunner, repo: GitRepo & SnapshotGit['repo'], from: string, to: string): Promise<{ changedPaths: string[]; ended: number }> {
   const listed = await git.run(repo, ['diff-tree', '-r', '-z', '--name-only', '--no-renames', '--no-commit-id', from, to]);
   await git.run(repo, ['read-tree', '-m', '-u', from, to]);
+  const ended = Date.now();
   await writeSnapshotGitDir(repo, to);
-  await trustCheckout(repo, Date.now());
-  return listed.split('\0').filter((path) => path !== '');
+  await trustCheckout(repo, ended);
+  return { changedPaths: listed.split('\0').filter((path) => path !== ''), ended };
 }
 
 /**
@@ -74,11 +80,11 @@ export async function finishIndex(git: GitRunner, repo: GitRepo & SnapshotGit['r
  * task's copies cost no blocks, and git's write-then-rename of its own index later leaves the snapshot's untouched.
  * An index already there is replaced.
  */
-export async function linkSnapshotIndex(snapshotGitDir: string, sharedIndex: string, gitDir: string): Promise<void> {
-  for (const name of [sharedIndex, 'index']) {
+export async function linkSnapshotIndex(snapshot: { gitDir: string; sharedIndex: string }, gitDir: string): Promise<void> {
+  for (const name of [snapshot.sharedIndex, 'index']) {
     const temp = join(gitDir, `${name}.desk-link-${process.pid}`);
     await rm(temp, { force: true });
-    await link(join(snapshotGitDir, name), temp);
+    await link(join(snapshot.gitDir, name), temp);
     await rename(temp, join(gitDir, name));
   }
 }

@@ -63,6 +63,21 @@ describe('when the base moves', () => {
     expect(fixture.prepareRuns()).toBe(2);
   });
 
+  it('checks out anew when git refuses the move (the new commit tracks a file that was copied in)', async () => {
+    // Not ignored and not tracked: git keeps such a file from being overwritten (ignored ones it overwrites).
+    writeFileSync(join(fixture.repo, 'notes.txt'), 'the person\'s notes\n');
+    const first = await fixture.store.snapshot(fixture.request(head(), { copy: ['notes.txt'] }));
+    expect(readFileSync(join(first.tree, 'notes.txt'), 'utf8')).toBe('the person\'s notes\n');
+    commitFiles(fixture.repo, { 'notes.txt': 'tracked now\n' }, 'track notes.txt');
+    const lines: string[] = [];
+    const next = await fixture.store.snapshot(fixture.request(head(), { copy: [] }, (line) => lines.push(line)));
+    expect(existsSync(first.dir)).toBe(false);
+    expect(lines).toContainEqual(expect.stringMatching(/^checkout: could not move the previous snapshot \(.*\); checking out anew$/));
+    expect(readFileSync(join(next.tree, 'notes.txt'), 'utf8')).toBe('tracked now\n');
+    const gitDir = await taskGitDir(fixture, next, 't1');
+    expect(agentStatus(gitDir, next.tree)).toBe('');
+  });
+
   it('runs prepare again only when a file of prepareWhen changed', async () => {
     const config = { copy: ['deps'], prepare: countingPrepare(join(fixture.root, 'prepare.log')), prepareWhen: ['package-lock.json'] };
     await fixture.store.snapshot(fixture.request(head(), config));
@@ -133,7 +148,7 @@ describe('the lifetime of snapshots', () => {
     const own = join(layer, 'written.bin');
     writeFileSync(own, Buffer.alloc(64 * 1024, 1));
     mkdirSync(join(layer, 'git'));
-    await linkSnapshotIndex(snapshot.gitDir, snapshot.sharedIndex, join(layer, 'git'));
+    await linkSnapshotIndex(snapshot, join(layer, 'git'));
     expect(await blocksUnder(join(layer, 'git'), new Set())).toBeGreaterThan(statSync(join(layer, 'git')).blocks * 512);
     const withLayer = await measureDiskUse({ snapshotsDir: fixture.snapshotsDir, layersDir });
     expect(withLayer.snapshotsBytes).toBe(alone.snapshotsBytes);

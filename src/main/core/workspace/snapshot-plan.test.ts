@@ -1,6 +1,6 @@
 // The pure decisions about snapshots: reuse, move or check out; prepare again or not; what a sweep removes.
 import { describe, expect, it } from 'vitest';
-import { isTempName, prepareDue, repoKeyOf, snapshotWay, sweepPlan, tempName, type SnapshotState } from './snapshot-plan';
+import { isTempName, prepareDue, repoKeyOf, snapshotWay, sweepPlan, tempName, upToDate, type SnapshotState } from './snapshot-plan';
 
 const A = 'a'.repeat(40);
 const B = 'b'.repeat(40);
@@ -16,9 +16,24 @@ describe('snapshotWay', () => {
     expect(snapshotWay(C, [state(A, '2026-01-01'), state(B, '2026-01-02')])).toEqual({ kind: 'move', from: B });
   });
 
+  it('makes a snapshot out of date anew when unused, and reuses it while a task holds it', () => {
+    expect(snapshotWay(A, [state(A, '1'), state(B, '2')], false)).toEqual({ kind: 'remake' });
+    expect(snapshotWay(A, [state(A, '1', ['t1'])], false)).toEqual({ kind: 'reuse' });
+  });
+
   it('checks out anew when the newest snapshot is in use, or there is none', () => {
     expect(snapshotWay(C, [state(A, '2026-01-01'), state(B, '2026-01-02', ['t1'])])).toEqual({ kind: 'checkout' });
     expect(snapshotWay(C, [])).toEqual({ kind: 'checkout' });
+  });
+});
+
+describe('upToDate', () => {
+  it('holds while the copy globs (in any order) and the prepare command are the same', () => {
+    expect(upToDate({ prepared: 'npm ci', copy: ['.env', 'deps'] }, { prepare: 'npm ci', copy: ['deps', '.env'] })).toBe(true);
+    expect(upToDate({ prepared: 'npm ci', copy: [] }, { prepare: 'pnpm i', copy: [] })).toBe(false);
+    expect(upToDate({ prepared: undefined, copy: ['.env'] }, { copy: [] })).toBe(false);
+    // A removed prepare leaves what it made: nothing to remake for.
+    expect(upToDate({ prepared: 'npm ci', copy: [] }, { copy: [] })).toBe(true);
   });
 });
 

@@ -20,7 +20,9 @@ export type SnapshotWay =
   /** The previous snapshot of the repository, unused, moved to the new commit: only changed files are rewritten. */
   | { kind: 'move'; from: string }
   /** A checkout of its own: no previous snapshot, or the previous one is still in use. */
-  | { kind: 'checkout' };
+  | { kind: 'checkout' }
+  /** The snapshot of this commit is out of date and unused: removed, then checked out anew. */
+  | { kind: 'remake' };
 
 /** Names of directories that never look finished: made, moved or removed in them, renamed only when done. */
 const TEMP_PREFIXES = ['.making-', '.moving-', '.removing-'] as const;
@@ -57,14 +59,32 @@ export function leaseFileName(taskId: string): string {
 }
 
 /**
- * How to get a snapshot of `commit` given the repository's finished ones: reuse it when there; else move the newest
- * one when no task uses it; else check out anew.
+ * How to get a snapshot of `commit` given the repository's finished ones: reuse it when there (and made as the config
+ * now says, or still in use); make it anew when it is unused but out of date; else move the newest one when no
+ * task uses it; else check out anew.
  */
-export function snapshotWay(commit: string, existing: readonly SnapshotState[]): SnapshotWay {
-  if (existing.some((snapshot) => snapshot.commit === commit)) return { kind: 'reuse' };
+export function snapshotWay(commit: string, existing: readonly SnapshotState[], upToDate = true): SnapshotWay {
+  const same = existing.find((snapshot) => snapshot.commit === commit);
+  if (same && (upToDate || same.leases.length > 0)) return { kind: 'reuse' };
+  if (same) return { kind: 'remake' };
   const previous = newest(existing);
   if (previous && previous.leases.length === 0) return { kind: 'move', from: previous.commit };
   return { kind: 'checkout' };
+}
+
+/** What a snapshot was made with, beside what the repository's config says now. */
+export interface MadeWith {
+  prepared: string | undefined;
+  copy: readonly string[];
+}
+
+/**
+ * Whether a snapshot is as the config would make it now: the same `copy` globs, and the same `prepare` command when
+ * there is one (a removed command leaves what it made, which harms no task).
+ */
+export function upToDate(made: MadeWith, now: { prepare?: string | undefined; copy?: readonly string[] | undefined }): boolean {
+  const globs = (list: readonly string[] | undefined) => [...(list ?? [])].sort().join('\0');
+  return globs(made.copy) === globs(now.copy) && (now.prepare === undefined || now.prepare === made.prepared);
 }
 
 export interface PrepareFacts {

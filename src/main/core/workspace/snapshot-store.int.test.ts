@@ -1,7 +1,7 @@
 // Snapshots of a base commit with real git: made once with the commit's files, the copied ignored files and what
 // prepare made; reused; an index git trusts without reading files; an overlay over it that git sees as the commit.
 import { execFileSync } from 'node:child_process';
-import { lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { findNamespaceTools } from '../sandbox/state-namespace';
@@ -59,6 +59,21 @@ describe('a snapshot of a base commit', () => {
     expect(statSync(join(second.tree, 'README.md')).ino).toBe(inode);
     expect(fixture.prepareRuns()).toBe(1);
     expect(lines).toEqual([]);
+  });
+
+  it('makes an unused snapshot anew when the prepare command changed, and keeps a used one as it is', async () => {
+    const first = await fixture.store.snapshot(fixture.request(head()), 'reviewing');
+    const changed = { copy: ['.env', 'deps'], prepare: 'echo second > second.txt' };
+    const kept = await fixture.store.snapshot(fixture.request(head(), changed));
+    expect(kept.prepared).toBe(first.prepared);
+    expect(existsSync(join(kept.tree, 'second.txt'))).toBe(false);
+    await fixture.store.release('reviewing');
+    const lines: string[] = [];
+    const remade = await fixture.store.snapshot(fixture.request(head(), changed, (line) => lines.push(line)));
+    expect(remade.prepared).toBe('echo second > second.txt');
+    expect(readFileSync(join(remade.tree, 'second.txt'), 'utf8')).toBe('second\n');
+    expect(existsSync(join(remade.tree, 'built'))).toBe(false);
+    expect(lines[0]).toMatch(/made with another copy or prepare; making it anew$/);
   });
 
   it('makes a snapshot once for concurrent requests of the same commit', async () => {

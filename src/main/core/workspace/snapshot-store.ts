@@ -13,7 +13,7 @@ import { createMutex, type Mutex } from '../git/repo-mutex';
 import { copyIntoWorktree } from './copy-into-worktree';
 import { checkOutCommit, finishIndex, moveCheckout, snapshotRepo } from './snapshot-index';
 import { dropLease, readLeases, writeLease } from './snapshot-leases';
-import { isCommitId, isTempName, prepareDue, repoKeyOf, snapshotWay, sweepPlan, tempName, type SnapshotState } from './snapshot-plan';
+import { isCommitId, isTempName, prepareDue, repoKeyOf, snapshotWay, sweepPlan, tempName, upToDate, type SnapshotState } from './snapshot-plan';
 
 /** Runs `command` in `dir` (the integration confines it like a task's setup); `onOutput` gets its output as it comes. */
 export type RunPrepare = (dir: string, command: string, onOutput: (text: string) => void) => Promise<PrepareOutcome>;
@@ -56,6 +56,8 @@ export interface Snapshot {
   sharedIndex: string;
   /** The `prepare` command that ran in it, if any. */
   prepared?: string;
+  /** The `copy` globs applied to it. */
+  copy: string[];
 }
 
 export interface SnapshotStore {
@@ -83,6 +85,8 @@ interface SnapshotMeta {
   commit: string;
   madeAt: string;
   prepared?: string;
+  /** The `copy` globs applied (older snapshots may lack it: treated as none). */
+  copy?: string[];
   sharedIndex: string;
 }
 
@@ -111,6 +115,14 @@ export function createSnapshotStore(deps: SnapshotStoreDeps): SnapshotStore {
     return meta && snapshotOf(key, dirOf(key, commit), meta);
   };
 
+  /** The finished snapshot of `commit` when a request may take it: made as its config says, or in use (kept as it is). */
+  const usable = async (key: string, request: SnapshotRequest): Promise<Snapshot | undefined> => {
+    const found = await finished(key, request.commit);
+    if (!found) return undefined;
+    if (upToDate({ prepared: found.prepared, copy: found.copy }, request.config)) return found;
+    return (await readLeases(found.dir)).length > 0 ? found : undefined;
+  };
+
   const statesOf = async (key: string): Promise<SnapshotState[]> => {
     const states: SnapshotState[] = [];
     for (const name of await listDir(repoDir(key))) {
@@ -128,9 +140,15 @@ export function createSnapshotStore(deps: SnapshotStoreDeps): SnapshotStore {
     const progress = (line: string) => { for (const listener of entry.listeners) listener(line); };
     const { commit } = request;
     const claim = await lock.run(async () => {
-      if (await finished(key, commit)) return { kind: 'reuse' as const };
-      const way = snapshotWay(commit, await statesOf(key));
-      if (way.kind !== 'move') return way;
+      if (await usable(key, request)) return { kind: 'reuse' as const };
+      const way = snapshotWay(commit, await statesOf(key), false);
+      if (way.kind === 'remake') {
+        // Out of date (its copy or prepare changed) and unused: out of the way now, removed after the lock.
+        const doomed = join(repoDir(key), tempName('removing', commit, randomUUID()));
+        await rename(dirOf(key, commit), doomed);
+        return { kind: 'checkout' as const, doomed };
+      }
+      if (way.kind !== 'move') return { kind: way.kind, doomed: undefined };
       // Claimed by renaming it away while no task holds it: no lease can be taken on it from now on.
       const temp = join(repoDir(key), tempName('moving', commit, randomUUID()));
       const meta = await readMeta(dirOf(key, way.from));
@@ -138,14 +156,21 @@ export function createSnapshotStore(deps: SnapshotStoreDeps): SnapshotStore {
       return { kind: 'move' as const, from: way.from, temp, meta };
     });
     if (claim.kind === 'reuse') return landed(key, commit, entry);
+    if (claim.kind === 'checkout' && claim.doomed !== undefined) {
+      progress('checkout: the snapshot of this commit was made with another copy or prepare; making it anew');
+      await rm(claim.doomed, { recursive: true, force: true });
+    }
     let temp: string | undefined;
+    // The last time anything wrote into the tree: the final index must be dated after it.
+    let lastWrite = 0;
     try {
       let previous: { prepared: string | undefined; changedPaths: string[] } | undefined;
       if (claim.kind === 'move') {
         temp = claim.temp;
         progress(`checkout: moving the snapshot of ${claim.from.slice(0, 12)} to ${commit.slice(0, 12)}`);
         try {
-          const changedPaths = await moveCheckout(deps.git, snapshotRepo(request.commonDir, temp), claim.from, commit);
+          const { changedPaths, ended } = await moveCheckout(deps.git, snapshotRepo(request.commonDir, temp), claim.from, commit);
+          lastWrite = ended;
           previous = { prepared: claim.meta?.prepared, changedPaths };
           progress(`checkout: ${changedPaths.length} changed file${changedPaths.length === 1 ? '' : 's'} updated`);
         } catch (error) {
@@ -160,25 +185,27 @@ export function createSnapshotStore(deps: SnapshotStoreDeps): SnapshotStore {
         await mkdir(repo.workTree, { recursive: true });
         await mkdir(repo.gitDir);
         progress(`checkout: ${commit.slice(0, 12)}`);
-        await checkOutCommit(deps.git, repo, commit);
+        lastWrite = await checkOutCommit(deps.git, repo, commit);
       }
       const repo = snapshotRepo(request.commonDir, temp);
       const copy = request.config.copy ?? [];
       if (copy.length > 0) {
         const copied = await copyIntoWorktree(request.checkout, repo.workTree, copy);
         progress(`copy: ${copied.length === 0 ? 'nothing matched' : copied.join(', ')}`);
+        if (copied.length > 0) lastWrite = Date.now();
       }
       const command = request.config.prepare;
       let prepared = command;
       if (prepareDue({ command, prepareWhen: request.config.prepareWhen, ...(previous && { previous }) })) {
         progress(`prepare: ${command}`);
         await prepare(deps.runPrepare, repo.workTree, command ?? '', progress);
+        lastWrite = Date.now();
       } else {
         prepared = previous?.prepared;
         if (command !== undefined) progress('prepare: not needed (no file of prepareWhen changed)');
       }
-      const sharedIndex = await finishIndex(deps.git, repo, Date.now());
-      const meta: SnapshotMeta = { commit, madeAt: now().toISOString(), ...(prepared !== undefined && { prepared }), sharedIndex };
+      const sharedIndex = await finishIndex(deps.git, repo, lastWrite);
+      const meta: SnapshotMeta = { commit, madeAt: now().toISOString(), ...(prepared !== undefined && { prepared }), copy: [...copy], sharedIndex };
       await writeFile(join(temp, META), `${JSON.stringify(meta, null, 2)}\n`);
       const from = temp;
       await lock.run(async () => {
@@ -208,7 +235,7 @@ export function createSnapshotStore(deps: SnapshotStoreDeps): SnapshotStore {
     if (!isCommitId(commit)) throw deskError('invalid', 'snapshot_commit_invalid', `A snapshot needs a full commit id, not "${commit}".`);
     const key = repoKeyOf(request.commonDir);
     const existing = await lock.run(async () => {
-      const found = await finished(key, commit);
+      const found = await usable(key, request);
       if (found && taskId !== undefined) await writeLease(found.dir, taskId);
       return found;
     });
@@ -284,7 +311,7 @@ async function prepare(runPrepare: RunPrepare, tree: string, command: string, pr
 
 function snapshotOf(repoKey: string, dir: string, meta: SnapshotMeta): Snapshot {
   return {
-    repoKey, commit: meta.commit, dir, tree: join(dir, 'tree'), gitDir: join(dir, 'git'), sharedIndex: meta.sharedIndex,
+    repoKey, commit: meta.commit, dir, tree: join(dir, 'tree'), gitDir: join(dir, 'git'), sharedIndex: meta.sharedIndex, copy: meta.copy ?? [],
     ...(meta.prepared !== undefined && { prepared: meta.prepared }),
   };
 }

@@ -69,7 +69,7 @@ export async function taskGitDir(fixture: SnapshotFixture, snapshot: Snapshot, n
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'commondir'), `${fixture.commonDir}\n`);
   writeFileSync(join(dir, 'HEAD'), `${snapshot.commit}\n`);
-  await linkSnapshotIndex(snapshot.gitDir, snapshot.sharedIndex, dir);
+  await linkSnapshotIndex(snapshot, dir);
   return dir;
 }
 
