@@ -24,5 +24,10 @@ export const DiskUse = lazySchema(() => z.object({
   /** Bytes allocated to the tasks' own layers beyond what they share with a snapshot. */
   layersBytes: z.number().int().min(0),
   totalBytes: z.number().int().min(0),
+  /**
+   * What new tasks' worktrees are: `layers` (copy-on-write over a snapshot where the repository's size or setup pays for
+   * it: docs/git.md), or `checkouts` with the reason layers cannot be used here.
+   */
+  worktrees: z.object({ kind: z.enum(['layers', 'checkouts']), reason: z.string().optional() }).optional(),
 }));
 export type DiskUse = z.infer<typeof DiskUse>;

@@ -58,7 +58,7 @@ import { rememberedSandboxProbe } from './sandbox/remembered-sandbox-probe';
 import { createMachineCheck } from './sandbox/machine-check';
 import { answeredProbe } from './host/remembered-probe';
 import { createTaskSandbox } from './sandbox/task-sandbox';
-import { createTaskLayers } from './sandbox/task-layers';
+import { createTaskLayers, taskLayersDir } from './sandbox/task-layers';
 import { createGitRunner } from './git/git-runner';
 import { createSnapshotStore } from './workspace/snapshot-store';
 import { runPrepareCommand } from './workspace/run-prepare';
@@ -282,7 +282,13 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   addAgentRoutes(router, { agents, defaultAgent: config.defaultAgent, logins, notes: agentNotes, installs, tests: agentTests });
   addRunnerRoutes(router, { runners });
   // The lifecycle that mounts task layers decides their folder; `layers` until it says otherwise.
-  addDiskUseRoutes(router, { measure: () => measureDiskUse({ snapshotsDir: join(config.dataDir, 'snapshots'), layersDir: join(config.dataDir, 'layers') }) });
+  addDiskUseRoutes(router, {
+    measure: async () => {
+      const measured = await measureDiskUse({ snapshotsDir: join(config.dataDir, 'snapshots'), layersDir: taskLayersDir(config.dataDir) });
+      const refused = layers ? await layers.taskLayers.refusal() : 'the desk was started with layers turned off';
+      return { ...measured, worktrees: refused === undefined ? { kind: 'layers' as const } : { kind: 'checkouts' as const, reason: refused } };
+    },
+  });
   addGovernanceRoutes(router, {
     governance, repoRoot, worktreeOf: (id) => tasksRepo.get(id)?.worktreePath, alwaysAllowAnswers: () => grants.list(),
     sandboxViewOf: (id) => { const spec = agents.get(id); return spec && sandbox.viewOf(spec); },

@@ -27,7 +27,7 @@ export const ATTENTION_RULES: readonly AttentionRule[] = [
   { kind: 'agents', globs: ['.claude/**', '.mcp.json', '**/AGENTS.md', '**/CLAUDE.md', '**/GEMINI.md', '.gemini/**', '.cursor/**', '.cursorrules', '.codex/**'],
     reason: 'It configures or instructs coding agents: the next agent run here reads it, and MCP servers it names start as commands.' },
   { kind: 'desk', globs: ['.desk/**'],
-    reason: 'It is the desk\'s worktree setup: its setup and cleanup commands run for every new task.' },
+    reason: 'It is the desk\'s worktree setup: its prepare, setup and cleanup commands run for every new task (prepare outside the sandbox).' },
 ];
 
 const PACKAGE_JSON = picomatch('**/package.json', { dot: true });

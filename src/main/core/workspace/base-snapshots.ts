@@ -1,13 +1,15 @@
 // Which new worktrees are layers over a snapshot of their base (issue 41), and the snapshot each gets: one repository's
 // side of ./snapshot-store.ts. A task gets a checkout instead where layers cannot be mounted (said once, at the first
 // task), where its runner or policy does not confine it in the desk's sandbox (the layer is mounted where the sandbox
-// is made), or where the snapshot could not be made (said in the task's activity).
-import { copyFile, link, open, rename, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+// is made), where the repository is small and has nothing to copy or prepare (./layer-choice.ts), or where the
+// snapshot could not be made (said in the task's activity; a failed `prepare` ends the task in error instead).
+import { open } from 'node:fs/promises';
 import type { RepoConfig } from '../../../shared/repo-config';
+import { isDeskError } from '../../../shared/desk-error';
 import { branchInFiles } from '../git/branch-files';
 import type { LayerBase } from '../git/git-service';
 import type { SnapshotStore } from './snapshot-store';
+import { linkSnapshotIndex } from './snapshot-index';
 import { indexEntryCount, wantsLayer, type LayerMode } from './layer-choice';
 
 export interface BaseSnapshotRequest {
@@ -52,30 +54,16 @@ export function createBaseSnapshots(deps: BaseSnapshotsDeps): BaseSnapshots {
         return {
           commit: snapshot.commit,
           tree: snapshot.tree,
-          linkIndexInto: (gitDir) => linkIndex(snapshot.gitDir, [snapshot.sharedIndex, 'index'], gitDir),
+          linkIndexInto: (gitDir) => linkSnapshotIndex(snapshot, gitDir),
         };
       } catch (error) {
+        // The repository's own preparation failed: a checkout would give the agent an unprepared tree; the task says why.
+        if (isDeskError(error, 'prepare_failed')) throw error;
         log(`The snapshot of ${baseBranch} could not be made (${error instanceof Error ? error.message : String(error)}); this task gets a checkout of its own instead.`);
         return undefined;
       }
     },
   };
-}
-
-/**
- * The snapshot's index files, hard-linked into a worktree's git dir (git replaces a file when it writes it, so the
- * snapshot's stay as they are); copied where the repository lies on another file system than the data dir.
- */
-async function linkIndex(from: string, names: readonly string[], gitDir: string): Promise<void> {
-  for (const name of names) {
-    const temp = join(gitDir, `${name}.desk-${process.pid}`);
-    await rm(temp, { force: true });
-    await link(join(from, name), temp).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EXDEV' && error.code !== 'EPERM') throw error;
-      return copyFile(join(from, name), temp);
-    });
-    await rename(temp, join(gitDir, name));
-  }
 }
 
 /** The first bytes of a file (an index's header). */

@@ -8,7 +8,7 @@
 // once more; instead, once the clock has passed that second, the index's mtime is set to the start of the next one:
 // true, because nothing but the checkout wrote into the snapshot's private temp dir by then. Whatever writes later
 // (copy, prepare) is caught by the final refresh, which reads only files whose stat data changed or that are racy.
-import { link, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { copyFile, link, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { GitRepo, GitRunner } from '../git/git-runner';
 
@@ -78,13 +78,17 @@ export async function finishIndex(git: GitRunner, repo: GitRepo & SnapshotGit['r
 /**
  * Hard-links a snapshot's index (`index` and its shared index) into `gitDir`, where a task's git reads its index: the
  * task's copies cost no blocks, and git's write-then-rename of its own index later leaves the snapshot's untouched.
- * An index already there is replaced.
+ * An index already there is replaced. Copied instead where the git dir lies on another file system than the data dir
+ * (a repository on another disk): correct, at the cost of a copy.
  */
 export async function linkSnapshotIndex(snapshot: { gitDir: string; sharedIndex: string }, gitDir: string): Promise<void> {
   for (const name of [snapshot.sharedIndex, 'index']) {
     const temp = join(gitDir, `${name}.desk-link-${process.pid}`);
     await rm(temp, { force: true });
-    await link(join(snapshot.gitDir, name), temp);
+    await link(join(snapshot.gitDir, name), temp).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EXDEV' && error.code !== 'EPERM') throw error;
+      return copyFile(join(snapshot.gitDir, name), temp);
+    });
     await rename(temp, join(gitDir, name));
   }
 }

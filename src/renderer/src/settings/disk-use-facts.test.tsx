@@ -14,3 +14,11 @@ it('shows how many snapshots there are and what they and the task layers take', 
   const line = await screen.findByLabelText('Disk use of snapshots and task layers');
   expect(line.textContent).toBe('2 snapshots: 250 MB; task layers: 3.2 MB');
 });
+
+it('says what new worktrees are, and why they are checkouts where layers cannot be used', async () => {
+  const api = seedDesk([]);
+  vi.spyOn(api, 'diskUse').mockResolvedValue({ snapshots: 0, snapshotsBytes: 0, layersBytes: 0, totalBytes: 0, worktrees: { kind: 'checkouts', reason: 'overlays are refused' } });
+  render(<dl><DiskUseFacts /></dl>);
+  const line = await screen.findByLabelText('What new worktrees are');
+  expect(line.textContent).toBe('Checkouts of their own: layers cannot be used here (overlays are refused)');
+});

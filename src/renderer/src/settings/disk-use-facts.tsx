@@ -19,6 +19,16 @@ export function DiskUseFacts() {
       <dd aria-label="Disk use of snapshots and task layers">
         {use.snapshots} snapshot{use.snapshots === 1 ? '' : 's'}: {sizeText(use.snapshotsBytes)}; task layers: {sizeText(use.layersBytes)}
       </dd>
+      {use.worktrees && (
+        <>
+          <dt>Worktrees</dt>
+          <dd aria-label="What new worktrees are">
+            {use.worktrees.kind === 'layers'
+              ? 'Copy-on-write layers over one snapshot of each base, in repositories of 2,000 files or more or with copy or prepare; checkouts elsewhere'
+              : `Checkouts of their own: layers cannot be used here (${use.worktrees.reason ?? 'no reason given'})`}
+          </dd>
+        </>
+      )}
     </>
   );
 }
