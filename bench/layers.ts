@@ -11,7 +11,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { Desk } from '../src/main/core/testing';
+import type { Desk, RunStage } from '../src/main/core/testing';
 import { isMain, readCount, runMain, usageError, withCleanup } from './bench-support';
 import { APP_BUILD_DIR, loadBuiltDesk } from './built-desk';
 import { dataParentFrom, describeFileSystem, runRootIn } from './data-place';
@@ -23,6 +23,8 @@ export const LAYERS_LARGE_SIZE = 200_000;
 export const LAYERS_TARGETS = { firstEventRatio: 0.25, diskMb: 10, commitRatio: 0.1 } as const;
 
 const BUILT_AGENT = resolve(APP_BUILD_DIR, 'scripted-agent.cjs');
+/** The run's stages up to the commit, in order (run-timings.ts; the bench's types come from the source, the values from the build). */
+const RUN_STAGE_ORDER: readonly RunStage[] = ['worktree', 'sandbox', 'spawned', 'initialize', 'session', 'first-update', 'turn-ended', 'stopped', 'committed'];
 const epochNow = () => performance.timeOrigin + performance.now();
 const median = (values: readonly number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -37,7 +39,7 @@ export interface LayersSizeResult {
   /** Medians over the rounds. */
   raw: { addMs: number; diskMb: number; commitMs: number };
   /** The first task of the base (nothing shared yet), and the medians of the tasks after it. */
-  desk: { firstTaskEventMs: number; firstEventMs: number; diskMb: number; commitMs: number };
+  desk: { firstTaskEventMs: number; firstEventMs: number; diskMb: number; commitMs: number; steps: Partial<Record<RunStage, number>> };
   copy?: { firstEventMs: number; diskMb: number };
 }
 
@@ -59,7 +61,7 @@ async function diskMb(paths: readonly string[]): Promise<number> {
 }
 
 /** One task through the desk, alone: ms from just before its POST to its first agent event, and its run's commit stage. */
-async function deskTask(desk: Desk, id: string): Promise<{ firstEventMs: number; commitMs: number }> {
+async function deskTask(desk: Desk, id: string): Promise<{ firstEventMs: number; commitMs: number; steps: Partial<Record<RunStage, number>> }> {
   let firstAt: number | undefined;
   const stop = desk.core.bus.subscribe(({ taskId, event }) => {
     if (taskId === id && event.type === 'agent' && firstAt === undefined) firstAt = epochNow();
@@ -74,7 +76,16 @@ async function deskTask(desk: Desk, id: string): Promise<{ firstEventMs: number;
     if (firstAt === undefined) throw new Error(`Task ${id} finished without an agent event.`);
     const stages = desk.core.runTimings.of(id)?.stages;
     if (stages?.committed === undefined || stages.stopped === undefined) throw new Error(`Task ${id} has no run timings for its commit.`);
-    return { firstEventMs: firstAt - postedAt, commitMs: stages.committed - stages.stopped };
+    // Each stage's step from the one before (the run's start for the first), for where the time goes.
+    const steps: Partial<Record<RunStage, number>> = {};
+    let before = 0;
+    for (const stage of RUN_STAGE_ORDER) {
+      const at = stages[stage];
+      if (at === undefined) continue;
+      steps[stage] = at - before;
+      before = at;
+    }
+    return { firstEventMs: firstAt - postedAt, commitMs: stages.committed - stages.stopped, steps };
   } finally {
     stop();
   }
@@ -92,7 +103,9 @@ async function rawRound(repo: LayersRepo, root: string, round: number): Promise<
     await run('git', ['add', '-A'], worktree);
     await run('git', [...identity, 'commit', '--quiet', '--no-verify', '-m', `Raw ${name}`], worktree);
   });
-  await run('git', ['worktree', 'remove', '--force', worktree], repo.path);
+  // Kept until the size is done: on an ext4 without a journal (data-place.ts), files deleted in the last minutes make
+  // every new file in their block group cost its maker up to a millisecond, and the desk's next checkout would pay for
+  // this worktree's 5,000 files (6.2 s instead of 1.2 s for its first event, when each raw worktree went right away).
   return { addMs, diskMb: disk, commitMs };
 }
 
@@ -112,8 +125,10 @@ export async function benchLayersSize(built: BuiltDesk, repo: LayersRepo, rounds
     mkdirSync(join(root, 'raw'));
     const dataDir = join(root, 'data');
     return withCleanup(
-      // The agent as the app ships it (one bundled file run by node), not through tsx; one task at a time.
-      () => built.startDesk({ reuse: { root, repo: repo.path, dataDir }, concurrency: 1, checkAnswers: false, agents: [built.scriptedAgentSpec(BUILT_AGENT)] }),
+      // The agent as the app ships it (one bundled file run by node), not through tsx; one task at a time. Its launcher
+      // checks the worktree's files out before the agent answers `initialize` (git/checkout-first.ts), which at 50,000
+      // files on a busy machine took longer than the handshake's 30 s: the bench waits, to measure rather than fail.
+      () => built.startDesk({ reuse: { root, repo: repo.path, dataDir }, concurrency: 1, checkAnswers: false, agents: [{ ...built.scriptedAgentSpec(BUILT_AGENT), handshakeTimeoutMs: 600_000 }] }),
       (desk) => desk.close(),
       async (desk) => {
         if (!desk.core.sandbox.available) throw new Error(`The bench measures the sandboxed desk, and bubblewrap is not usable here: ${desk.core.sandbox.reason ?? 'no reason given'}.`);
@@ -121,7 +136,7 @@ export async function benchLayersSize(built: BuiltDesk, repo: LayersRepo, rounds
         // The first task of a base: nothing is shared with an earlier task yet.
         const first = await deskTask(desk, 'first');
         const raw: { addMs: number; diskMb: number; commitMs: number }[] = [];
-        const tasks: { firstEventMs: number; commitMs: number; diskMb: number }[] = [];
+        const tasks: { firstEventMs: number; commitMs: number; diskMb: number; steps: Partial<Record<RunStage, number>> }[] = [];
         for (let round = 0; round < rounds; round++) {
           // Alternating which side goes first: a machine that slows down slows both.
           const deskSide = async () => {
@@ -148,7 +163,10 @@ export async function benchLayersSize(built: BuiltDesk, repo: LayersRepo, rounds
         return {
           files: repo.files, trackedMb: repo.trackedBytes / 1e6, rounds,
           raw: { addMs: median(raw.map((r) => r.addMs)), diskMb: median(raw.map((r) => r.diskMb)), commitMs: median(raw.map((r) => r.commitMs)) },
-          desk: { firstTaskEventMs: first.firstEventMs, firstEventMs: median(tasks.map((t) => t.firstEventMs)), diskMb: median(tasks.map((t) => t.diskMb)), commitMs: median(tasks.map((t) => t.commitMs)) },
+          desk: {
+            firstTaskEventMs: first.firstEventMs, firstEventMs: median(tasks.map((t) => t.firstEventMs)), diskMb: median(tasks.map((t) => t.diskMb)), commitMs: median(tasks.map((t) => t.commitMs)),
+            steps: Object.fromEntries(RUN_STAGE_ORDER.map((stage) => [stage, median(tasks.flatMap((t) => (t.steps[stage] === undefined ? [] : [t.steps[stage] as number])))])),
+          },
           ...(copy && { copy }),
         };
       },
@@ -171,6 +189,7 @@ export function formatLayersSize(result: LayersSizeResult): string {
     `  disk per task              desk ${mb(desk.diskMb).padStart(9)}  raw worktree ${mb(raw.diskMb).padStart(9)}  ratio ${times(desk.diskMb / raw.diskMb)}  target ≤ ${LAYERS_TARGETS.diskMb} MB ${verdict(desk.diskMb <= LAYERS_TARGETS.diskMb)}`,
     `  commit of a one-file change desk ${ms(desk.commitMs).padStart(8)}  raw git add -A && git commit ${ms(raw.commitMs).padStart(9)}  ratio ${times(commitRatio)}  target ≤ ${LAYERS_TARGETS.commitRatio}× ${verdict(commitRatio <= LAYERS_TARGETS.commitRatio)}`,
   ];
+  lines.push(`  desk stages (median step, ms): ${RUN_STAGE_ORDER.map((stage) => `${stage} +${Math.round(desk.steps[stage] ?? Number.NaN)}`).join(', ')}`);
   if (copy) lines.push(`  with "copy": ["node_modules"]: first agent event ${ms(copy.firstEventMs)} (ratio ${times(copy.firstEventMs / raw.addMs)}), disk per task ${mb(copy.diskMb)} (target ≤ ${LAYERS_TARGETS.diskMb} MB ${verdict(copy.diskMb <= LAYERS_TARGETS.diskMb)})`);
   return lines.join('\n');
 }
