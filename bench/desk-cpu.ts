@@ -14,10 +14,13 @@ const TOKEN = 'bench-token-0123456789abcdef';
 /** The kernel's clock ticks per second for /proc/<pid>/stat's times (USER_HZ: 100 on every Linux Node runs on). */
 const TICKS_PER_SECOND = 100;
 
+/** Which built desk to run (default this tree's out/main/serve.js) and Node options for it (e.g. `--cpu-prof`). */
+export interface ServeOptions { entry?: string; nodeArgs?: readonly string[] }
+
 export interface DeskCpuResult { count: number; concurrency: number; userMsPerTask: number; systemMsPerTask: number; rssMb: number }
 
 /** `warm` tasks first, untimed, then `count` timed ones; the desk's CPU over the timed ones divided by `count`. */
-export async function benchDeskCpu(count: number, concurrency: number, warm = 16, parent = defaultDataParent()): Promise<DeskCpuResult> {
+export async function benchDeskCpu(count: number, concurrency: number, warm = 16, parent = defaultDataParent(), serve: ServeOptions = {}): Promise<DeskCpuResult> {
   // By default in the home's cache, as an installed desk keeps its data (see pipeline.ts for why not /tmp).
   return withCleanup(() => runRootIn(parent, 'desk-cpu-'), (root) => rmSync(root, { recursive: true, force: true }), async (root) => {
     const repo = join(root, 'repo');
@@ -27,7 +30,7 @@ export async function benchDeskCpu(count: number, concurrency: number, warm = 16
     writeFileSync(join(repo, 'README.md'), 'bench\n');
     git('add', 'README.md');
     git('commit', '--quiet', '-m', 'start');
-    return withCleanup(() => startDesk(repo, join(root, 'data'), concurrency), stopDesk, async ({ child, url }) => {
+    return withCleanup(() => startDesk(repo, join(root, 'data'), concurrency, serve), stopDesk, async ({ child, url }) => {
       const pid = child.pid as number;
       await runTasks(url, 'warm', warm, concurrency);
       const before = cpuTicks(pid);
@@ -42,8 +45,8 @@ export async function benchDeskCpu(count: number, concurrency: number, warm = 16
   });
 }
 
-async function startDesk(repo: string, dataDir: string, concurrency: number): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [SERVE_ENTRY, '--repo', repo, '--data-dir', dataDir, '--port', '0', '--token', TOKEN, '--agent', 'scripted', '--concurrency', String(concurrency)], { stdio: ['ignore', 'pipe', 'pipe'] });
+async function startDesk(repo: string, dataDir: string, concurrency: number, serve: ServeOptions): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [...(serve.nodeArgs ?? []), serve.entry ?? SERVE_ENTRY, '--repo', repo, '--data-dir', dataDir, '--port', '0', '--token', TOKEN, '--agent', 'scripted', '--concurrency', String(concurrency)], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => { stderr += chunk.toString('utf8'); });
   const url = await new Promise<string>((resolveUrl, reject) => {

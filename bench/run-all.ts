@@ -3,7 +3,8 @@
 // Options: --quick, --intake-count N (2000), --tasks N (10000), --updates-count N (100000), --flood-bytes N
 // (1 GiB with the scripted agent's `spew`, 32 MiB with `flood`), --output-cap-mb N (the stored-output cap the served desk runs with, for the flood's database target; default the desk's own, 50 MiB), --cold-runs N (21),
 // --worktree-files N (2000), --worktree-rounds N (15), --pipeline-tasks N (120), --data-parent DIR (where the pipeline
-// benches keep their repositories and the desk's data; the home's cache), --no-build, --timeout S.
+// benches keep their repositories and the desk's data; the home's cache), --layers-rounds N (3), --layers-large (issue
+// 41's bench at 200,000 files too; minutes to generate once), --no-build, --timeout S.
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { formatResult, readCount, runMain, type BenchResult } from './bench-support';
@@ -13,6 +14,7 @@ import { benchUpdates } from './updates';
 import { benchWorktree } from './worktree';
 import { benchDeskCpu, formatDeskCpu } from './desk-cpu';
 import { benchPipeline, formatPipeline, PIPELINE_TARGETS } from './pipeline';
+import { benchLayers, formatFlatness, LAYERS_LARGE_SIZE, LAYERS_SIZES, LAYERS_TARGETS } from './layers';
 import { dataParentFrom, describeFileSystem } from './data-place';
 import { DEFAULT_OUTPUT_CAP_BYTES } from '../src/main/core/testing';
 
@@ -46,6 +48,9 @@ runMain(async (argv) => {
   const worktreeFiles = count('--worktree-files', 2000, 500);
   const worktreeRounds = count('--worktree-rounds', 15, 5);
   const pipelineTasks = count('--pipeline-tasks', 120, 24);
+  // Issue 41: the repositories are generated once and kept in the cache (layers-repo.ts); --quick runs the smallest only.
+  const layersSizes = [...(quick ? LAYERS_SIZES.slice(0, 1) : LAYERS_SIZES), ...(argv.includes('--layers-large') ? [LAYERS_LARGE_SIZE] : [])];
+  const layersRounds = count('--layers-rounds', 3, 2);
   // The served desk keeps its default cap unless it was started with another; the target follows the cap in force.
   const outputCapMb = argv.some((arg) => arg.startsWith('--output-cap-mb')) ? readCount(argv, '--output-cap-mb', 1) : DEFAULT_OUTPUT_CAP_BYTES / 1024 ** 2;
   const startedAt = Date.now();
@@ -91,6 +96,8 @@ runMain(async (argv) => {
   say(`flood (${flood.command}, ${(flood.bytes / 1024 ** 2).toFixed(0)} MiB asked): ${flood.status} after ${flood.seconds.toFixed(1)} s; desk RSS +${mb(flood.rssGrowthMb)}, GET / p95 ${ms(flood.listP95Ms)}, database +${(flood.dbGrowthBytes / 1024 ** 2).toFixed(1)} MiB; marker: ${flood.droppedBytes === undefined ? 'none' : `${flood.droppedBytes} bytes dropped`}`);
   const worktree = await benchWorktree(worktreeFiles, worktreeRounds);
   say(`worktree (${worktree.files} files, median of ${worktree.rounds}): desk prepareWorktree ${ms(worktree.deskMs)}, git worktree add ${ms(worktree.gitMs)}, ratio ${ratio(worktree.deskMs / worktree.gitMs)}`);
+  const layers = await benchLayers(layersSizes, layersRounds, dataParent, true, say);
+  say(formatFlatness(layers));
 
   say(`\n${table([
     ['benchmark', 'desk', 'baseline', 'desk/baseline'],
@@ -126,6 +133,17 @@ runMain(async (argv) => {
     { figure: `restart with ${many.count} tasks`, value: ms(many.restartMs), target: '< 1000 ms', pass: many.restartMs < 1000 },
     { figure: `pipeline ${pipeline.count} tasks, 8 at a time, baseline/desk`, value: ratio(pipelineRatio), target: `≥ ${PIPELINE_TARGETS.ratio.toFixed(2)}×`, pass: pipelineRatio >= PIPELINE_TARGETS.ratio },
     { figure: 'POST → first agent event (idle, median)', value: ms(pipeline.firstEventMs), target: `≤ ${PIPELINE_TARGETS.firstEventMs} ms`, pass: pipeline.firstEventMs <= PIPELINE_TARGETS.firstEventMs },
+    ...layers.flatMap((size) => {
+      const files = size.files.toLocaleString('en-US');
+      const first = size.desk.firstEventMs / size.raw.addMs;
+      const commit = size.desk.commitMs / size.raw.commitMs;
+      return [
+        { figure: `${files} files: first agent event / git worktree add`, value: `${ratio(first)} (${ms(size.desk.firstEventMs)})`, target: `≤ ${LAYERS_TARGETS.firstEventRatio.toFixed(2)}×`, pass: first <= LAYERS_TARGETS.firstEventRatio },
+        { figure: `${files} files: disk per task`, value: mb(size.desk.diskMb), target: `≤ ${LAYERS_TARGETS.diskMb} MB`, pass: size.desk.diskMb <= LAYERS_TARGETS.diskMb },
+        ...(size.copy ? [{ figure: `${files} files: disk per task, node_modules copied`, value: mb(size.copy.diskMb), target: `≤ ${LAYERS_TARGETS.diskMb} MB`, pass: size.copy.diskMb <= LAYERS_TARGETS.diskMb }] : []),
+        { figure: `${files} files: one-file commit / git add -A && git commit`, value: `${ratio(commit)} (${ms(size.desk.commitMs)})`, target: `≤ ${LAYERS_TARGETS.commitRatio.toFixed(2)}×`, pass: commit <= LAYERS_TARGETS.commitRatio },
+      ];
+    }),
     { figure: 'desk CPU per task (the app\'s process, 8 at a time)', value: `${ms(deskCpuMs)} (in the bench's: ${ms(pipeline.cpuMsPerTask)})`, target: `≤ ${PIPELINE_TARGETS.cpuMsPerTask} ms`, pass: deskCpuMs <= PIPELINE_TARGETS.cpuMsPerTask },
   ];
   say(`\n${table([['target', 'measured', 'wanted', ''], ...targets.map((t) => [t.figure, t.value, t.target, verdict(t.pass)])])}`);

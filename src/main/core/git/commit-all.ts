@@ -3,6 +3,8 @@
 import { identityConfig, type Identity } from './commit-identity';
 import { gitFailed } from './git-errors';
 import { headCommitFromFiles } from './head-file';
+import { summaryFromCommitOutput } from './commit-summary';
+import type { DiffSummary } from './task-diff';
 import type { GitRepo, GitResult, GitRunner } from './git-runner';
 import { ALL_BUT_LOCAL_FILES } from './vendor-local-files';
 
@@ -23,17 +25,28 @@ export async function stageAndCommit(git: GitRunner, worktree: GitRepo, message:
   return git.run(worktree, ['rev-parse', 'HEAD']);
 }
 
+/** Told what a commit changed against its parent, when git's own output of the commit says it all (./commit-summary.ts). */
+export type SeenSummary = (parent: string, head: string, summary: DiffSummary) => void;
+
 /**
  * Like stageAndCommit, but commits nothing and returns undefined when nothing changed: a turn that did nothing.
  * One process started by the desk for a turn that changed files (stage and commit in one shell, see
  * GitCallOptions.first; the sha is read from git's files): every task's turn ends here.
  */
-export async function commitIfChanged(git: GitRunner, worktree: GitRepo, message: string, identity: Identity): Promise<string | undefined> {
+export async function commitIfChanged(git: GitRunner, worktree: GitRepo, message: string, identity: Identity, seen?: SeenSummary): Promise<string | undefined> {
   const config = await identityConfig(git, worktree, identity);
+  // The commit's parent, for what git prints of the commit (below); read from files, so unknown in odd repositories.
+  const parent = seen && await headCommitFromFiles(worktree);
   // Without --allow-empty, git itself says whether anything is staged: exit 1 and no commit when nothing is.
   const commit = ['commit', '--no-verify', '--cleanup=verbatim', '--file=-'];
   const committed = await git.exec(worktree, commit, { input: message, config, first: STAGE_ALL });
-  if (committed.exitCode === 0) return (await headCommitFromFiles(worktree)) ?? git.run(worktree, ['rev-parse', 'HEAD']);
+  if (committed.exitCode === 0) {
+    const head = (await headCommitFromFiles(worktree)) ?? await git.run(worktree, ['rev-parse', 'HEAD']);
+    // What the commit changed, as git printed it: the card's totals and the attention list's names without a `git diff`.
+    const summary = parent === undefined ? undefined : summaryFromCommitOutput(committed.stdout, head);
+    if (summary !== undefined && parent !== undefined) seen?.(parent, head, summary);
+    return head;
+  }
   // Exit 1 is also how other refusals end: only an index that matches HEAD means "nothing to commit".
   if (!committed.firstFailed && committed.exitCode === 1 && (await git.exec(worktree, ['diff', '--cached', '--quiet', '--no-ext-diff', '--no-textconv'])).exitCode === 0) return undefined;
   throw failure(commit, committed);

@@ -34,7 +34,7 @@ describe('diff summaries', () => {
   it('reads every kind of change and the totals from one git run, and reads them once per pair of commits', async () => {
     const { runner, runs } = counted();
     const summaries = createDiffSummaries(runner, async () => ({ gitDir: join(sandbox.repo, '.git'), workTree: sandbox.repo }));
-    const [first, second] = await Promise.all([summaries(base, head), summaries(base, head)]);
+    const [first, second] = await Promise.all([summaries.read(base, head), summaries.read(base, head)]);
     expect(first).toBe(second);
     expect(runs()).toBe(1);
     expect(first.entries).toEqual(expect.arrayContaining([
@@ -51,8 +51,8 @@ describe('diff summaries', () => {
   it('asks git again after a read that failed', async () => {
     const { runner, runs } = counted();
     const summaries = createDiffSummaries(runner, async () => ({ gitDir: join(sandbox.repo, '.git'), workTree: sandbox.repo }));
-    await expect(summaries('0'.repeat(40), head)).rejects.toThrow();
-    await expect(summaries('0'.repeat(40), head)).rejects.toThrow();
+    await expect(summaries.read('0'.repeat(40), head)).rejects.toThrow();
+    await expect(summaries.read('0'.repeat(40), head)).rejects.toThrow();
     expect(runs()).toBe(2);
   });
 });

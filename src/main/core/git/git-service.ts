@@ -347,7 +347,7 @@ export function createGitService(options: GitServiceOptions): GitService {
       const worktree = await intactWorktree(context.repository, resolve(worktreePath));
       const layered = await layeredAt(resolve(worktreePath), worktree);
       if (layered) return commitLayered(git, layered, message, context.identity);
-      return commitIfChanged(git, worktree, message, context.identity);
+      return commitIfChanged(git, worktree, message, context.identity, summaries.seed);
     },
 
     async leaveOutLocalFiles(worktreePath) {
@@ -369,8 +369,8 @@ export function createGitService(options: GitServiceOptions): GitService {
     worktreePathFor,
 
     diff: async (base, head) => taskDiff(git, await checkout(), base, head),
-    changedFiles: async (base, head, textsFor) => changedFiles(git, await checkout(), (await summaries(base, head)).entries, base, head, textsFor),
-    diffStat: async (base, head) => (await summaries(base, head)).count,
+    changedFiles: async (base, head, textsFor) => changedFiles(git, await checkout(), (await summaries.read(base, head)).entries, base, head, textsFor),
+    diffStat: async (base, head) => (await summaries.read(base, head)).count,
 
     async liveDiff(worktreePath, base) {
       const context = await ready();

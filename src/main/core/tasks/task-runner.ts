@@ -3,10 +3,10 @@
 import { access } from 'node:fs/promises';
 import type { AgentUpdate, TaskEvent } from '../../../shared/events';
 import { agentEnvironment } from '../agents/agent-environment';
-import { spawnAgent, type AgentExit, type RunningAgent } from '../agents/agent-process';
+import { spawnAgent, type RunningAgent } from '../agents/agent-process';
 import type { AgentRegistry } from '../agents/agent-registry';
 import type { AgentSpec } from '../agents/agent-spec';
-import { agentImplementation, type AgentSession, type ElicitationRequest, type ElicitationResponse, type PermissionOutcome, type PermissionRequest } from '../agents/agent-session';
+import type { AgentSession, ElicitationRequest, ElicitationResponse, PermissionOutcome, PermissionRequest } from '../agents/agent-session';
 import { agentChannel } from '../agents/agent-channel';
 import { connectAgent } from '../agents/connect-agent';
 import { INVALID_PARAMS, JsonRpcError, PeerClosedError } from '../../../shared/json-rpc-peer';
@@ -21,16 +21,13 @@ import type { WorkspaceSetup } from '../workspace/workspace-setup';
 import { type IsolationRequest, type TaskIsolation } from '../sandbox/task-sandbox';
 import { launchedThrough, type AgentFiles, type RunnerIsolation } from '../runners/runner';
 import { isDeskError } from '../../../shared/desk-error';
-import { isAuthRequired, loginHelp, offeredMethods } from '../agents/agent-auth';
-import { AD_HOC_AGENT_ID } from '../agents/agents-config';
-import { confinedModeChoice } from '../agents/confined-mode';
+import { isAuthRequired } from '../agents/agent-auth';
 import { modelFailureMessage, retryNotice, watchTurnFailure } from '../agents/in-band-trouble';
 import { agentFailureMessage, endpointLine, modelEndpoints, stallNotice } from './agent-trouble';
 import { createTurnFailures, noChangesOf } from './turn-failures';
 import { endpointsInFiles } from './endpoint-files';
 import type { ChangeCount, CheckResult, NoChanges } from '../../../shared/task';
 import { checkTurn } from './turn-check';
-import { isObject } from '../../../shared/is-object';
 import { watchQuiet, type QuietTimer, type RunWatch } from './run-watch';
 import type { McpServerEntry } from '../../../shared/mcp';
 import type { CapabilityMode } from '../../../shared/governance';
@@ -38,6 +35,10 @@ import type { RunStage } from './run-timings';
 import { checkoutFirst, type CheckoutFirst } from '../git/checkout-first';
 import type { PendingCheckout } from '../git/pending-checkout';
 import { checkoutForLauncher, launcherCheckoutFailure } from './launcher-checkout';
+import { applyConfinedMode } from './session-mode';
+import { loginWanted } from './login-wanted';
+import { followUpWithContext } from './follow-up-prompt';
+import { describeExit } from './agent-exit';
 
 export type RunOutcome =
   /** `commit` for a turn that changed files; `noChanges` (and no commit) for one that ended well but changed none. */
@@ -395,55 +396,4 @@ async function converse(
   } finally {
     signal.removeEventListener('abort', onAbort);
   }
-}
-
-/**
- * An agent that sandboxes itself is put in its mode that leaves that to the desk, when the desk confines it, and the
- * task's log says so. Returns the session's modes as they now are.
- */
-async function applyConfinedMode(context: RunContext, session: AgentSession, spec: AgentSpec, confined: boolean): Promise<unknown> {
-  const { modes } = session.features;
-  const choice = confinedModeChoice(spec, confined, modes, context.commandMode);
-  if (choice === undefined) return modes;
-  const log = (text: string, level: 'info' | 'warn') => context.record({ type: 'log', level, source: 'desk', text });
-  if (choice.kind === 'missing') {
-    log(choice.log, 'warn');
-    return modes;
-  }
-  try {
-    await session.setMode(choice.modeId);
-  } catch (error) {
-    log(`${spec.name} refused its mode "${choice.modeId}" (${error instanceof Error ? error.message : String(error)}), so it keeps its own sandbox inside the desk's; commands it runs there may fail.`, 'warn');
-    return modes;
-  }
-  log(choice.log, 'info');
-  return isObject(modes) ? { ...modes, currentModeId: choice.modeId } : modes;
-}
-
-/** The agent wants a login (at initialize, session/new or a prompt): the task's error lists its methods and what works. */
-function loginWanted(context: RunContext, spec: AgentSpec, error: unknown): { status: 'error'; message: string } {
-  const details = isDeskError(error) ? error.details : undefined;
-  const agentMessage = typeof details?.agentMessage === 'string' ? details.agentMessage : error instanceof Error ? error.message : String(error);
-  const help = loginHelp(
-    { id: spec.id, name: spec.name, envAllowlist: spec.envAllowlist, source: spec.id === AD_HOC_AGENT_ID ? 'ad-hoc' : 'config' },
-    offeredMethods(details?.methods),
-    agentMessage,
-  );
-  const { agent } = agentImplementation(details?.agent);
-  if (agent) context.watch?.sawAgent(agent);
-  context.record({ type: 'login-required', help });
-  context.watch?.needsLogin(help);
-  return { status: 'error', message: help.message };
-}
-
-/** An agent that cannot continue its earlier session gets the task's story with the follow-up. */
-function followUpWithContext(original: string, followUp: string): string {
-  const quoted = original.split('\n').map((line) => `> ${line}`).join('\n');
-  return `You are continuing earlier work on this task in this worktree; its changes so far are committed.\nThe task was:\n${quoted}\n\nNow:\n${followUp}`;
-}
-
-function describeExit(exit: AgentExit, recentLog: string): string {
-  const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
-  const tail = recentLog.split('\n').slice(-5).join('\n').trim();
-  return `The agent ${how}${tail ? `: ${tail}` : ''}`;
 }
