@@ -228,7 +228,6 @@ describe('a submission with bad attempts', () => {
     ['choose without attempts', { choose: 'first' }, /choose/],
     ['an unknown way to choose', { attempts: [{}, {}], choose: 'coin' }, /choose/],
     ['an id the desk keeps for attempts', { id: 'x~attempt-1', attempts: [{}, {}] }, /id/],
-    ['a judge, not supported yet', { attempts: [{}, {}], judge: 'scripted' }, /judge: is not supported yet/],
   ];
   it.each(bad)('refuses %s with 400 naming the field, and queues nothing', async (_, fields, field) => {
     const d = await openDesk();

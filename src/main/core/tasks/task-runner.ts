@@ -14,7 +14,7 @@ import { createTerminalHost, type TerminalHost } from '../agents/terminal-host';
 import { createWorktreeFiles } from '../agents/worktree-files';
 import type { GitService } from '../git/git-service';
 import { leftOutText } from '../git/vendor-local-files';
-import type { TaskPatch, TaskRecord } from '../store/tasks-repo';
+import { JUDGE_N, type TaskPatch, type TaskRecord } from '../store/tasks-repo';
 import { commitMessageFor } from './commit-message';
 import { createTextTail } from './text-tail';
 import type { WorkspaceSetup } from '../workspace/workspace-setup';
@@ -199,6 +199,8 @@ export async function runTask(given: RunContext): Promise<RunOutcome> {
   }
 
   context.mark?.('stopped');
+  // A judge's turn is read for its answer: its worktree is discarded, never committed nor checked (attempt-judging.ts).
+  if (task.attemptOf?.n === JUDGE_N) return { status: 'completed', output: said.text(), noChanges: { summary: 'The judge\'s turn is not committed.', failed: [] } };
   const extra: Record<string, string> = turn.number > 1 ? { Turn: String(turn.number) } : {};
   let commit: string | undefined;
   try {

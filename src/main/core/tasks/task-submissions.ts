@@ -55,6 +55,7 @@ export function createTaskSubmissions(deps: TaskSubmissionsDeps): TaskSubmission
       input.attempts?.forEach((entry, index) => {
         if (entry.agent !== undefined && !deps.agents.has(entry.agent)) throw unknownAgent(entry.agent, deps.agents.list().map((a) => a.id), `attempts.${index}.agent`);
       });
+      if (input.judge !== undefined && !deps.agents.has(input.judge)) throw unknownAgent(input.judge, deps.agents.list().map((a) => a.id), 'judge');
       const plan = deps.attempts.planOf(input, agent);
       const runner = deps.runners?.choose(input.runner) ?? 'local';
       assertNoCycle(input.id, input.dependencies);
