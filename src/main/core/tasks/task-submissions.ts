@@ -91,7 +91,9 @@ export function createTaskSubmissions(deps: TaskSubmissionsDeps): TaskSubmission
               turns.forget(id);
               deps.grants.forget(id);
             }
-            tasks.putSubmission({ ...fields, id, agent: attemptAgent, attempt: earlier?.attempt ?? 0, attemptOf: { task: input.id, n: index + 1 } });
+            // An agent's proposal holds its attempts too, until it is accepted (./task-proposals.ts).
+            const held = proposal && { proposedBy: proposal.proposedBy, proposal: proposal.proposal };
+            tasks.putSubmission({ ...fields, id, agent: attemptAgent, attempt: earlier?.attempt ?? 0, attemptOf: { task: input.id, n: index + 1 }, ...held });
           });
           return tasks.putSubmission({ ...fields, id: input.id, agent, attempt: previous?.attempt ?? 0, ...proposal, ...(plan && { attempts: plan }) });
         });
