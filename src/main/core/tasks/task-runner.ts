@@ -231,7 +231,7 @@ export async function runTask(given: RunContext): Promise<RunOutcome> {
   }
   // The card's totals: a failure to count costs the card its numbers, never the turn its commit.
   const changes = commit === undefined || baseCommit === undefined ? undefined : await git.diffStat(baseCommit, commit).catch(() => undefined);
-  const check = await checkTurn(context, spec, worktree);
+  const check = await checkTurn(context, spec, worktree, commit ?? task.commit ?? baseCommit);
   if (check === 'cancelled') return { status: 'cancelled', output: said.text() };
   const checked = check === undefined ? {} : { check };
   return commit === undefined
