@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentSpec } from '../agents/agent-spec';
 import { git } from '../git/git-test-fixture';
-import { desksPerTest, policyAllowing, scriptedAgent, taskEvents, type Desk } from '../test-support/desk-harness';
+import { desksPerTest, policyAllowing, scriptedAgent, startDesk, taskEvents, type Desk } from '../test-support/desk-harness';
 
 const openDesk = desksPerTest();
 
@@ -99,6 +99,20 @@ describe('a judge of the attempts', () => {
     expect(judge.status).toBe('cancelled');
     expect(judge.agentPid).toBeUndefined();
     await expect.poll(async () => (await detail(d, 'stopped~judge')).worktreePath, { timeout: 15_000 }).toBeUndefined();
+  });
+});
+
+describe('a judge over a restart', () => {
+  it('judges again when the desk stopped while it judged, and its recommendation comes with the question', async () => {
+    const first = await startDesk({ policy: policyAllowing('execute') });
+    await first.api('POST', '/', { id: 'restarted', prompt: 'write a.txt a\nrun case "$PWD" in *judge*) sleep 2;; esac\nsay RECOMMEND: attempt-1 - it came back', attempts: [{}, {}], judge: 'scripted' });
+    await expect.poll(async () => (await first.api('GET', '/tasks/restarted~judge')).json.status, { timeout: 30_000 }).toBe('in-progress');
+    await first.close();
+    const d = await openDesk({ reuse: { root: first.root, repo: first.repo, dataDir: first.dataDir }, policy: policyAllowing('execute') });
+    await d.waitForStatus('restarted', 'awaiting-input', 30_000);
+    expect((await detail(d, 'restarted')).recommendation).toEqual({ n: 1, reason: 'it came back', by: 'scripted' });
+    expect((await detail(d, 'restarted~judge')).attempt).toBe(2);
+    expect(await logLines(d, 'restarted')).toContain('The desk stopped while the judge compared the attempts; it judges them again.');
   });
 });
 

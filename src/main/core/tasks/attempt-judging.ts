@@ -1,13 +1,15 @@
 // The judge of a task's attempts: once all have ended, its agent gets a turn of its own (the hidden task `<id>~judge`,
 // in a worktree of the base that is discarded after) with every completed attempt's diff, check, time and tokens in
 // its prompt; its answer's RECOMMEND line becomes the task's recommendation, or a note saying why there is none.
-import { attemptTaskId, judgeTaskId, type AttemptRecommendation } from '../../../shared/task';
+import { ACTIVE_STATUSES, attemptTaskId, judgeTaskId, type AttemptRecommendation, type TaskStatus } from '../../../shared/task';
 import type { GitService } from '../git/git-service';
 import { JUDGE_N, type TaskRecord } from '../store/tasks-repo';
 import { diffTextOf, judgePromptOf, parseJudgeAnswer, type JudgedAttempt } from './attempt-judge';
 import type { TaskRecords } from './task-records';
 import type { TaskRuns } from './task-runs';
-import { isActive } from './task-state';
+
+/** Queued counts: a judge re-queued by a restart is still to answer. */
+const isActive = (status: TaskStatus) => ACTIVE_STATUSES.includes(status);
 
 /** Where the judge stands: still to answer, or done (a recommendation, or a note saying why there is none). */
 export type JudgeStep =
