@@ -87,6 +87,16 @@ describe('a judge of the attempts', () => {
     expect(task.openQuestions[0].prompt).toMatch(/^The judge \(broken\) failed: .* The choice is yours\. Which attempt/s);
   });
 
+  it('is stopped when it takes too long, and the choice is left to a person', async () => {
+    const d = await openDesk({ policy: policyAllowing('execute'), judgeTimeoutMs: 2000 });
+    await d.api('POST', '/', { id: 'slow', prompt: 'write a.txt a\nrun case "$PWD" in *judge*) sleep 30;; esac\nsay RECOMMEND: attempt-1 - too late', attempts: [{}, {}], judge: 'scripted', choose: 'judge' });
+    await d.waitForStatus('slow', 'awaiting-input', 30_000);
+    const task = await detail(d, 'slow');
+    expect(task.judgeNote).toBe('The judge (scripted) did not answer within 2 seconds and was stopped.');
+    expect(task.recommendation).toBeUndefined();
+    expect((await detail(d, 'slow~judge')).status).toBe('cancelled');
+  });
+
   it('is stopped with the task when the task is cancelled while it judges', async () => {
     const d = await openDesk({ policy: policyAllowing('execute') });
     // Only the judge sleeps (its worktree is named after its task, `~judge`).

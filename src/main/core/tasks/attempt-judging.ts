@@ -120,7 +120,8 @@ export function createAttemptJudging(deps: AttemptJudgingDeps): AttemptJudging {
         step = { kind: 'done', note: `${name} named no attempt (its answer has no RECOMMEND line).` };
       }
     } else if (timedOut.has(parent.id)) {
-      step = { kind: 'done', note: `${name} did not answer within ${Math.round(deps.timeoutMs / 60_000)} minutes and was stopped.` };
+      const within = deps.timeoutMs < 60_000 ? `${Math.round(deps.timeoutMs / 1000)} seconds` : `${Math.round(deps.timeoutMs / 60_000)} minutes`;
+      step = { kind: 'done', note: `${name} did not answer within ${within} and was stopped.` };
     } else {
       step = { kind: 'done', note: `${name} ${judge.status === 'cancelled' ? 'was stopped' : `failed: ${judge.errorMessage ?? 'no reason given'}`}.` };
     }

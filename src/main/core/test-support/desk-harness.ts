@@ -66,6 +66,8 @@ export interface DeskOptions {
   log?: (line: string) => void;
   /** How often open pull requests are read again; default: the desk's 60 s. */
   pullRequestPollMs?: number;
+  /** How long a judge of attempts may take; default the desk's 15 min. */
+  judgeTimeoutMs?: number;
 }
 
 /**
@@ -193,6 +195,7 @@ export async function startDesk(options: DeskOptions = {}): Promise<Desk & { roo
     // Never the person's own gh / glab login, nor tokens from the shell that runs the tests.
     env: options.env ?? {}, home: root,
     ...(options.pullRequestPollMs !== undefined && { pullRequestPollMs: options.pullRequestPollMs }),
+    ...(options.judgeTimeoutMs !== undefined && { judgeTimeoutMs: options.judgeTimeoutMs }),
   });
   const address = await core.listen(0, '127.0.0.1');
   const url = `http://127.0.0.1:${address.port}`;
