@@ -118,6 +118,8 @@ describe.skipIf(unavailable !== undefined)(`attempts on the board${unavailable ?
     expect(await panel.getByRole('listitem', { name: 'Attempt 2' }).textContent()).toContain('Judge\'s pick');
     expect(await panel.getByRole('listitem', { name: 'Attempt 1' }).textContent()).not.toContain('Judge\'s pick');
     expect(await panel.locator('.attempts-question').textContent()).toMatch(/^The judge \(scripted\) recommends attempt 2: it greets best/);
+    // The judge's own turn is no card.
+    expect(await page.getByRole('article', { name: 'Task judged~judge', exact: true }).count()).toBe(0);
 
     // The person still chooses, and may choose otherwise.
     const keep = panel.getByRole('button', { name: 'Keep attempt 1' });
