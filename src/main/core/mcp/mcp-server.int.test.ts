@@ -146,6 +146,11 @@ describe('the MCP server for agents', () => {
     await desk.waitForStatus('tried', 'awaiting-input', 30_000);
     expect((await desk.api('GET', '/tasks/tried')).json).toMatchObject({ judge: 'scripted', attempts: [{ status: 'completed' }, { status: 'completed' }] });
 
+    // Dismissed, the proposal's attempts are cancelled with it.
+    expect((await call(client, 'propose_task', { id: 'dropped', prompt: 'write dropped.md x', attempts: [{}, {}] })).isError).toBe(false);
+    expect((await desk.api('POST', '/tasks/dropped/dismiss-proposal')).json).toMatchObject({ status: 'cancelled', proposal: 'dismissed' });
+    expect((await desk.api('GET', '/tasks/dropped')).json.attempts.map((a: { status: string }) => a.status)).toEqual(['cancelled', 'cancelled']);
+
     const bad = await call(client, 'propose_task', { id: 'bad', prompt: 'say x', choose: 'first' });
     expect(bad).toMatchObject({ isError: true, body: { message: 'choose: is only for a task with attempts' } });
     const unknown = await call(client, 'propose_task', { id: 'bad', prompt: 'say x', attempts: [{}, { agent: 'nobody' }] });
