@@ -1,5 +1,6 @@
 // A task with attempts in a real browser against `serve` with the scripted agent: the card lists each attempt, the
-// Review panel shows them side by side, and "Keep attempt n", reached from the keyboard, keeps that one.
+// Review panel shows them side by side (with a judge's recommendation, marked as the judge's), and "Keep attempt n",
+// reached from the keyboard, keeps that one.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { git, isolateGitConfig } from '../../src/main/core/git/git-test-fixture';
@@ -86,5 +87,48 @@ describe.skipIf(unavailable !== undefined)(`attempts on the board${unavailable ?
     expect(task.attempts[1].chosen).toBe(true);
     expect(task.commit).toBe(task.attempts[1].commit);
     expect(git(desk.repo, 'show', `${task.commit}:src/app.js`)).toBe('export const greet = () => "hi";');
+  });
+
+  it('shows the judge\'s recommendation in the Review panel, marked as the judge\'s, and names the attempt kept', { timeout: 120_000 }, async () => {
+    desk = await serveDesk();
+    page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    page.setDefaultTimeout(20_000);
+    await page.goto(desk.boardUrl);
+    await page.getByRole('button', { name: 'New task' }).click();
+    const form = page.getByRole('dialog', { name: 'New task' });
+    // The scripted judge acts its prompt out, which ends with the task's: this line is its answer.
+    await form.getByLabel('Prompt').fill('Greet\nwrite src/app.js export const greet = () => "hey";\nsay RECOMMEND: attempt-2 - it greets best');
+    await form.getByLabel('Task id').fill('judged');
+    await form.getByText('Several attempts').click();
+    await form.getByLabel('Runs of Scripted agent').fill('2');
+    await form.getByLabel('Judge').selectOption('scripted');
+    await form.getByRole('button', { name: 'Create task' }).click();
+    await form.waitFor({ state: 'detached' });
+
+    const card = page.getByRole('region', { name: 'Needs input', exact: true }).getByRole('article', { name: 'Task judged', exact: true });
+    await card.waitFor({ timeout: 30_000 });
+    await card.focus();
+    await page.keyboard.press('Enter');
+    const view = page.getByRole('region', { name: 'Task judged' });
+    await view.getByRole('tab', { name: 'Changes' }).click();
+    const panel = view.getByRole('region', { name: 'Attempts' });
+    const judged = panel.getByRole('note', { name: 'The judge\'s recommendation' });
+    await judged.waitFor();
+    expect(await judged.textContent()).toBe('Judge (scripted) recommends attempt 2: it greets best');
+    expect(await panel.getByRole('listitem', { name: 'Attempt 2' }).textContent()).toContain('Judge\'s pick');
+    expect(await panel.getByRole('listitem', { name: 'Attempt 1' }).textContent()).not.toContain('Judge\'s pick');
+    expect(await panel.locator('.attempts-question').textContent()).toMatch(/^The judge \(scripted\) recommends attempt 2: it greets best/);
+    // The judge's own turn is no card.
+    expect(await page.getByRole('article', { name: 'Task judged~judge', exact: true }).count()).toBe(0);
+
+    // The person still chooses, and may choose otherwise.
+    const keep = panel.getByRole('button', { name: 'Keep attempt 1' });
+    await keep.focus();
+    await page.keyboard.press('Enter');
+    await page.getByText('Kept attempt 1; the other attempts\' branches are archived.').waitFor();
+    await page.getByRole('region', { name: 'Review', exact: true }).getByRole('article', { name: 'Task judged', exact: true }).waitFor();
+    const task = (await desk.api('GET', '/tasks/judged')).json;
+    expect(task.recommendation).toEqual({ n: 2, reason: 'it greets best', by: 'scripted' });
+    expect(task.attempts[0].chosen).toBe(true);
   });
 });

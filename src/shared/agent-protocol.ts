@@ -8,10 +8,16 @@ const nonEmptyPrompt = (what: string) => z
   .string({ error: (issue) => (issue.input === undefined || issue.input === null ? `required: the desk's agents need ${what}` : 'must be a string') })
   .refine((text) => text.trim().length > 0, `must not be empty: the desk's agents need ${what}`);
 
+const ATTEMPTS_NOT_HERE = 'is not taken by the Agent Protocol: its steps are the turns of one agent, and several attempts have no one agent to step until one is kept. Submit the task with attempts through POST / (Agent Assignment) instead, and read or answer it there';
+
 /** What `additional_input` of a new task may carry; other keys are kept and shown back as sent. */
 export const ApTaskAdditionalInput = lazySchema(() => z.looseObject({
   dependencies: z.array(TaskId).max(100, 'must list at most 100 tasks').optional(),
   agent: z.string().min(1).max(100).optional(),
+  // An Agent Protocol task is one agent's session whose steps are its turns; attempts have no one session until one is kept.
+  attempts: z.never({ error: ATTEMPTS_NOT_HERE }).optional(),
+  choose: z.never({ error: ATTEMPTS_NOT_HERE }).optional(),
+  judge: z.never({ error: ATTEMPTS_NOT_HERE }).optional(),
 }));
 export type ApTaskAdditionalInput = z.infer<typeof ApTaskAdditionalInput>;
 

@@ -2,7 +2,7 @@
 // SDK's server validates them and clients read them as JSON Schema).
 import { z } from 'zod';
 import { lazySchema } from './lazy-schema';
-import { TaskId, TaskStatus } from './task';
+import { AttemptEntry, ChooseAttempt, MAX_ATTEMPTS, MIN_ATTEMPTS, TaskId, TaskStatus } from './task';
 
 /** Served on the desk's own port; only a task's own MCP token opens it (the desk's token does not). */
 export const MCP_PATH = '/mcp';
@@ -21,6 +21,10 @@ export const ProposeTaskInput = lazySchema(() => z.object({
   id: TaskId.describe('The new task\'s id; must not name an existing task.'),
   prompt: z.string().min(1).max(100_000).refine((p) => p.trim().length > 0, 'must not be empty').describe('What the new task\'s agent is asked to do.'),
   dependencies: z.array(TaskId).max(100).default([]).describe('Tasks the new one waits for.'),
+  attempts: z.array(AttemptEntry).min(MIN_ATTEMPTS).max(MAX_ATTEMPTS).optional()
+    .describe(`Several attempts at the task side by side (${MIN_ATTEMPTS} to ${MAX_ATTEMPTS}, each {agent?}); held with the proposal until it is accepted, then one is kept.`),
+  choose: ChooseAttempt.optional().describe('How the attempt kept is chosen: first, check or judge; left out, a person chooses.'),
+  judge: z.string().min(1).max(100).optional().describe('An agent that compares the attempts once all have ended and recommends one.'),
 }));
 export type ProposeTaskInput = z.infer<typeof ProposeTaskInput>;
 

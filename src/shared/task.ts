@@ -41,9 +41,10 @@ export type AttemptEntry = z.infer<typeof AttemptEntry>;
 
 /**
  * How the attempt kept is chosen: by a person (left out: the desk asks which to keep once all have ended), `first`
- * (the first to complete), `check` (the first to complete and pass the repository's check).
+ * (the first to complete), `check` (the first to complete and pass the repository's check), `judge` (the attempt the
+ * `judge` agent recommends once all have ended; a judge that names none leaves the choice to a person).
  */
-export const ChooseAttempt = lazySchema(() => z.enum(['first', 'check']));
+export const ChooseAttempt = lazySchema(() => z.enum(['first', 'check', 'judge']));
 export type ChooseAttempt = z.infer<typeof ChooseAttempt>;
 
 /** The id of attempt `n` of task `taskId`: a task of its own, left out of every list (`GET /tasks/<it>` reads it). */
@@ -51,8 +52,21 @@ export function attemptTaskId(taskId: string, n: number): string {
   return `${taskId}~attempt-${n}`;
 }
 
-/** Ids of this form are the desk's own (attemptTaskId): a client may not submit one. */
-export const ATTEMPT_ID_PATTERN = /~attempt-\d+$/;
+/** The id of the judge's turn of task `taskId`: a task of its own, never listed, whose worktree is discarded. */
+export function judgeTaskId(taskId: string): string {
+  return `${taskId}~judge`;
+}
+
+/** Ids of these forms are the desk's own (attemptTaskId, judgeTaskId): a client may not submit one. */
+export const ATTEMPT_ID_PATTERN = /~(attempt-\d+|judge)$/;
+
+/** What the judge recommends: the attempt (`n`), why (in its words), and which agent judged. */
+export const AttemptRecommendation = lazySchema(() => z.object({
+  n: z.number().int().positive(),
+  reason: z.string(),
+  by: z.string(),
+}));
+export type AttemptRecommendation = z.infer<typeof AttemptRecommendation>;
 
 /** `POST /` body of the Agent Assignment protocol (plus the optional `agent` and `after` extensions). */
 export const SubmitTask = lazySchema(() => z.object({
@@ -70,10 +84,12 @@ export const SubmitTask = lazySchema(() => z.object({
   attempts: z.array(AttemptEntry)
     .min(MIN_ATTEMPTS, `must list at least ${MIN_ATTEMPTS} attempts`).max(MAX_ATTEMPTS, `must list at most ${MAX_ATTEMPTS} attempts`).optional(),
   choose: ChooseAttempt.optional(),
-  /** Not yet: an agent that recommends an attempt. Refused, so a client asking for one is not silently given none. */
-  judge: z.never({ error: 'is not supported yet: leave it out, and choose among the attempts yourself' }).optional(),
+  /** An agent that compares the attempts once all have ended and recommends one (applied with `choose: "judge"`). */
+  judge: z.string().min(1).max(100).optional(),
 }).refine((task) => task.choose === undefined || task.attempts !== undefined, { path: ['choose'], message: 'is only for a task with attempts' })
-  .refine((task) => !ATTEMPT_ID_PATTERN.test(task.id), { path: ['id'], message: 'must not end in ~attempt-<n> (the desk names attempts so)' }));
+  .refine((task) => task.judge === undefined || task.attempts !== undefined, { path: ['judge'], message: 'is only for a task with attempts' })
+  .refine((task) => task.choose !== 'judge' || task.judge !== undefined || task.attempts === undefined, { path: ['choose'], message: '"judge" needs a judge: name its agent in `judge`' })
+  .refine((task) => !ATTEMPT_ID_PATTERN.test(task.id), { path: ['id'], message: 'must not end in ~attempt-<n> or ~judge (the desk names attempts and judges so)' }));
 export type SubmitTask = z.infer<typeof SubmitTask>;
 
 /** `POST /tasks/<id>/prompt` body: another turn for the task's agent. */
@@ -291,6 +307,8 @@ export const TaskSummary = lazySchema(() => z.object({
   attemptsBrief: z.array(AttemptBrief).optional(),
   /** On an attempt's own task (never listed): the task it is an attempt of, and its number. */
   attemptOf: z.object({ task: z.string(), n: z.number().int().positive() }).optional(),
+  /** On a judge's own task (never listed): the task whose attempts it compares. */
+  judgeOf: z.string().optional(),
 }));
 export type TaskSummary = z.infer<typeof TaskSummary>;
 
@@ -323,6 +341,12 @@ export const TaskDetail = lazySchema(() => TaskSummary.extend({
   /** A task submitted with `attempts`: each attempt, and how the one kept is chosen. */
   attempts: z.array(AttemptView).optional(),
   choose: ChooseAttempt.optional(),
+  /** The agent that judges the attempts, when the task was submitted with one. */
+  judge: z.string().optional(),
+  /** The judge's recommendation, once it made one (marked as the judge's wherever it shows). */
+  recommendation: AttemptRecommendation.optional(),
+  /** Why the judge recommended nothing (it failed, timed out, or named no attempt that completed): a person chooses. */
+  judgeNote: z.string().optional(),
 }));
 export type TaskDetail = z.infer<typeof TaskDetail>;
 

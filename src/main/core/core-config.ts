@@ -71,6 +71,8 @@ export interface CoreConfig {
   home?: string;
   /** How often open pull/merge requests are read again from their forges; default 60 s. */
   pullRequestPollMs?: number;
+  /** How long the judge of a task's attempts may take before it is stopped and a person chooses; default 15 min. */
+  judgeTimeoutMs?: number;
   now?: () => Date;
   /** Tests: hold every JSON answer to the schema its route declares; a mismatch answers 500 and is logged. */
   checkAnswers?: boolean;

@@ -218,7 +218,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   const quiet = createQuietTasks();
   const agentNotes = createAgentNotes();
   // One object: Settings changes `concurrency` through the task service, and the local runner's capacity follows it.
-  const taskConfig = { concurrency: config.concurrency, defaultAgent: config.defaultAgent, baseBranch, clientVersion: config.appVersion };
+  const taskConfig = { concurrency: config.concurrency, defaultAgent: config.defaultAgent, baseBranch, clientVersion: config.appVersion, ...(config.judgeTimeoutMs !== undefined && { judgeTimeoutMs: config.judgeTimeoutMs }) };
   // The cluster's door and runner are loaded only on a desk that uses them.
   let listeningUrl: string | undefined;
   const cluster = runnersConfig.cluster.enabled ? await import('./runners/cluster/cluster-setup') : undefined;

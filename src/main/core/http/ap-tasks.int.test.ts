@@ -50,6 +50,12 @@ describe('tasks', () => {
       expect(typeof response.json.message).toBe('string');
     }
     expect((await currentDesk().api('POST', AP, { input: '' })).json.message).toMatch(/^input: must not be empty/);
+    // Attempts are for POST /: the answer says why not here, and where instead.
+    for (const field of ['attempts', 'choose', 'judge']) {
+      const attempts = await currentDesk().api('POST', AP, { input: 'x', additional_input: { [field]: field === 'attempts' ? [{}, {}] : 'judge' } });
+      expect(attempts.status).toBe(422);
+      expect(attempts.json.message).toMatch(new RegExp(`^additional_input\\.${field}: is not taken by the Agent Protocol: .* through POST / \\(Agent Assignment\\) instead`));
+    }
     const broken = await currentDesk().raw('POST', AP, { headers: { authorization: `Bearer ${TEST_TOKEN}`, 'content-type': 'application/json' }, body: '{"input": ' });
     expect(broken.status).toBe(422);
     expect((await currentDesk().api('GET', '/')).json.tasks.length).toBe(before);

@@ -131,6 +131,33 @@ describe('the MCP server for agents', () => {
     expect(audit.filter((r) => r.action === 'link').map((r) => r.outcome)).toEqual(['failed', 'done']);
   });
 
+  it('holds a proposal with attempts, attempts and all, until a person accepts it, and checks its attempts as POST / does', async () => {
+    const keeper = await deskWithKeeper();
+    const { desk } = keeper;
+    const entry = await runKeeper(keeper, 'planner', 60_000);
+    const client = await connect(entry.url, headersOf(entry));
+    const proposed = await call(client, 'propose_task', { id: 'tried', prompt: 'write tried.md tried', attempts: [{}, { agent: 'scripted' }], judge: 'scripted' });
+    expect(proposed.body).toMatchObject({ id: 'tried', proposal: 'pending' });
+    // A plain task submitted after it runs first: its attempts are held with it.
+    await desk.api('POST', '/', { id: 'plain', prompt: 'say plain' });
+    await desk.waitForStatus('plain', 'completed');
+    expect((await desk.api('GET', '/tasks/tried')).json.attempts.map((a: { status: string }) => a.status)).toEqual(['queued', 'queued']);
+    expect((await desk.api('POST', '/tasks/tried/accept-proposal')).status).toBe(200);
+    await desk.waitForStatus('tried', 'awaiting-input', 30_000);
+    expect((await desk.api('GET', '/tasks/tried')).json).toMatchObject({ judge: 'scripted', attempts: [{ status: 'completed' }, { status: 'completed' }] });
+
+    // Dismissed, the proposal's attempts are cancelled with it.
+    expect((await call(client, 'propose_task', { id: 'dropped', prompt: 'write dropped.md x', attempts: [{}, {}] })).isError).toBe(false);
+    expect((await desk.api('POST', '/tasks/dropped/dismiss-proposal')).json).toMatchObject({ status: 'cancelled', proposal: 'dismissed' });
+    expect((await desk.api('GET', '/tasks/dropped')).json.attempts.map((a: { status: string }) => a.status)).toEqual(['cancelled', 'cancelled']);
+
+    const bad = await call(client, 'propose_task', { id: 'bad', prompt: 'say x', choose: 'first' });
+    expect(bad).toMatchObject({ isError: true, body: { message: 'choose: is only for a task with attempts' } });
+    const unknown = await call(client, 'propose_task', { id: 'bad', prompt: 'say x', attempts: [{}, { agent: 'nobody' }] });
+    expect(unknown.body.message).toMatch(/^attempts\.1\.agent: No agent "nobody"/);
+    expect((await desk.api('GET', '/tasks/bad')).status).toBe(404);
+  });
+
   it('queues a proposal at once when the policy allows proposals, refuses it when the policy denies them, and limits calls per minute', async () => {
     const allowing = await deskWithKeeper({ propose: 'allow' });
     const entry = await runKeeper(allowing, 'planner', 60_000);

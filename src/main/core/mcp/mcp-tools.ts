@@ -6,6 +6,8 @@ import type { LinkDependencyInput, ListTasksInput, ProposeTaskInput, ReadDiffInp
 import type { TaskDiff } from '../../../shared/review';
 import type { GovernanceService, ReviewInput } from '../governance/governance-service';
 import { toHttpError } from '../http/domain-errors';
+import { parseBody } from '../http/request-body';
+import { SubmitTask } from '../../../shared/task';
 import type { TaskService } from '../tasks/task-service';
 
 /** The task whose token came with the call. */
@@ -79,8 +81,13 @@ export function createMcpTools(deps: McpToolsDeps): McpTools {
 
     proposeTask: (caller, input) => governed(caller, { kind: 'propose', title: `Propose task ${input.id}: ${input.prompt.split('\n', 1)[0] ?? ''}` }, async (record) => {
       const accepted = record.decision === 'approved';
+      // Checked as POST / checks a submission (choose without attempts, a judge without attempts, ...).
+      const submission = parseBody(SubmitTask, {
+        id: input.id, prompt: input.prompt, dependencies: input.dependencies,
+        ...(input.attempts && { attempts: input.attempts }), ...(input.choose && { choose: input.choose }), ...(input.judge !== undefined && { judge: input.judge }),
+      });
       const task = await deps.tasks.proposals.propose(
-        { id: input.id, prompt: input.prompt, dependencies: input.dependencies },
+        submission,
         { by: caller.taskId, accepted, ...(!accepted && { requestId: record.id }) },
       );
       const summary = deps.tasks.summary(task.id);

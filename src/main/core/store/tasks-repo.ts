@@ -1,5 +1,5 @@
 // Typed reads and writes of the tasks table for one repository; callers never see SQL.
-import type { AttentionFile, ChangeCount, CheckResult, ChooseAttempt, DependencyGate, NoChanges, ProposalState, PushOutcome, ReviewState, TaskActivity, TaskConflict, TaskStatus } from '../../../shared/task';
+import type { AttemptRecommendation, AttentionFile, ChangeCount, CheckResult, ChooseAttempt, DependencyGate, NoChanges, ProposalState, PushOutcome, ReviewState, TaskActivity, TaskConflict, TaskStatus } from '../../../shared/task';
 import type { AgentImplementation } from '../../../shared/agents';
 import type { RunnerKind } from '../../../shared/runners';
 import type { PullRequest } from '../../../shared/pull-request';
@@ -79,9 +79,20 @@ export interface AttemptsPlan {
   stats: Record<string, { filesChanged: number; additions: number; deletions: number }>;
   /** The tokens each attempt's turn took, by attempt number, where its agent reported them. */
   tokens?: Record<string, number>;
+  /** The agent that judges the attempts once all have ended (../tasks/attempt-judging.ts). */
+  judge?: string;
+  /** Set when the judge's turn was asked for (a new submission's plan starts without it). */
+  judgeStarted?: true;
+  /** The judge's answer: the attempt it recommends, or why it recommends none (a person chooses then). */
+  recommendation?: AttemptRecommendation;
+  judgeNote?: string;
 }
 
+/** An attempt's own task: the task it is an attempt of, and its number; `n` is JUDGE_N on the judge's own task. */
 export interface AttemptOf { task: string; n: number }
+
+/** `attemptOf.n` of a judge's own task (attempts count from 1). */
+export const JUDGE_N = 0;
 
 /** What the desk read of a commit's files that need attention. */
 export interface TaskAttention { commit: string; files: AttentionFile[] }

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { AgentSpec } from '../agents/agent-spec';
 import { git } from '../git/git-test-fixture';
-import { desksPerTest, kandevScriptedAgent, policyAllowing, scriptedAgent, startDesk, waitForEvent, type Desk } from '../test-support/desk-harness';
+import { desksPerTest, kandevScriptedAgent, policyAllowing, scriptedAgent, startDesk, taskEvents, waitForEvent, type Desk } from '../test-support/desk-harness';
 
 const openDesk = desksPerTest();
 
@@ -177,6 +177,10 @@ describe('a task with attempts over a restart', () => {
     const task = await detail(d, 'resumed');
     expect(task.attempts.map((a: { status: string }) => a.status)).toEqual(['completed', 'completed']);
     expect((await detail(d, 'resumed~attempt-1')).attempt).toBe(2);
+    // The task says its attempts are resumed, not that it runs again itself.
+    const said = (await taskEvents(d, 'resumed')).flatMap((e) => (e.type === 'log' ? [e.text] : []));
+    expect(said).toContain('The desk stopped while the attempts ran: those that had not ended run again from clean worktrees, those that had keep their work.');
+    expect(said).not.toContain('The desk stopped while this task ran; it will run again from a clean worktree.');
   });
 
   it('asks again which to keep when the desk stopped while the question was open, and takes the answer', async () => {
@@ -228,7 +232,6 @@ describe('a submission with bad attempts', () => {
     ['choose without attempts', { choose: 'first' }, /choose/],
     ['an unknown way to choose', { attempts: [{}, {}], choose: 'coin' }, /choose/],
     ['an id the desk keeps for attempts', { id: 'x~attempt-1', attempts: [{}, {}] }, /id/],
-    ['a judge, not supported yet', { attempts: [{}, {}], judge: 'scripted' }, /judge: is not supported yet/],
   ];
   it.each(bad)('refuses %s with 400 naming the field, and queues nothing', async (_, fields, field) => {
     const d = await openDesk();

@@ -6,6 +6,8 @@ import { ACTIVE_STATUSES, attemptTaskId, type AttemptView, type SubmitTask, type
 import type { GitService } from '../git/git-service';
 import type { AttemptsPlan, TaskRecord } from '../store/tasks-repo';
 import { decideAttempts } from './attempt-choice';
+import { createAttemptJudging, JUDGE_TIMEOUT_MS } from './attempt-judging';
+import { JUDGE_N } from '../store/tasks-repo';
 import type { TaskRecords } from './task-records';
 import type { TaskRuns } from './task-runs';
 
@@ -39,6 +41,8 @@ export interface TaskAttemptsDeps {
   /** The repository's cleanup in a worktree before it is retired. */
   cleanUp(task: TaskRecord): Promise<void>;
   withTaskLock<T>(id: string, work: () => Promise<T>): Promise<T>;
+  /** How long a judge may take before it is stopped and a person chooses; default JUDGE_TIMEOUT_MS. */
+  judgeTimeoutMs?: number;
 }
 
 const OPTION_PREFIX = 'attempt-';
@@ -56,12 +60,16 @@ export function createTaskAttempts(deps: TaskAttemptsDeps): TaskAttempts {
 
   const attemptsOf = (task: TaskRecord) => (task.attempts?.agents ?? []).map((_, index) => tasks.get(attemptTaskId(task.id, index + 1)));
   const parentOf = (attempt: TaskRecord) => (attempt.attemptOf ? tasks.get(attempt.attemptOf.task) : undefined);
+  const judging = createAttemptJudging({
+    records: deps.records, runs: deps.runs, gitOf: deps.gitOf, cleanUp: deps.cleanUp,
+    timeoutMs: deps.judgeTimeoutMs ?? JUDGE_TIMEOUT_MS, answered: (parentId) => follow(parentId),
+  });
 
   /** Notes on the task's plan what a finished attempt changed (read from git) and the tokens it took. */
   async function noteStats(attempt: TaskRecord, tokens: number | undefined): Promise<void> {
     const parent = parentOf(attempt);
     const n = attempt.attemptOf?.n;
-    if (!parent?.attempts || n === undefined) return;
+    if (!parent?.attempts || n === undefined || n === JUDGE_N) return;
     const diff = attempt.status === 'completed' && attempt.baseCommit && attempt.commit
       ? await deps.gitOf(attempt).diff(attempt.baseCommit, attempt.commit).catch(() => undefined) : undefined;
     if (!diff && tokens === undefined) return;
@@ -91,22 +99,38 @@ export function createTaskAttempts(deps: TaskAttemptsDeps): TaskAttempts {
       case 'keep':
         void keep(parentId, decision.n, `Kept attempt ${decision.n}: ${parent.attempts.choose === 'check' ? 'the first to complete and pass the check' : 'the first to complete'}.`);
         return;
-      case 'ask':
-        ask(parent, decision.among, decision.note);
+      case 'ask': {
+        if (asking.has(parentId)) return;
+        // A judge answers first, when the task has one; the task works on while it does.
+        const judged = judging.step(parent, decision.among);
+        if (judged.kind === 'waiting') {
+          if (parent.status !== 'in-progress') save(parentId, { status: 'in-progress' });
+          return;
+        }
+        const { recommendation } = judged;
+        if (recommendation && parent.attempts.choose === 'judge') {
+          void keep(parentId, recommendation.n, `Kept attempt ${recommendation.n}, as the judge (${recommendation.by}) chose: ${recommendation.reason}`);
+          return;
+        }
+        const note = [decision.note, judged.note && `${judged.note} The choice is yours.`, recommendation && `The judge (${recommendation.by}) recommends attempt ${recommendation.n}: ${recommendation.reason}`]
+          .filter((part) => part).join(' ');
+        ask(parent, decision.among, note, recommendation?.n);
+      }
     }
   }
 
-  function ask(parent: TaskRecord, among: number[], note: string | undefined): void {
+  function ask(parent: TaskRecord, among: number[], note: string | undefined, recommended?: number): void {
     if (asking.has(parent.id)) return;
     asking.add(parent.id);
     const options = among.map((n) => {
       const attempt = tasks.get(attemptTaskId(parent.id, n));
       const check = attempt?.check ? `, check ${attempt.check.status}` : '';
-      return { optionId: `${OPTION_PREFIX}${n}`, name: `Attempt ${n} (${attempt?.agent ?? 'agent'}${check})`, kind: 'allow_once' };
+      const judged = n === recommended ? ', recommended by the judge' : '';
+      return { optionId: `${OPTION_PREFIX}${n}`, name: `Attempt ${n} (${attempt?.agent ?? 'agent'}${check}${judged})`, kind: 'allow_once' };
     });
     const { answered } = questions.open({
       taskId: parent.id, kind: 'permission', options,
-      prompt: `${note ? `${note} ` : ''}Which attempt do you keep? The others' branches are archived and their worktrees removed.`,
+      prompt: `${note ? `${note.trimEnd()} ` : ''}Which attempt do you keep? The others' branches are archived and their worktrees removed.`,
     }, now());
     save(parent.id, { status: 'awaiting-input' });
     void answered.then((answer) => {
@@ -162,7 +186,7 @@ export function createTaskAttempts(deps: TaskAttemptsDeps): TaskAttempts {
   return {
     planOf(input, taskAgent) {
       if (!input.attempts) return undefined;
-      return { agents: input.attempts.map((entry) => entry.agent ?? taskAgent), ...(input.choose && { choose: input.choose }), stats: {} };
+      return { agents: input.attempts.map((entry) => entry.agent ?? taskAgent), ...(input.choose && { choose: input.choose }), ...(input.judge !== undefined && { judge: input.judge }), stats: {} };
     },
     attemptsOf,
     changed(attempt, facts = {}) {
@@ -186,6 +210,7 @@ export function createTaskAttempts(deps: TaskAttemptsDeps): TaskAttempts {
       stopping.add(task.id);
       try {
         questions.cancelAll(task.id);
+        await judging.stop(task, true);
         for (const attempt of attemptsOf(task)) {
           if (!attempt?.attemptOf) continue;
           if (retireFrom !== undefined && attempt.attemptOf.n >= retireFrom) {

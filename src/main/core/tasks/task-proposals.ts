@@ -1,6 +1,7 @@
 // Tasks that one task's agent proposes for others to do: queued but held (`proposal: pending`) until a person or
-// the policy accepts them, then scheduled like any task; a dismissed proposal is cancelled and never runs.
-import type { ProposalState, SubmitTask } from '../../../shared/task';
+// the policy accepts them, then scheduled like any task; a dismissed proposal is cancelled and never runs. A proposal
+// with attempts holds them with it: they are accepted or dismissed together.
+import { attemptTaskId, type ProposalState, type SubmitTask } from '../../../shared/task';
 import type { TaskPatch, TaskRecord } from '../store/tasks-repo';
 import type { PermissionGate } from './agent-requests';
 import { noPendingProposal, taskExists } from './task-errors';
@@ -33,6 +34,9 @@ export interface TaskProposalsDeps {
 }
 
 export function createTaskProposals(deps: TaskProposalsDeps): TaskProposals {
+  /** The attempts' own tasks of a proposed task with attempts, as stored. */
+  const attemptsOf = (task: TaskRecord) => (task.attempts?.agents ?? []).flatMap((_, index) => deps.find(attemptTaskId(task.id, index + 1)) ?? []);
+
   function pending(id: string): TaskRecord {
     const task = deps.mustGet(id);
     if (task.proposal !== 'pending') {
@@ -56,6 +60,7 @@ export function createTaskProposals(deps: TaskProposalsDeps): TaskProposals {
     accept(id, answeredBy = 'person') {
       return deps.withTaskLock(id, async () => {
         const task = pending(id);
+        for (const attempt of attemptsOf(task)) deps.save(attempt.id, { proposal: 'accepted' });
         const accepted = deps.save(id, { proposal: 'accepted' });
         if (task.proposalRequest) deps.gate.complete(task.proposalRequest, { outcome: 'allowed', answeredBy });
         deps.log(accepted, 'Proposal accepted; the task is queued.');
@@ -67,6 +72,7 @@ export function createTaskProposals(deps: TaskProposalsDeps): TaskProposals {
     dismiss(id, answeredBy = 'person') {
       return deps.withTaskLock(id, async () => {
         const task = pending(id);
+        for (const attempt of attemptsOf(task)) deps.save(attempt.id, { proposal: 'dismissed', status: 'cancelled', finishedAt: deps.now() });
         const dismissed = deps.save(id, { proposal: 'dismissed', status: 'cancelled', finishedAt: deps.now() });
         if (task.proposalRequest) deps.gate.complete(task.proposalRequest, { outcome: 'rejected', answeredBy });
         deps.log(dismissed, 'Proposal dismissed; the task will not run.');

@@ -133,7 +133,7 @@ export function createTaskReview(deps: TaskReviewDeps): TaskReview {
     async rerun(id) {
       const task = deps.mustGet(id);
       // A task with attempts runs them all again, each with its agent.
-      const attempts = task.attempts && { attempts: task.attempts.agents.map((agent) => ({ agent })), ...(task.attempts.choose && { choose: task.attempts.choose }) };
+      const attempts = task.attempts && { attempts: task.attempts.agents.map((agent) => ({ agent })), ...(task.attempts.choose && { choose: task.attempts.choose }), ...(task.attempts.judge !== undefined && { judge: task.attempts.judge }) };
       return deps.submit({ id, prompt: task.prompt, dependencies: task.dependencies, agent: task.agent, ...(task.repo !== undefined && { repo: task.repo }), ...attempts });
     },
   };

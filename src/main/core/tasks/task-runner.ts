@@ -14,7 +14,7 @@ import { createTerminalHost, type TerminalHost } from '../agents/terminal-host';
 import { createWorktreeFiles } from '../agents/worktree-files';
 import type { GitService, LayerBase } from '../git/git-service';
 import { leftOutText } from '../git/vendor-local-files';
-import type { TaskPatch, TaskRecord } from '../store/tasks-repo';
+import { JUDGE_N, type TaskPatch, type TaskRecord } from '../store/tasks-repo';
 import { commitMessageFor } from './commit-message';
 import { createTextTail } from './text-tail';
 import type { WorkspaceSetup } from '../workspace/workspace-setup';
@@ -210,6 +210,8 @@ export async function runTask(given: RunContext): Promise<RunOutcome> {
   }
 
   context.mark?.('stopped');
+  // A judge's turn is read for its answer: its worktree is discarded, never committed nor checked (attempt-judging.ts).
+  if (task.attemptOf?.n === JUDGE_N) return { status: 'completed', output: said.text(), noChanges: { summary: 'The judge\'s turn is not committed.', failed: [] } };
   const extra: Record<string, string> = turn.number > 1 ? { Turn: String(turn.number) } : {};
   let commit: string | undefined;
   try {
@@ -240,7 +242,7 @@ export async function runTask(given: RunContext): Promise<RunOutcome> {
   }
   // The card's totals: a failure to count costs the card its numbers, never the turn its commit.
   const changes = commit === undefined || baseCommit === undefined ? undefined : await git.diffStat(baseCommit, commit).catch(() => undefined);
-  const check = await checkTurn(context, spec, worktree);
+  const check = await checkTurn(context, spec, worktree, commit ?? task.commit ?? baseCommit);
   if (check === 'cancelled') return { status: 'cancelled', output: said.text() };
   const checked = check === undefined ? {} : { check };
   return commit === undefined

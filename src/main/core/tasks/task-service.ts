@@ -73,7 +73,7 @@ export interface TaskServiceDeps {
   runners?: RunnerSet;
   now(): Date;
   /** `dependenciesAfter`: what dependencies must reach for tasks that do not say (default `completed`); `pushAfterApprove`: what an approval pushes. */
-  config: { concurrency: number; defaultAgent: string; baseBranch: string; clientVersion: string; dependenciesAfter?: DependencyGate; pushAfterApprove?: PushAfterApprove | null };
+  config: { concurrency: number; defaultAgent: string; baseBranch: string; clientVersion: string; dependenciesAfter?: DependencyGate; pushAfterApprove?: PushAfterApprove | null; judgeTimeoutMs?: number };
   /** Where pull and merge requests open (without it, opening one says so). */
   forges?: ForgeAccess;
   /** The policy's `attentionGlobs`: more files a review flags on top of the built-in list (docs/security.md). */
@@ -97,6 +97,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
   // Runs tell attempts when theirs start and end, and attempts stop runs: each reaches the other when called, not when made.
   const attempts: TaskAttempts = createTaskAttempts({
     records, gitOf, cleanUp, withTaskLock, runs: { stopRun: (id) => runs.stopRun(id), schedule: () => runs.schedule() },
+    ...(config.judgeTimeoutMs !== undefined && { judgeTimeoutMs: config.judgeTimeoutMs }),
   });
   // Bound below, once the pull requests exist: a turn's end may push to its request.
   let afterTurn: (id: string) => Promise<void> = async () => {};

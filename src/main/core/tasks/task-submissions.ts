@@ -55,6 +55,7 @@ export function createTaskSubmissions(deps: TaskSubmissionsDeps): TaskSubmission
       input.attempts?.forEach((entry, index) => {
         if (entry.agent !== undefined && !deps.agents.has(entry.agent)) throw unknownAgent(entry.agent, deps.agents.list().map((a) => a.id), `attempts.${index}.agent`);
       });
+      if (input.judge !== undefined && !deps.agents.has(input.judge)) throw unknownAgent(input.judge, deps.agents.list().map((a) => a.id), 'judge');
       const plan = deps.attempts.planOf(input, agent);
       const runner = deps.runners?.choose(input.runner) ?? 'local';
       assertNoCycle(input.id, input.dependencies);
@@ -90,7 +91,9 @@ export function createTaskSubmissions(deps: TaskSubmissionsDeps): TaskSubmission
               turns.forget(id);
               deps.grants.forget(id);
             }
-            tasks.putSubmission({ ...fields, id, agent: attemptAgent, attempt: earlier?.attempt ?? 0, attemptOf: { task: input.id, n: index + 1 } });
+            // An agent's proposal holds its attempts too, until it is accepted (./task-proposals.ts).
+            const held = proposal && { proposedBy: proposal.proposedBy, proposal: proposal.proposal };
+            tasks.putSubmission({ ...fields, id, agent: attemptAgent, attempt: earlier?.attempt ?? 0, attemptOf: { task: input.id, n: index + 1 }, ...held });
           });
           return tasks.putSubmission({ ...fields, id: input.id, agent, attempt: previous?.attempt ?? 0, ...proposal, ...(plan && { attempts: plan }) });
         });

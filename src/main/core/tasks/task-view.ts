@@ -1,7 +1,7 @@
 // How a stored task is shown to clients: the summary `GET /` lists and the detail of `GET /tasks/<id>`. Pure.
 import type { OpenQuestion } from '../../../shared/questions';
 import { firstLineOf, type AttemptBrief, type AttemptView, type TaskDetail, type TaskSummary } from '../../../shared/task';
-import type { TaskRecord } from '../store/tasks-repo';
+import { JUDGE_N, type TaskRecord } from '../store/tasks-repo';
 import type { TurnRecord } from '../store/turns-repo';
 import { blockedReason, unmetDependencies } from './dependency-graph';
 import type { DependencyStateOf } from './scheduler';
@@ -46,7 +46,8 @@ export function toSummary(task: TaskRecord, openQuestions: readonly OpenQuestion
     ...(task.changes !== undefined && { changes: task.changes }),
     ...(task.check !== undefined && { check: task.check }),
     ...(attemptsBrief !== undefined && { attemptsBrief }),
-    ...(task.attemptOf !== undefined && { attemptOf: task.attemptOf }),
+    // The judge's own task names the task it judges; an attempt's names its task and number.
+    ...(task.attemptOf !== undefined && (task.attemptOf.n === JUDGE_N ? { judgeOf: task.attemptOf.task } : { attemptOf: task.attemptOf })),
   };
 }
 
@@ -100,5 +101,8 @@ export function toDetail(task: TaskRecord, facts: DetailFacts): TaskDetail {
     })),
     ...(facts.attempts !== undefined && { attempts: facts.attempts }),
     ...(task.attempts?.choose !== undefined && { choose: task.attempts.choose }),
+    ...(task.attempts?.judge !== undefined && { judge: task.attempts.judge }),
+    ...(task.attempts?.recommendation !== undefined && { recommendation: task.attempts.recommendation }),
+    ...(task.attempts?.judgeNote !== undefined && { judgeNote: task.attempts.judgeNote }),
   };
 }

@@ -68,6 +68,8 @@ export interface DeskOptions {
   pullRequestPollMs?: number;
   /** Worktrees as layers (CoreConfig.layers); default: DESK_TEST_LAYERS, else `auto` (a test repository is small: checkouts). */
   layers?: CoreConfig['layers'];
+  /** How long a judge of attempts may take; default the desk's 15 min. */
+  judgeTimeoutMs?: number;
 }
 
 /**
@@ -196,6 +198,7 @@ export async function startDesk(options: DeskOptions = {}): Promise<Desk & { roo
     env: options.env ?? {}, home: root,
     ...(options.pullRequestPollMs !== undefined && { pullRequestPollMs: options.pullRequestPollMs }),
     layers: options.layers ?? layersFromEnvironment(),
+    ...(options.judgeTimeoutMs !== undefined && { judgeTimeoutMs: options.judgeTimeoutMs }),
   });
   const address = await core.listen(0, '127.0.0.1');
   const url = `http://127.0.0.1:${address.port}`;

@@ -1,7 +1,7 @@
 // A repository's check (`check` of `.desk/config.json`) with a real desk: run after the agent's turn on the committed
 // work, confined like the agent, its output streamed as the `check` terminal and its result on GET /tasks/<id>.
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { TaskEvent } from '../../../shared/events';
@@ -59,6 +59,28 @@ describe('a repository\'s check', () => {
     await desk.waitForStatus('again', 'in-progress');
     await desk.waitForStatus('again', 'completed');
     expect((await detail(desk, 'again')).check).toMatchObject({ status: 'passed', exitCode: 0 });
+  });
+
+  it('leaves nothing it wrote for a follow-up\'s commit: files it added are removed, tracked files it changed put back', async () => {
+    const desk = await openDesk({ files: withConfig({ check: 'echo byproduct > check-output.txt; echo touched >> README.md; mkdir -p reports; echo r > reports/r.txt' }) });
+    await desk.api('POST', '/', { id: 'swept', prompt: 'write done.txt finished' });
+    await desk.waitForStatus('swept', 'completed');
+    const first = await detail(desk, 'swept');
+    expect(first.check.status).toBe('passed');
+    expect(existsSync(join(first.worktreePath, 'check-output.txt'))).toBe(false);
+    expect(existsSync(join(first.worktreePath, 'reports/r.txt'))).toBe(false);
+    expect(readFileSync(join(first.worktreePath, 'README.md'), 'utf8')).toBe('# Fixture\n');
+    // The agent's work stays.
+    expect(readFileSync(join(first.worktreePath, 'done.txt'), 'utf8').trim()).toBe('finished');
+    const said = (await taskEvents(desk, 'swept')).flatMap((e) => (e.type === 'log' ? [e.text] : []));
+    expect(said).toContain('What the check wrote is not the agent\'s work: removed check-output.txt, reports/r.txt; put back README.md as committed.');
+
+    expect((await desk.api('POST', '/tasks/swept/prompt', { prompt: 'write more.txt more' })).status).toBeLessThan(300);
+    await desk.waitForStatus('swept', 'in-progress');
+    await desk.waitForStatus('swept', 'completed');
+    const followed = await detail(desk, 'swept');
+    const committed = execFileSync('git', ['-C', desk.repo, 'show', '--name-only', '--format=', followed.commit], { encoding: 'utf8' });
+    expect(committed.trim().split('\n')).toEqual(['more.txt']);
   });
 
   it('is left out for a repository without a check', async () => {

@@ -1,9 +1,11 @@
-// "Several attempts" in New task: how many runs of each agent to start side by side, and how the one kept is chosen.
+// "Several attempts" in New task: how many runs of each agent to start side by side, an agent to judge them if wanted,
+// and how the one kept is chosen.
 // Left at zero everywhere, the task is one run of the agent chosen above.
 import { useId } from 'react';
 import { MAX_ATTEMPTS, type AttemptEntry, type ChooseAttempt } from '../../../shared/task';
 
-export interface AttemptsChoice { runs: Record<string, number>; choose: ChooseAttempt | '' }
+/** `judge`: the agent that recommends an attempt once all have ended ('' for none). */
+export interface AttemptsChoice { runs: Record<string, number>; choose: ChooseAttempt | ''; judge?: string }
 
 /** The submission's `attempts` for the runs picked (agent by agent), or undefined for none. */
 export function attemptsOf(runs: Record<string, number>): AttemptEntry[] | undefined {
@@ -17,7 +19,9 @@ export function AttemptsPicker({ agents, value, onChange }: {
   onChange(value: AttemptsChoice): void;
 }) {
   const chooseId = useId();
+  const judgeId = useId();
   const baseId = useId();
+  const judge = value.judge ?? '';
   const total = Object.values(value.runs).reduce((sum, count) => sum + count, 0);
   return (
     <details className="attempts-picker">
@@ -37,11 +41,22 @@ export function AttemptsPicker({ agents, value, onChange }: {
             />
           </div>
         ))}
+        <label htmlFor={judgeId}>Judge</label>
+        <select
+          id={judgeId}
+          value={judge}
+          // Without a judge there is no judge's pick to keep.
+          onChange={(event) => onChange({ ...value, judge: event.target.value, ...(event.target.value === '' && value.choose === 'judge' && { choose: '' }) })}
+        >
+          <option value="">None</option>
+          {agents.filter((agent) => agent.available).map((agent) => <option key={agent.id} value={agent.id}>{agent.name} recommends one</option>)}
+        </select>
         <label htmlFor={chooseId}>Keep</label>
         <select id={chooseId} value={value.choose} onChange={(event) => onChange({ ...value, choose: event.target.value as AttemptsChoice['choose'] })}>
           <option value="">The one I choose once all have ended</option>
           <option value="first">The first to complete</option>
           <option value="check">The first to complete and pass the check</option>
+          {judge !== '' && <option value="judge">The one the judge recommends</option>}
         </select>
       </fieldset>
     </details>

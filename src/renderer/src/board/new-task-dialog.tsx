@@ -41,7 +41,7 @@ export function NewTaskDialog() {
     try {
       await desk().createTask({
         id: taskId.trim() || generateTaskId(), prompt, dependencies: waitsFor, ...(agent && { agent }), ...(repo && { repo }),
-        ...(attempts && { attempts, ...(several.choose && { choose: several.choose }) }),
+        ...(attempts && { attempts, ...(several.choose && { choose: several.choose }), ...(several.judge && { judge: several.judge }) }),
       });
       close();
     } catch (failure) {

@@ -23,6 +23,12 @@ describe('applyEvent', () => {
     expect(next.lastSeq).toBe(2);
   });
 
+  it('makes no card of a judge\'s own task either', () => {
+    const next = applyEvent(loadBoard([summary('t1')], 1), envelope(2, 't1~judge', { type: 'task', task: summary('t1~judge', { judgeOf: 't1' }) }));
+    expect(next.order).toEqual(['t1']);
+    expect(next.tasks['t1~judge']).toBeUndefined();
+  });
+
   it('ignores events it has seen already, as a replay after a reconnect sends them again', () => {
     const board = loadBoard([summary('t1')], 10);
     expect(applyEvent(board, envelope(9, 't1', { type: 'task', task: summary('t1', { status: 'error' }) }))).toBe(board);

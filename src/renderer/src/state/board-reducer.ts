@@ -54,8 +54,8 @@ export function applyEvents(state: BoardData, envelopes: readonly EventEnvelope[
   for (const { seq, taskId, event } of envelopes) {
     if (seq <= lastSeq) continue;
     lastSeq = seq;
-    // An attempt's own task is no card: the task it is an attempt of stands for it (the core never lists it either).
-    if (event.type === 'task' && event.task.attemptOf !== undefined) continue;
+    // An attempt's own task, or a judge's, is no card: the task it is of stands for it (the core never lists it either).
+    if (event.type === 'task' && (event.task.attemptOf !== undefined || event.task.judgeOf !== undefined)) continue;
     if (event.type === 'task') {
       if (tasks === state.tasks) tasks = { ...tasks };
       if (!(event.task.id in tasks)) order = [...order, event.task.id];

@@ -187,7 +187,13 @@ export const createTasksSlice: SliceCreator<TasksSlice> = (set, get) => {
     rerunTask: (id) => attempt(() => api().rerun(id), `Task ${id} runs again.`),
     acceptProposal: (id) => attempt(() => api().acceptProposal(id), `Accepted ${id}: it is queued and runs when its turn comes.`),
     dismissProposal: (id) => attempt(() => api().dismissProposal(id), `Dismissed ${id}: it will not run.`),
-    answerQuestion: (id, input) => attempt(() => api().answer(id, input), 'Answer sent; the agent goes on.'),
+    answerQuestion: (id, input) => attempt(() => api().answer(id, input), answeredText(input)),
     sendFollowUp: (id, prompt) => attempt(() => api().followUp(id, prompt), `Follow-up sent to ${id}.`),
   };
 };
+
+/** What the board says once an answer is sent: the desk's question which attempt to keep is answered by keeping one. */
+function answeredText(input: AnswerInput): string {
+  const kept = 'optionId' in input ? /^attempt-(\d+)$/.exec(input.optionId) : null;
+  return kept ? `Kept attempt ${kept[1]}; the other attempts' branches are archived.` : 'Answer sent; the agent goes on.';
+}

@@ -33,6 +33,8 @@ describe('the attempts in Review', () => {
     expect(within(panel).queryByRole('button', { name: 'Keep attempt 2' })).toBeNull();
     await userEvent.click(within(panel).getByRole('button', { name: 'Keep attempt 3' }));
     expect(answer).toHaveBeenCalledWith('pick', { questionId: 'q1', optionId: 'attempt-3' });
+    // The toast names the attempt kept.
+    await vi.waitFor(() => expect(deskStore.getState().toasts.map((toast) => toast.text)).toContain('Kept attempt 3; the other attempts\' branches are archived.'));
   });
 
   it('shows each attempt\'s time and tokens once the task\'s detail is read', () => {
@@ -52,6 +54,22 @@ describe('the attempts in Review', () => {
     render(<AttemptsPanel taskId="pick" />);
     expect(screen.getByRole('listitem', { name: 'Attempt 3' }).textContent).toContain('Kept');
     expect(screen.queryByRole('button', { name: /Keep attempt/ })).toBeNull();
+  });
+
+  it('shows the judge\'s recommendation marked as the judge\'s, on the attempt it recommends too', () => {
+    seedDesk([summary('pick', { status: 'awaiting-input', attemptsBrief, openQuestions: [question] })]);
+    deskStore.setState((state) => ({ details: { ...state.details, pick: detailOf(summary('pick'), { judge: 'claude', recommendation: { n: 3, reason: 'it passes the check', by: 'claude' } }) } }));
+    render(<AttemptsPanel taskId="pick" />);
+    expect(screen.getByRole('note', { name: 'The judge\'s recommendation' }).textContent).toBe('Judge (claude) recommends attempt 3: it passes the check');
+    expect(screen.getByRole('listitem', { name: 'Attempt 3' }).textContent).toContain('Judge\'s pick');
+    expect(screen.getByRole('listitem', { name: 'Attempt 1' }).textContent).not.toContain('Judge\'s pick');
+  });
+
+  it('says why the judge recommended nothing', () => {
+    seedDesk([summary('pick', { status: 'awaiting-input', attemptsBrief, openQuestions: [question] })]);
+    deskStore.setState((state) => ({ details: { ...state.details, pick: detailOf(summary('pick'), { judge: 'claude', judgeNote: 'The judge (claude) named no attempt.' }) } }));
+    render(<AttemptsPanel taskId="pick" />);
+    expect(screen.getByRole('note', { name: 'The judge\'s recommendation' }).textContent).toBe('Judge: The judge (claude) named no attempt. The choice is yours.');
   });
 
   it('shows nothing for a task of one run', () => {
