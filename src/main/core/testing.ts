@@ -16,3 +16,7 @@ export { createNetworkBridge } from './sandbox/network/network-bridge';
 export { agentEnvironment } from './agents/agent-environment';
 export { RUN_STAGES, type RunStage } from './tasks/run-timings';
 export { scriptedAgentSpec } from './agents/builtin-agents';
+// The layer commit bench: commitLayer on an overlay mounted as the tests mount one.
+export { createGitRunner } from './git/git-runner';
+export { commitLayer } from './git/layer-commit';
+export { mountLayer } from './git/layer-test-fixture';

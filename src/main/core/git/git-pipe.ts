@@ -90,3 +90,22 @@ export async function openGitPipe(git: GitRunner, repo: GitRepo, args: readonly 
     },
   };
 }
+
+/**
+ * One git command through its pipes, for commands that print nothing on success (`update-ref`): simple-git, which the
+ * runner uses, waits 50 ms after a silent command for late output. Resolves with its exit code, stdout and stderr.
+ */
+export async function runPiped(git: GitRunner, repo: GitRepo, args: readonly string[], options: { input?: string; config?: readonly string[] } = {}): Promise<{ exitCode: number; stdout: string; stderr: string }> {
+  const { args: gitArgs, env } = await git.invocation(repo, args, options.config ? { config: options.config } : {});
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', gitArgs, { cwd: repo.workTree ?? repo.gitDir, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    child.stdin.on('error', () => undefined);
+    child.on('error', (error) => reject(gitFailed(args, undefined, error.message)));
+    child.on('close', (code) => resolve({ exitCode: code ?? -1, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }));
+    child.stdin.end(options.input ?? '');
+  });
+}

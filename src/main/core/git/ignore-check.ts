@@ -2,7 +2,8 @@
 // cannot be pointed at the overlay itself (it takes the real path of its work tree, and /proc/<pid>/root/… resolves to
 // the path outside the namespace), so it is given a stand-in work tree: a scratch dir holding, along the paths asked
 // about, the `.gitignore` files the overlay has and the directories (for `dir/` patterns). That is all git reads there.
-import { copyFile, lstat, mkdir } from 'node:fs/promises';
+import { copyFile, lstat, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { openGitPipe, type GitPipe } from './git-pipe';
 import type { GitRepo, GitRunner } from './git-runner';
 import { onDisk } from './layer-paths';
@@ -17,8 +18,11 @@ export interface IgnoreCheck {
  * Started on the first question. git reads the git dir's index, as `git add` does, so a path the index tracks (an
  * agent's `git add -f`) is never reported ignored.
  */
-export function createIgnoreCheck(git: GitRunner, repo: GitRepo, mergedDir: string, scratch: string): IgnoreCheck {
+export function createIgnoreCheck(git: GitRunner, repo: GitRepo, mergedDir: string, scratchParent: string): IgnoreCheck {
   let pipe: Promise<GitPipe> | undefined;
+  // The stand-in work tree, made with the first question and removed by close().
+  let made: Promise<string> | undefined;
+  let scratch = '';
   const prepared = new Map<string, Promise<void>>();
   let answered: Promise<unknown> = Promise.resolve();
 
@@ -28,6 +32,8 @@ export function createIgnoreCheck(git: GitRunner, repo: GitRepo, mergedDir: stri
     let done = prepared.get(dir);
     if (!done) {
       done = (async () => {
+        made ??= mkdtemp(join(scratchParent, 'desk-layer-ignore-'));
+        scratch = await made;
         const parent = dir.lastIndexOf('/');
         if (dir !== '') await prepareDir(parent === -1 ? '' : dir.slice(0, parent));
         const inScratch = onDisk(scratch, dir);
@@ -64,10 +70,14 @@ export function createIgnoreCheck(git: GitRunner, repo: GitRepo, mergedDir: stri
       return answer;
     },
     async close() {
-      if (!pipe) return;
-      const batch = await pipe.catch(() => undefined);
-      // check-ignore ends with 1 when nothing it was asked about is ignored.
-      await batch?.finish([0, 1]);
+      try {
+        const batch = await pipe?.catch(() => undefined);
+        // check-ignore ends with 1 when nothing it was asked about is ignored.
+        await batch?.finish([0, 1]);
+      } finally {
+        const dir = await made?.catch(() => undefined);
+        if (dir !== undefined) await rm(dir, { recursive: true, force: true });
+      }
     },
   };
 }

@@ -2,6 +2,8 @@
 // branch's head, the branch moved only if nobody moved it meanwhile. The layer-backed counterpart of ./commit-all.ts.
 import { DeskError } from '../../../shared/desk-error';
 import { identityConfig, type Identity } from './commit-identity';
+import { gitFailed } from './git-errors';
+import { runPiped } from './git-pipe';
 import { buildLayerTree, type LayerTreeRequest } from './layer-tree';
 import { createObjectReader, type ObjectReader } from './object-reader';
 
@@ -63,8 +65,11 @@ async function commitOnto(request: LayerCommitRequest, tree: string, parent: str
   const gitDirOnly = { gitDir: repo.gitDir, ...(repo.commonDir !== undefined && { commonDir: repo.commonDir }) };
   const config = await identityConfig(git, gitDirOnly, request.identity);
   // The message goes through stdin: a prompt may hold anything, including text that looks like an option.
-  const commit = await git.run(gitDirOnly, ['commit-tree', tree, '-p', parent], { input: request.message, config });
-  const moved = await git.exec(gitDirOnly, ['update-ref', '-m', 'commit (desk layer)', request.ref, commit, parent]);
+  const made = await runPiped(git, gitDirOnly, ['commit-tree', tree, '-p', parent], { input: request.message, config });
+  if (made.exitCode !== 0) throw gitFailed(['commit-tree', tree, '-p', parent], made.exitCode, made.stderr);
+  const commit = made.stdout.trim();
+  // Through the pipes, not the runner: update-ref prints nothing, and the runner's simple-git waits 50 ms after a silent command.
+  const moved = await runPiped(git, gitDirOnly, ['update-ref', '-m', 'commit (desk layer)', request.ref, commit, parent]);
   if (moved.exitCode !== 0) {
     throw new DeskError('conflict', 'branch_moved', `The branch ${request.ref} moved while the task's changes were committed (it was at ${parent}); nothing was committed, try again: ${moved.stderr.trim()}`, { ref: request.ref });
   }

@@ -1,9 +1,9 @@
 // The tree `git add --all` would commit in a task whose files are an overlay layer over a snapshot of its base commit,
 // computed from the layer: what it costs grows with what the task changed, not with the repository.
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { hashFiles } from './blob-hasher';
+import { createBlobHasher } from './blob-hasher';
 import type { GitRepo, GitRunner } from './git-runner';
 import { createIgnoreCheck } from './ignore-check';
 import { walkDir, type WalkContext, type WalkedDir } from './layer-walk';
@@ -42,8 +42,7 @@ export async function buildLayerTree(request: LayerTreeRequest, reader?: ObjectR
   // A layer with nothing in it is the snapshot as it was: its base tree, without one git process.
   if ((await readdir(request.view.upperDir)).length === 0) return { tree: request.baseTree, baseTreesRead: [] };
   const ownReader = reader ?? createObjectReader(request.git, request.repo);
-  const scratch = await mkdtemp(join(request.scratchDir ?? tmpdir(), 'desk-layer-ignore-'));
-  const ignore = createIgnoreCheck(request.git, withoutWorkTree(request.repo), request.view.mergedDir, scratch);
+  const ignore = createIgnoreCheck(request.git, withoutWorkTree(request.repo), request.view.mergedDir, request.scratchDir ?? tmpdir());
   const format = objectFormatOf(request.baseTree);
   const ctx: WalkContext = {
     upperDir: request.view.upperDir,
@@ -53,17 +52,18 @@ export async function buildLayerTree(request: LayerTreeRequest, reader?: ObjectR
     format,
     objectsDir: join(request.repo.commonDir ?? request.repo.gitDir, 'objects'),
     pinned: new Set(VENDOR_LOCAL_FILES.map((file) => file.path)),
-    files: [],
+    blobs: createBlobHasher(request.git, request.repo),
     treesRead: [],
   };
   try {
     const top = await walkDir(ctx, '', request.baseTree);
-    await Promise.all([ignore.close(), reader ? undefined : ownReader.close()]);
-    const blobs = await hashFiles(request.git, request.repo, ctx.files);
+    const [blobs] = await Promise.all([ctx.blobs.finish(), ignore.close(), reader ? undefined : ownReader.close()]);
     const tree = (await writeDir(ctx.objectsDir, format, top, blobs, true)) as TreeEntry;
     return { tree: tree.sha, baseTreesRead: ctx.treesRead };
-  } finally {
-    await rm(scratch, { recursive: true, force: true });
+  } catch (error) {
+    ctx.blobs.kill();
+    await Promise.allSettled([ignore.close(), reader ? undefined : ownReader.close()]);
+    throw error;
   }
 }
 

@@ -3,6 +3,7 @@
 // need no xattr: an entry of the base that the merged view no longer lists is gone.
 import type { Dirent } from 'node:fs';
 import { lstat, readdir, readlink } from 'node:fs/promises';
+import type { BlobHasher } from './blob-hasher';
 import type { IgnoreCheck } from './ignore-check';
 import { childPath, onDisk } from './layer-paths';
 import type { ObjectReader } from './object-reader';
@@ -18,7 +19,7 @@ export interface WalkedDir {
 export type WalkedItem =
   | { kind: 'entry'; entry: TreeEntry }
   | { kind: 'dir'; dir: WalkedDir }
-  /** A file to hash: `file` indexes WalkContext.files. */
+  /** A file to hash: `file` is its index in what WalkContext.blobs resolves with. */
   | { kind: 'file'; mode: string; file: number };
 
 export interface WalkContext {
@@ -30,8 +31,8 @@ export interface WalkContext {
   objectsDir: string;
   /** Paths never taken from the layer: the base's version or none (vendor-local files). */
   pinned: ReadonlySet<string>;
-  /** Files to hash, as absolute paths in the merged view. */
-  files: Buffer[];
+  /** Hashes files (absolute paths in the merged view) as they are found. */
+  blobs: BlobHasher;
   /** The dirs whose base tree was read, for those who watch the cost. */
   treesRead: string[];
 }
@@ -90,9 +91,8 @@ async function decide(ctx: WalkContext, path: string, base: TreeEntry | undefine
     return { kind: 'entry', entry: { mode: MODE_SYMLINK, sha: await writeLooseObject(ctx.objectsDir, 'blob', target, ctx.format) } };
   }
   const info = await lstat(onDisk(ctx.upperDir, path));
-  ctx.files.push(onDisk(ctx.mergedDir, path));
   // git records only whether the owner may execute it.
-  return { kind: 'file', mode: (info.mode & 0o100) !== 0 ? MODE_EXECUTABLE : MODE_FILE, file: ctx.files.length - 1 };
+  return { kind: 'file', mode: (info.mode & 0o100) !== 0 ? MODE_EXECUTABLE : MODE_FILE, file: ctx.blobs.add(onDisk(ctx.mergedDir, path)) };
 }
 
 async function kindOf(ctx: WalkContext, path: string, entry: Dirent): Promise<'dir' | 'file' | 'symlink' | 'other'> {
