@@ -76,6 +76,9 @@ function makeRepository(repo: string, files: number): void {
   }
   gitSync(repo, 'add', '--all');
   gitSync(repo, '-c', 'user.name=Bench', '-c', 'user.email=bench@example.test', 'commit', '--quiet', '-m', 'files');
+  // Packed, as a person's repository is; and no gc starting in the background of either side's commits.
+  gitSync(repo, 'gc', '--quiet');
+  gitSync(repo, 'config', 'gc.auto', '0');
 }
 
 function gitSync(cwd: string, ...args: string[]): string {

@@ -59,9 +59,9 @@ beforeAll(async () => {
   process.env.PATH = `${shims}:${savedPath ?? ''}`;
 }, 120_000);
 
-afterAll(() => {
+afterAll(async () => {
   process.env.PATH = savedPath;
-  layer?.close();
+  await layer?.close();
   rmSync(root, { recursive: true, force: true });
   restoreConfig();
 }, 120_000);

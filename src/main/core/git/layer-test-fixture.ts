@@ -17,7 +17,8 @@ export interface MountedLayer {
   pid: number;
   /** Runs a shell script inside the namespace (cwd: the mount point), as an agent's commands would run. */
   inside(script: string): string;
-  close(): void;
+  /** Ends the holder: its namespace goes, and the mount with it. Resolves once it has ended. */
+  close(): Promise<void>;
 }
 
 const MOUNT_SCRIPT = 'mount -t overlay overlay -o "lowerdir=$1,upperdir=$2,workdir=$3,userxattr" "$4" && echo ready && read _';
@@ -38,8 +39,10 @@ export async function mountLayer(root: string, lower: string): Promise<MountedLa
     pid,
     inside: (script) => execFileSync('nsenter', [`--target=${pid}`, '--user', '--mount', '--preserve-credentials', 'sh', '-c', `cd "$1" && ${script}`, 'sh', target], { encoding: 'utf8' }),
     close() {
+      const ended = holder.exitCode !== null || holder.signalCode !== null ? Promise.resolve() : new Promise<void>((resolve) => holder.once('exit', () => resolve()));
       holder.stdin?.end();
       holder.kill('SIGKILL');
+      return ended;
     },
   };
 }

@@ -40,8 +40,8 @@ interface Fixture {
 }
 
 let fixture: Fixture | undefined;
-afterEach(() => {
-  fixture?.layer.close();
+afterEach(async () => {
+  await fixture?.layer.close();
   if (fixture) rmSync(fixture.root, { recursive: true, force: true });
   fixture = undefined;
 });
@@ -219,6 +219,13 @@ describe('the tree of a layer', () => {
     expect(await expectLikeGitAdd(f)).toBe(f.baseTree);
     expect(await layerChanged({ ...f.request, ref: f.ref })).toBe(false);
     expect(await commitLayer({ ...f.request, ref: f.ref, message: 'nothing', identity: { name: 'T', email: 't@example.test' } })).toBeUndefined();
+  });
+
+  it('says the layer is not mounted when the process holding it has ended', async () => {
+    const f = await layered();
+    writeFileSync(at(f, 'src/a.ts'), 'changed\n');
+    await f.layer.close();
+    await expect(layerTree(f.request)).rejects.toThrow(/not mounted there, or the process holding it has ended/);
   });
 
   it('reads only the base trees of the changed paths and their ancestors', async () => {

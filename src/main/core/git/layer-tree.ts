@@ -1,8 +1,9 @@
 // The tree `git add --all` would commit in a task whose files are an overlay layer over a snapshot of its base commit,
 // computed from the layer: what it costs grows with what the task changed, not with the repository.
-import { readdir } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DeskError } from '../../../shared/desk-error';
 import { createBlobHasher } from './blob-hasher';
 import type { GitRepo, GitRunner } from './git-runner';
 import { createIgnoreCheck } from './ignore-check';
@@ -41,6 +42,9 @@ export interface LayerTreeResult {
 export async function buildLayerTree(request: LayerTreeRequest, reader?: ObjectReader): Promise<LayerTreeResult> {
   // A layer with nothing in it is the snapshot as it was: its base tree, without one git process.
   if ((await readdir(request.view.upperDir)).length === 0) return { tree: request.baseTree, baseTreesRead: [] };
+  await stat(request.view.mergedDir).catch((error: NodeJS.ErrnoException) => {
+    throw new DeskError('unavailable', 'layer_not_mounted', `The task's files cannot be read at ${request.view.mergedDir} (${error.code ?? error.message}): its overlay is not mounted there, or the process holding it has ended. Nothing was committed; start the task's namespace again.`, { mergedDir: request.view.mergedDir });
+  });
   const ownReader = reader ?? createObjectReader(request.git, request.repo);
   const ignore = createIgnoreCheck(request.git, withoutWorkTree(request.repo), request.view.mergedDir, request.scratchDir ?? tmpdir());
   const format = objectFormatOf(request.baseTree);
