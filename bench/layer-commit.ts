@@ -69,6 +69,8 @@ export async function benchLayerCommit(files: number, rounds: number): Promise<L
 function makeRepository(repo: string, files: number): void {
   mkdirSync(repo, { recursive: true });
   gitSync(repo, 'init', '--quiet', '--initial-branch=main');
+  // No gc starting in the background of either side's commits (nor of the first one, which leaves many loose objects).
+  gitSync(repo, 'config', 'gc.auto', '0');
   for (let n = 0; n < files; n++) {
     const sub = join(repo, `dir${n % 50}`);
     if (n < 50) mkdirSync(sub);
@@ -76,9 +78,8 @@ function makeRepository(repo: string, files: number): void {
   }
   gitSync(repo, 'add', '--all');
   gitSync(repo, '-c', 'user.name=Bench', '-c', 'user.email=bench@example.test', 'commit', '--quiet', '-m', 'files');
-  // Packed, as a person's repository is; and no gc starting in the background of either side's commits.
+  // Packed, as a person's repository is.
   gitSync(repo, 'gc', '--quiet');
-  gitSync(repo, 'config', 'gc.auto', '0');
 }
 
 function gitSync(cwd: string, ...args: string[]): string {

@@ -1,7 +1,14 @@
-// Writes files' contents as blobs with one `git hash-object -w --stdin-paths` process for all of them, started with
-// the first file so that git starts while the layer is still being walked; names come back in the order of the files.
+// Writes the files a layer changed as blobs: a file of up to 1 MiB is read and written as a loose object by the desk
+// itself (no process at all for the usual change of a few source files); larger ones go to one
+// `git hash-object -w --stdin-paths` process for all of them. Names come back in the order the files were added.
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { openGitPipe, type GitPipe } from './git-pipe';
 import type { GitRepo, GitRunner } from './git-runner';
+import { writeLooseObject, type ObjectFormat } from './tree-object';
+
+/** Larger files are hashed by git, which streams them. */
+const READ_IN_DESK_MAX = 1024 * 1024;
 
 export interface BlobHasher {
   /** Queues an absolute path (bytes); returns its index in what `finish` resolves with. */
@@ -13,30 +20,48 @@ export interface BlobHasher {
 }
 
 /**
- * The contents are taken as they are on disk (`--no-filters`): git is run without a work tree (it cannot be given the
- * overlay, see ignore-check.ts), so no attribute-driven conversion applies, as with the desk's disarmed filter
- * drivers; a repository that converts line endings on `git add` (text/eol attributes, core.autocrlf) gets the bytes
- * as written.
+ * The contents are taken as they are on disk (git's `--no-filters`): git cannot be given the overlay as its work tree
+ * (see ignore-check.ts), so no attribute-driven conversion applies, as with the desk's disarmed filter drivers; a
+ * repository that converts line endings on `git add` (text/eol attributes, core.autocrlf) gets the bytes as written.
  */
-export function createBlobHasher(git: GitRunner, repo: GitRepo): BlobHasher {
+export function createBlobHasher(git: GitRunner, repo: GitRepo, objectsDir: string, format: ObjectFormat): BlobHasher {
   let pipe: Promise<GitPipe> | undefined;
-  let added = 0;
-  let written: Promise<unknown> = Promise.resolve();
+  let toGit = 0;
+  const decided: Promise<{ sha: string } | { git: number }>[] = [];
+
+  const viaGit = async (path: Buffer): Promise<{ git: number }> => {
+    pipe ??= openGitPipe(git, { gitDir: repo.gitDir, ...(repo.commonDir !== undefined && { commonDir: repo.commonDir }) }, ['hash-object', '-w', '--no-filters', '--stdin-paths']);
+    const index = toGit;
+    toGit += 1;
+    (await pipe).write(Buffer.concat([quoted(path), Buffer.from('\n')]));
+    return { git: index };
+  };
+
+  const hashOne = async (path: Buffer): Promise<{ sha: string } | { git: number }> => {
+    // Never through a link put in the file's place since it was listed, never waiting on a FIFO.
+    const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    try {
+      const info = await handle.stat();
+      if (!info.isFile()) throw new Error(`${path.toString()} is no longer a plain file; the task changed it while it was committed`);
+      if (info.size <= READ_IN_DESK_MAX) return { sha: await writeLooseObject(objectsDir, 'blob', await handle.readFile(), format) };
+    } finally {
+      await handle.close();
+    }
+    return viaGit(path);
+  };
+
   return {
     add(path) {
-      pipe ??= openGitPipe(git, { gitDir: repo.gitDir, ...(repo.commonDir !== undefined && { commonDir: repo.commonDir }) }, ['hash-object', '-w', '--no-filters', '--stdin-paths']);
-      const opened = pipe;
-      written = written.then(async () => (await opened).write(Buffer.concat([quoted(path), Buffer.from('\n')])));
-      added += 1;
-      return added - 1;
+      decided.push(hashOne(path));
+      return decided.length - 1;
     },
     async finish() {
-      if (!pipe) return [];
-      await written;
+      const all = await Promise.all(decided);
+      if (!pipe) return all.map((one) => ('sha' in one ? one.sha : ''));
       const batch = await pipe;
-      const names = await Promise.all(Array.from({ length: added }, () => batch.readUntil(0x0a)));
+      const names = await Promise.all(Array.from({ length: toGit }, () => batch.readUntil(0x0a)));
       await batch.finish();
-      return names.map((name) => name.toString('latin1'));
+      return all.map((one) => ('sha' in one ? one.sha : (names[one.git] as Buffer).toString('latin1')));
     },
     kill() {
       void pipe?.then((batch) => batch.kill(), () => undefined);

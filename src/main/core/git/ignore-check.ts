@@ -71,9 +71,9 @@ export function createIgnoreCheck(git: GitRunner, repo: GitRepo, mergedDir: stri
     },
     async close() {
       try {
+        // Every answer has been read: git's exit (1 when nothing asked about is ignored) is not waited for.
         const batch = await pipe?.catch(() => undefined);
-        // check-ignore ends with 1 when nothing it was asked about is ignored.
-        await batch?.finish([0, 1]);
+        batch?.end();
       } finally {
         const dir = await made?.catch(() => undefined);
         if (dir !== undefined) await rm(dir, { recursive: true, force: true });

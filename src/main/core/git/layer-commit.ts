@@ -3,7 +3,7 @@
 import { DeskError } from '../../../shared/desk-error';
 import { identityConfig, type Identity } from './commit-identity';
 import { gitFailed } from './git-errors';
-import { runPiped } from './git-pipe';
+import { runGitScript } from './git-pipe';
 import { buildLayerTree, type LayerTreeRequest } from './layer-tree';
 import { createObjectReader, type ObjectReader } from './object-reader';
 
@@ -59,20 +59,29 @@ async function headOf(reader: ObjectReader, ref: string): Promise<{ head: string
   return { head: commit.sha, headTree: tree };
 }
 
+const BRANCH_MOVED = 3;
+/**
+ * $1 tree, $2 parent, $3 reflog message, $4 ref. The message is the script's stdin, which commit-tree reads; update-ref
+ * moves the ref only if it still names the parent.
+ */
+const COMMIT_AND_MOVE = [
+  'c=$(git commit-tree "$1" -p "$2") || exit $?',
+  `git update-ref -m "$3" "$4" "$c" "$2" </dev/null || exit ${BRANCH_MOVED}`,
+  'printf "%s\\n" "$c"',
+].join('\n');
+
 /** A commit of `tree` on `parent`, and the branch moved from `parent` to it (compare-and-swap). */
 async function commitOnto(request: LayerCommitRequest, tree: string, parent: string): Promise<string> {
   const { git, repo } = request;
   const gitDirOnly = { gitDir: repo.gitDir, ...(repo.commonDir !== undefined && { commonDir: repo.commonDir }) };
   const config = await identityConfig(git, gitDirOnly, request.identity);
   // The message goes through stdin: a prompt may hold anything, including text that looks like an option.
-  const made = await runPiped(git, gitDirOnly, ['commit-tree', tree, '-p', parent], { input: request.message, config });
-  if (made.exitCode !== 0) throw gitFailed(['commit-tree', tree, '-p', parent], made.exitCode, made.stderr);
-  const commit = made.stdout.trim();
-  // Through the pipes, not the runner: update-ref prints nothing, and the runner's simple-git waits 50 ms after a silent command.
-  const moved = await runPiped(git, gitDirOnly, ['update-ref', '-m', 'commit (desk layer)', request.ref, commit, parent]);
-  if (moved.exitCode !== 0) {
-    throw new DeskError('conflict', 'branch_moved', `The branch ${request.ref} moved while the task's changes were committed (it was at ${parent}); nothing was committed, try again: ${moved.stderr.trim()}`, { ref: request.ref });
+  // One process of the desk's for both commands (see runGitScript).
+  const done = await runGitScript(git, gitDirOnly, ['commit-tree'], COMMIT_AND_MOVE, [tree, parent, 'commit (desk layer)', request.ref], { input: request.message, config });
+  if (done.exitCode === BRANCH_MOVED) {
+    throw new DeskError('conflict', 'branch_moved', `The branch ${request.ref} moved while the task's changes were committed (it was at ${parent}); it was left where it is, try again: ${done.stderr.trim()}`, { ref: request.ref });
   }
-  return commit;
+  if (done.exitCode !== 0) throw gitFailed(['commit-tree', tree, '-p', parent], done.exitCode, done.stderr);
+  return done.stdout.trim();
 }
 

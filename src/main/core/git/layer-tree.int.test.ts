@@ -133,13 +133,16 @@ describe('the tree of a layer', () => {
     expect(git(f.repo, 'cat-file', 'blob', `${await layerTree(f.request)}:docs/guide.md`)).toBe('/etc/passwd');
   });
 
-  it('holds a binary file byte for byte', async () => {
+  it('holds binary files byte for byte, small ones and one larger than the desk reads itself', async () => {
     const f = await layered();
     const bytes = Buffer.concat([BINARY, Buffer.from([0, 0, 255, 13, 10])]);
     writeFileSync(at(f, 'assets.bin'), bytes);
     writeFileSync(at(f, 'new.bin'), BINARY.subarray(0, 100));
+    const large = Buffer.concat(Array.from({ length: 800 }, (_, n) => Buffer.concat([BINARY, Buffer.from(String(n))])));
+    writeFileSync(at(f, 'src/large.bin'), large);
     const tree = await expectLikeGitAdd(f);
     expect(git(f.repo, 'cat-file', '-s', `${tree}:assets.bin`)).toBe(String(bytes.length));
+    expect(git(f.repo, 'cat-file', '-s', `${tree}:src/large.bin`)).toBe(String(large.length));
   });
 
   it('holds a file that became a directory and a directory that became a file', async () => {

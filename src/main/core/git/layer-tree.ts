@@ -48,15 +48,16 @@ export async function buildLayerTree(request: LayerTreeRequest, reader?: ObjectR
   const ownReader = reader ?? createObjectReader(request.git, request.repo);
   const ignore = createIgnoreCheck(request.git, withoutWorkTree(request.repo), request.view.mergedDir, request.scratchDir ?? tmpdir());
   const format = objectFormatOf(request.baseTree);
+  const objectsDir = join(request.repo.commonDir ?? request.repo.gitDir, 'objects');
   const ctx: WalkContext = {
     upperDir: request.view.upperDir,
     mergedDir: request.view.mergedDir,
     reader: ownReader,
     ignore,
     format,
-    objectsDir: join(request.repo.commonDir ?? request.repo.gitDir, 'objects'),
+    objectsDir,
     pinned: new Set(VENDOR_LOCAL_FILES.map((file) => file.path)),
-    blobs: createBlobHasher(request.git, request.repo),
+    blobs: createBlobHasher(request.git, request.repo, objectsDir, format),
     treesRead: [],
   };
   try {

@@ -8,6 +8,7 @@ export interface GitObject { sha: string; type: string; body: Buffer }
 export interface ObjectReader {
   /** The object `spec` names (an object name or a full ref name: no newline), or undefined when there is none. */
   read(spec: string): Promise<GitObject | undefined>;
+  /** Lets git go: every answer has been read, so its exit is not waited for. */
   close(): Promise<void>;
 }
 
@@ -40,7 +41,7 @@ export function createObjectReader(git: GitRunner, repo: GitRepo): ObjectReader 
     async close() {
       if (!pipe) return;
       const batch = await pipe.catch(() => undefined);
-      await batch?.finish();
+      batch?.end();
     },
   };
 }

@@ -3,7 +3,12 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { access, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { deflateSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { deflate, deflateSync } from 'node:zlib';
+
+const deflateAsync = promisify(deflate);
+/** Past this many bytes an object is compressed in the thread pool, not on the desk's thread. */
+const DEFLATE_INLINE_MAX = 64 * 1024;
 
 export const MODE_TREE = '40000';
 export const MODE_FILE = '100644';
@@ -67,7 +72,8 @@ export async function writeLooseObject(objectsDir: string, type: 'blob' | 'tree'
   await mkdir(dir, { recursive: true });
   const temporary = join(dir, `tmp_obj_desk_${randomUUID()}`);
   try {
-    await writeFile(temporary, deflateSync(Buffer.concat([header, body])), { mode: 0o444 });
+    const whole = Buffer.concat([header, body]);
+    await writeFile(temporary, whole.length > DEFLATE_INLINE_MAX ? await deflateAsync(whole) : deflateSync(whole), { mode: 0o444 });
     await rename(temporary, file);
   } finally {
     await rm(temporary, { force: true });
