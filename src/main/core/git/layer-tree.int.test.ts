@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -269,6 +270,25 @@ describe('committing a layer', () => {
     const sha = await commitLayerAlways({ ...f.request, ref: f.ref, message: 'retired', identity });
     expect(git(f.repo, 'rev-parse', f.ref)).toBe(sha);
     expect(git(f.repo, 'rev-parse', `${sha}^{tree}`)).toBe(f.baseTree);
+  });
+
+  it('leaves the branch where someone else moved it meanwhile, and says so', async () => {
+    const f = await layered();
+    writeFileSync(at(f, 'src/a.ts'), 'export const a = 3;\n');
+    const theirs = git(f.repo, 'commit-tree', f.baseTree, '-p', f.base, '-m', 'someone else');
+    // A git on PATH that moves the branch to their commit just before the desk's update-ref runs.
+    const shims = join(f.root, 'shims');
+    mkdirSync(shims);
+    const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+    writeFileSync(join(shims, 'git'), `#!/bin/sh\nif [ "$1" = update-ref ]; then '${realGit}' update-ref "$4" ${theirs}; fi\nexec '${realGit}' "$@"\n`, { mode: 0o755 });
+    const path = process.env.PATH;
+    process.env.PATH = `${shims}:${path ?? ''}`;
+    try {
+      await expect(commitLayer({ ...f.request, ref: f.ref, message: 'mine', identity })).rejects.toMatchObject({ code: 'branch_moved' });
+    } finally {
+      process.env.PATH = path;
+    }
+    expect(git(f.repo, 'rev-parse', f.ref)).toBe(theirs);
   });
 
   it('refuses a branch given without its refs/heads/ prefix', async () => {
