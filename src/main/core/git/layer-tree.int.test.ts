@@ -107,6 +107,12 @@ describe('the tree of a layer', () => {
     unlinkSync(at(f, 'src/b.ts'));
     mkdirSync(at(f, 'fresh/deeper'), { recursive: true });
     writeFileSync(at(f, 'fresh/deeper/file.txt'), 'fresh\n');
+    // Names that sort differently as a file and as a dir (git compares a dir's name as if it ended with '/').
+    mkdirSync(at(f, 'src/a'));
+    writeFileSync(at(f, 'src/a/inner.ts'), 'inner\n');
+    writeFileSync(at(f, 'src/a-b.ts'), 'dash\n');
+    writeFileSync(at(f, 'src/a.ts.bak'), 'dot\n');
+    writeFileSync(at(f, 'src/a0'), 'zero\n');
     await expectLikeGitAdd(f);
   });
 
@@ -223,6 +229,20 @@ describe('the tree of a layer', () => {
     expect(await expectLikeGitAdd(f)).toBe(f.baseTree);
     expect(await layerChanged({ ...f.request, ref: f.ref })).toBe(false);
     expect(await commitLayer({ ...f.request, ref: f.ref, message: 'nothing', identity: { name: 'T', email: 't@example.test' } })).toBeUndefined();
+  });
+
+  it('keeps a submodule of the base as the base has it, whatever was written in its dir', async () => {
+    const f = await layered();
+    const inner = git(f.repo, 'commit-tree', f.baseTree, '-m', 'a commit of another repository');
+    const listing = `${git(f.repo, 'ls-tree', f.baseTree)}\n160000 commit ${inner}\tsub\n`;
+    const withSubmodule = execFileSync('git', ['mktree'], { cwd: f.repo, input: listing, encoding: 'utf8' }).trim();
+    const request = { ...f.request, baseTree: withSubmodule };
+    mkdirSync(at(f, 'sub'));
+    writeFileSync(at(f, 'sub/file.txt'), 'inside the submodule\n');
+    writeFileSync(at(f, 'README.md'), 'changed\n');
+    const tree = await layerTree(request);
+    expect(git(f.repo, 'ls-tree', tree, 'sub')).toBe(`160000 commit ${inner}\tsub`);
+    expect(git(f.repo, 'diff-tree', '-r', '--name-only', withSubmodule, tree)).toBe('README.md');
   });
 
   it('says the layer is not mounted when the process holding it has ended', async () => {
