@@ -1,6 +1,7 @@
 // A git process the desk talks to through its pipes (cat-file --batch, check-ignore --stdin, hash-object --stdin-paths):
-// one process answers many questions, where the runner starts one per command. Started with the runner's own
-// environment and settings (GitRunner.invocation), so it reads and runs what any desk command would.
+// one process answers many questions, where the runner starts one per command; and a short script of git commands in
+// one `sh`. Both start with the runner's own environment and settings (GitRunner.invocation), so git reads and runs
+// what any desk command would.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { gitFailed } from './git-errors';
 import type { GitRepo, GitRunner } from './git-runner';
