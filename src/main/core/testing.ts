@@ -21,3 +21,6 @@ export { createGitRunner } from './git/git-runner';
 export { createSnapshotStore } from './workspace/snapshot-store';
 export { linkSnapshotIndex } from './workspace/snapshot-index';
 export { measureDiskUse } from './workspace/snapshot-disk-use';
+// The layer commit bench: commitLayer on an overlay mounted as the tests mount one.
+export { commitLayer } from './git/layer-commit';
+export { mountLayer } from './git/layer-test-fixture';

@@ -8,7 +8,8 @@ import { basename, join, resolve } from 'node:path';
 import { branchNameFor, worktreeDirNameFor } from './branch-names';
 import { commitIfChanged, stageAndCommit } from './commit-all';
 import { leaveOutLocalFiles, localFilesWritten, type LocalFile } from './vendor-local-files';
-import { commitLayered, layerTreeOf, layerView, type LayeredWorktree } from './layered-commit';
+import { commitLayered, layerAccess, layerTreeOf, type LayeredWorktree } from './layered-commit';
+import { createBaseTrees } from './base-trees';
 import { readIdentity } from './commit-identity';
 import { branchTaken, emptyRepository, gitFailed, unknownBranch } from './git-errors';
 import { createGitRunner, type GitRepo, type GitRunner } from './git-runner';
@@ -200,6 +201,7 @@ export function createGitService(options: GitServiceOptions): GitService {
   };
   const checkout = async (): Promise<GitRepo> => checkoutOf((await prepared()).repository);
   const summaries = createDiffSummaries(git, checkout);
+  const baseTrees = createBaseTrees(git);
 
   const worktreePathFor = (taskId: string): string => join(worktreesDir, worktreeDirNameFor(taskId));
   const branchFor = (taskId: string): string => branchNameFor(deskId, taskId);
@@ -233,10 +235,10 @@ export function createGitService(options: GitServiceOptions): GitService {
   const layeredAt = async (path: string, worktree: GitRepo): Promise<LayeredWorktree | undefined> => {
     const layer = await options.taskLayers?.open(path);
     if (!layer) return undefined;
-    return { repo: worktree, view: layerView(git, layer, path, programs), baseCommit: layer.base, scratchDir: stateDir };
+    return { repo: worktree, ...layerAccess(git, layer, path, programs), baseTree: await baseTrees.of(worktree, layer.base), scratchDir: stateDir };
   };
   /** The git for commands that need the worktree's files: a layer's runs inside its namespace. */
-  const gitWithFiles = async (path: string, worktree: GitRepo): Promise<GitRunner> => (await layeredAt(path, worktree))?.view.git ?? git;
+  const gitWithFiles = async (path: string, worktree: GitRepo): Promise<GitRunner> => (await layeredAt(path, worktree))?.filesGit ?? git;
 
   return {
     async currentBranch() {

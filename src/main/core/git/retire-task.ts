@@ -16,7 +16,7 @@ import { assertWorktreeIntact, linkedGitDir } from './worktree-guard';
 import { parseWorktreeList } from './worktree-list';
 import type { WorktreeRecords } from './worktree-records';
 import type { TaskLayers } from '../sandbox/task-layers';
-import { commitLayered, layerView } from './layered-commit';
+import { commitLayered, layerAccess } from './layered-commit';
 import { rememberedOnPath } from '../host/find-on-path';
 
 export interface RetireContext {
@@ -67,8 +67,9 @@ export async function retireTask(context: RetireContext, taskId: string): Promis
       target = { gitDir, workTree: worktree.path, commonDir: repository.commonDir };
       const layer = layerPath === undefined ? undefined : await context.layers?.open(layerPath);
       if (layer && context.layers) {
-        const view = layerView(git, layer, worktree.path, rememberedOnPath());
-        await commitLayered(git, { repo: target, view, baseCommit: layer.base, scratchDir: context.layers.scratchDir }, snapshotMessage(taskId), context.identity);
+        const baseTree = await git.run(target, ['rev-parse', '--verify', `${layer.base}^{tree}`]);
+        const access = layerAccess(git, layer, layerPath ?? worktree.path, rememberedOnPath());
+        await commitLayered(git, { repo: target, ...access, baseTree, scratchDir: context.layers.scratchDir }, snapshotMessage(taskId), context.identity);
       } else if (await hasUncommittedWork(git, target)) {
         await stageAndCommit(git, target, snapshotMessage(taskId), context.identity);
       }
