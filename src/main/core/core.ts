@@ -299,7 +299,10 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   addPullRequestRoutes(router, { tasks });
   addAgentAssignmentRoutes(router, { tasks, serverName: config.serverName, repos });
   addReposRoutes(router, { repos, tasks });
-  addAgentProtocolRoutes(router, { tasks, bus, db, repoRoot, repoRoots: () => repos.list().map((repo) => repo.root), now, guard });
+  addAgentProtocolRoutes(router, {
+    tasks, bus, db, repoRoot, repoRoots: () => repos.list().map((repo) => repo.root), now, guard,
+    ...(layers && { reachOf: async (worktree: string) => (await layers.taskLayers.open(worktree))?.deskPath }),
+  });
   addProposalRoutes(router, { tasks });
   // A task's dev server runs confined like its agent; it ends with the task's cancel, rejection or archiving.
   const devServers = createDeskDevServers({ tasks: tasksRepo, repos, agents, sandbox, record, log, nodePath: config.agents.scripted.command });

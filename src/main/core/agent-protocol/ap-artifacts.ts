@@ -9,7 +9,7 @@ import type { TurnRecord } from '../store/turns-repo';
 import type { TaskService } from '../tasks/task-service';
 import { noWorktree, artifactNotFound } from './ap-errors';
 import { artifactIdFor, toApArtifact, type ArtifactFacts } from './ap-mapping';
-import { readUpload, uploadExists, uploadPathFor, writeUpload } from './worktree-uploads';
+import { readUpload, uploadExists, uploadPathFor, writeUpload, type Reach } from './worktree-uploads';
 
 export interface Upload { fileName: string; relativePath?: string; data: Buffer }
 
@@ -31,6 +31,8 @@ export interface ApArtifactsDeps {
   now(): Date;
   /** How long an upload waits for a task that is starting; default 20 s. */
   worktreeWaitMs?: number;
+  /** How the desk reaches a worktree that is a layer, mounted for the purpose (Core.worktreeView); undefined for a checkout. */
+  reachOf?(worktree: string): Promise<Reach | undefined>;
 }
 
 interface Entry { facts: ArtifactFacts; upload: boolean; head?: string }
@@ -56,8 +58,9 @@ export function createApArtifacts(deps: ApArtifactsDeps): ApArtifacts {
       }
     }
     const worktree = task.worktreePath;
+    const reach = worktree === undefined ? undefined : await deps.reachOf?.(worktree);
     for (const upload of records.uploads(task.id, task.submittedAt)) {
-      if (worktree === undefined || !uploadExists(worktree, upload.path)) continue;
+      if (worktree === undefined || !uploadExists(worktree, upload.path, reach)) continue;
       const facts = { taskId: task.id, path: upload.path, agentCreated: false, createdAt: upload.uploadedAt, modifiedAt: upload.uploadedAt };
       entries.set(upload.path, { ...entries.get(upload.path), facts, upload: true });
     }
@@ -119,7 +122,8 @@ export function createApArtifacts(deps: ApArtifactsDeps): ApArtifacts {
       if (!entry) throw artifactNotFound(`Task ${task.id} has no artifact ${artifactId}.`);
       const fileName = entry.facts.path.split('/').at(-1) as string;
       // An upload is served as it is in the worktree now; a committed file as the task's latest commit has it.
-      const fromWorktree = entry.upload && task.worktreePath !== undefined ? await readUpload(task.worktreePath, entry.facts.path) : undefined;
+      const worktree = task.worktreePath;
+      const fromWorktree = entry.upload && worktree !== undefined ? await readUpload(worktree, entry.facts.path, await deps.reachOf?.(worktree)) : undefined;
       const data = fromWorktree ?? (entry.head !== undefined ? await files.read(entry.head, entry.facts.path) : undefined);
       if (!data) throw artifactNotFound(`Artifact ${artifactId} (${entry.facts.path}) of task ${task.id} is no longer there.`);
       return { fileName, data };
@@ -128,7 +132,7 @@ export function createApArtifacts(deps: ApArtifactsDeps): ApArtifacts {
     async upload(taskId, { fileName, relativePath, data }) {
       const path = uploadPathFor(relativePath, fileName);
       const worktree = await waitForWorktree(taskId);
-      await writeUpload(worktree, path, data);
+      await writeUpload(worktree, path, data, await deps.reachOf?.(worktree));
       const at = deps.now().toISOString();
       records.putUpload(taskId, deps.tasks.detail(taskId).submittedAt, path, at);
       return toApArtifact({ taskId, path, agentCreated: false, createdAt: at, modifiedAt: at });

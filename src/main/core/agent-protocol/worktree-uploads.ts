@@ -4,6 +4,7 @@ import { constants, existsSync, lstatSync } from 'node:fs';
 import { mkdir, open, rm } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { realPathOf } from '../governance/real-path';
+import { resolvedThrough } from '../agents/view-paths';
 import { invalidArtifactPath, noWorktree } from './ap-errors';
 import { isDeskError } from '../../../shared/desk-error';
 import { diskFullError, isDiskFull, mountPointOf } from '../host/disk-full';
@@ -37,22 +38,31 @@ export function uploadPathFor(relativePath: string | undefined, fileName: string
 
 const isGitDir = (segment: string) => segment.toLowerCase() === '.git';
 
-/** The real absolute path `path` names in the worktree; throws `artifact_path` when a symlink leads outside. */
-function confinedTarget(worktree: string, path: string): string {
-  const root = realPathOf(worktree);
-  const target = realPathOf(join(root, ...path.split('/')));
+/**
+ * How the desk reaches a worktree that is a layer (../sandbox/task-layers.ts): through its holder, with links resolved as
+ * the task's namespace resolves them (../agents/view-paths.ts). Absent for a checkout.
+ */
+export type Reach = (path: string) => string;
+
+/**
+ * Where the desk opens what `path` names in the worktree (its real path, or a layer's through its view); throws
+ * `artifact_path` when a symlink leads outside.
+ */
+function confinedTarget(worktree: string, path: string, reach?: Reach): string {
+  const root = reach ? worktree : realPathOf(worktree);
+  const target = reach ? resolvedThrough(join(root, ...path.split('/')), root, reach) : realPathOf(join(root, ...path.split('/')));
   const inside = relative(root, target);
   if (inside === '' || inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside)) {
     throw invalidArtifactPath(`relative_path: "${path}" leads outside the task's worktree (through a symbolic link).`);
   }
   if (inside.split(sep).some(isGitDir)) throw invalidArtifactPath(`relative_path: "${path}" leads into the worktree's .git.`);
-  return target;
+  return reach ? reach(target) : target;
 }
 
 /** Writes the upload; the last path segment is never followed as a link, so a link swapped in after the check cannot redirect it. */
-export async function writeUpload(worktree: string, path: string, data: Buffer): Promise<void> {
-  if (!existsSync(worktree)) throw noWorktree(`The task's worktree ${worktree} is gone; resubmit the task to upload into a new one.`);
-  const target = confinedTarget(worktree, path);
+export async function writeUpload(worktree: string, path: string, data: Buffer, reach?: Reach): Promise<void> {
+  if (!existsSync(reach ? reach(worktree) : worktree)) throw noWorktree(`The task's worktree ${worktree} is gone; resubmit the task to upload into a new one.`);
+  const target = confinedTarget(worktree, path, reach);
   try {
     await mkdir(dirname(target), { recursive: true });
     const file = await open(target, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o644);
@@ -76,10 +86,10 @@ export async function writeUpload(worktree: string, path: string, data: Buffer):
 }
 
 /** The uploaded file as it is in the worktree now, or undefined when it is gone (or was replaced by a link). */
-export async function readUpload(worktree: string, path: string): Promise<Buffer | undefined> {
-  if (!uploadExists(worktree, path)) return undefined;
+export async function readUpload(worktree: string, path: string, reach?: Reach): Promise<Buffer | undefined> {
+  if (!uploadExists(worktree, path, reach)) return undefined;
   try {
-    const file = await open(confinedTarget(worktree, path), constants.O_RDONLY | constants.O_NOFOLLOW);
+    const file = await open(confinedTarget(worktree, path, reach), constants.O_RDONLY | constants.O_NOFOLLOW);
     try {
       return await file.readFile();
     } finally {
@@ -94,9 +104,10 @@ export async function readUpload(worktree: string, path: string): Promise<Buffer
 }
 
 /** Whether the upload is still a regular file in the worktree. */
-export function uploadExists(worktree: string, path: string): boolean {
+export function uploadExists(worktree: string, path: string, reach?: Reach): boolean {
   try {
-    return lstatSync(join(worktree, ...path.split('/'))).isFile();
+    const where = join(worktree, ...path.split('/'));
+    return lstatSync(reach ? reach(where) : where).isFile();
   } catch {
     return false;
   }

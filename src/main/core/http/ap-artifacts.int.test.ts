@@ -31,7 +31,8 @@ async function download(taskId: string, artifactId: string): Promise<{ status: n
 }
 
 const artifacts = async (taskId: string) => (await currentDesk().api('GET', `${AP}/${taskId}/artifacts`)).json.artifacts;
-const worktreeOf = async (taskId: string): Promise<string> => (await currentDesk().api('GET', `/tasks/${taskId}`)).json.worktreePath;
+/** Where the task's files are seen (a worktree that is a layer holds nothing but its link in its folder: docs/git.md). */
+const worktreeOf = async (taskId: string): Promise<string> => await currentDesk().core.worktreeView(taskId) as string;
 const everyByte = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
 
 describe('files the agent changed', () => {

@@ -32,6 +32,8 @@ export interface AgentProtocolRouteDeps {
   maxUploadBytes?: number;
   /** How long an upload waits for a starting task's worktree. */
   worktreeWaitMs?: number;
+  /** How the desk reaches a worktree that is a layer (../sandbox/task-layers.ts). */
+  reachOf?(worktree: string): Promise<((path: string) => string) | undefined>;
   /** Refuses the records' writes on a full disk as `disk_full`. */
   guard?: FullDiskGuard;
 }
@@ -51,6 +53,7 @@ export function addAgentProtocolRoutes(router: Router, deps: AgentProtocolRouteD
     artifacts: createApArtifacts({
       tasks, records, files: deps.repoRoots ? changedFilesAcross(deps.repoRoots) : createChangedFiles(repoRoot), bus: deps.bus, now,
       ...(deps.worktreeWaitMs !== undefined && { worktreeWaitMs: deps.worktreeWaitMs }),
+      ...(deps.reachOf && { reachOf: deps.reachOf }),
     }),
   });
   router

@@ -27,8 +27,8 @@ async function waitingFor(d: Desk, id: string) {
   await d.waitForStatus(id, 'awaiting-input');
   const waiting = await task(d, id);
   expect(waiting.openQuestions).toHaveLength(1);
-  // Where the task's files are seen: its worktree is a layer whose folder holds nothing but its link (docs/git.md).
-  return { worktree: await d.core.worktreeView(id) as string, question: waiting.openQuestions[0] };
+  // `files`: where the task's files are seen (a layer's worktree folder holds nothing but its link: docs/git.md).
+  return { worktree: waiting.worktreePath as string, files: await d.core.worktreeView(id) as string, question: waiting.openQuestions[0] };
 }
 
 describe('a terminal command under the built-in policy', () => {
@@ -101,12 +101,12 @@ describe('a terminal command under the built-in policy', () => {
     expect((await d.api('POST', '/tasks/other/input', { optionId: 'allow' })).status).toBe(200);
     // The first answer closes the first question; the second command then opens its own.
     await expect.poll(async () => (await task(d, 'other')).openQuestions?.[0]?.prompt).toBe('Run sh -c echo second > marker.txt');
-    const { worktree } = await waitingFor(d, 'other');
-    expect(existsSync(join(worktree, 'first.txt'))).toBe(true);
-    expect(existsSync(join(worktree, 'marker.txt'))).toBe(false);
+    const { files } = await waitingFor(d, 'other');
+    expect(existsSync(join(files, 'first.txt'))).toBe(true);
+    expect(existsSync(join(files, 'marker.txt'))).toBe(false);
     expect((await d.api('POST', '/tasks/other/input', { optionId: 'reject' })).status).toBe(200);
     await d.waitForStatus('other', 'completed');
-    expect(existsSync(join(worktree, 'marker.txt'))).toBe(false);
+    expect(existsSync(join(files, 'marker.txt'))).toBe(false);
   });
 });
 
