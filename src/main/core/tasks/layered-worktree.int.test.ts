@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { git } from '../git/git-test-fixture';
+import { commitFiles, git } from '../git/git-test-fixture';
 import { desksPerTest, policyAllowing, startDesk, taskEvents, type Desk } from '../test-support/desk-harness';
 
 const openDesk = desksPerTest();
@@ -108,6 +108,36 @@ describe.skipIf(!sandboxed)('a worktree that is a layer over a snapshot of the b
     await d.waitForStatus('small', 'completed');
     expect(await logOf(d, 'small')).not.toContain('copy-on-write layer');
     expect(readdirSync((await taskOf(d, 'small')).worktreePath)).toContain('README.md');
+  });
+
+  it('gives a task started after the base moved the new base, while a task in review keeps its own', async () => {
+    const d = await openDesk({ files: FILES, layers: 'always', policy: policyAllowing('execute', 'edit', 'delete') });
+    await d.api('POST', '/', { id: 'before', prompt: 'write before.txt 1' });
+    await d.waitForStatus('before', 'completed');
+    commitFiles(d.repo, { 'README.md': '# Moved on\n' }, 'the base moves');
+    await d.api('POST', '/', { id: 'after', prompt: 'run cat README.md > seen.txt' });
+    expect(await d.waitForStatus('after', ['completed', 'error'])).toBe('completed');
+    expect(show(d, `${(await taskOf(d, 'after')).commit}:seen.txt`)).toBe('# Moved on');
+    // The task in review still works on the base it started from.
+    await d.api('POST', '/tasks/before/prompt', { prompt: 'run cat README.md > seen.txt' });
+    await d.waitForStatus('before', 'in-progress');
+    expect(await d.waitForStatus('before', ['completed', 'error'])).toBe('completed');
+    expect(show(d, `${(await taskOf(d, 'before')).commit}:seen.txt`)).toBe('# Fixture');
+    expect(readdirSync(join(d.dataDir, 'snapshots'), { recursive: true }).filter((name) => String(name).endsWith('snapshot.json'))).toHaveLength(2);
+  });
+
+  it('runs a task the desk stopped mid-turn again at the next start, in a layer of its own', async () => {
+    const first = await startDesk({ files: FILES, layers: 'always', policy: policyAllowing('execute', 'edit', 'delete') });
+    await first.api('POST', '/', { id: 'midway', prompt: 'write early.txt 1\nsleep 4000\nwrite late.txt 2' });
+    await first.waitForStatus('midway', 'in-progress');
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await first.close();
+
+    const d = await openDesk({ reuse: { root: first.root, repo: first.repo, dataDir: first.dataDir }, layers: 'always', policy: policyAllowing('execute', 'edit', 'delete') });
+    expect(await d.waitForStatus('midway', ['completed', 'error'], 30_000)).toBe('completed');
+    const commit = (await taskOf(d, 'midway')).commit as string;
+    expect(show(d, `${commit}:late.txt`)).toBe('2');
+    expect(readdirSync(join(d.dataDir, 'task-layers')).filter((name) => !name.startsWith('.'))).toHaveLength(1);
   });
 
   it('continues from the layer after the desk restarts, and the retired task leaves no layer behind', async () => {
