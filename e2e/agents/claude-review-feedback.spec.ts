@@ -13,10 +13,14 @@ import { CLAUDE_AGENTS, claudeRuns, logLines } from './claude-desk';
 
 const agent = CLAUDE_AGENTS.find((candidate) => candidate.id === 'claude-agent-acp') ?? CLAUDE_AGENTS[0]!;
 
-/** Turn 1 writes greeting.txt; turn 2 (addressing the review) writes it again as the reviewer asked. */
+/**
+ * Turn 1 writes greeting.txt; turn 2 (addressing the review) reads it, then writes it again as the reviewer asked (Claude
+ * Code refuses to overwrite a file its session has not read, and a resumed session may not count turn 1's write).
+ */
 const STEPS: readonly ModelStep[] = [
   { kind: 'tool', tool: ['Write'], input: { file_path: '{cwd}/greeting.txt', content: 'hello\n' } },
   { kind: 'text', text: 'Wrote greeting.txt.' },
+  { kind: 'tool', tool: ['Read'], input: { file_path: '{cwd}/greeting.txt' } },
   { kind: 'tool', tool: ['Write'], input: { file_path: '{cwd}/greeting.txt', content: 'Hello, world!\n' } },
   { kind: 'text', text: 'Capitalised the greeting and added the world, as the review asked.' },
 ];
