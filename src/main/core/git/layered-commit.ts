@@ -6,6 +6,7 @@ import type { Identity } from './commit-identity';
 import type { GitRepo, GitRunner } from './git-runner';
 import { readPlainSync } from './plain-file';
 import { commitLayer, commitLayerAlways } from './layer-commit';
+import { runGitScript } from './git-pipe';
 import { layerTree, type LayerView } from './layer-tree';
 import { namespacedGit } from './namespaced-git';
 import type { MountedTaskLayer } from '../sandbox/task-layers';
@@ -52,8 +53,19 @@ export function layerTreeOf(git: GitRunner, worktree: LayeredWorktree): Promise<
   return layerTree({ git, repo: worktree.repo, view: worktree.view, baseTree: worktree.baseTree, scratchDir: worktree.scratchDir });
 }
 
-/** Brings the worktree's index from `commit`'s parent to `commit` for the paths that differ (stat data left for git to fill). */
+/**
+ * Brings the worktree's index from `commit`'s parent to `commit`: git's two-tree merge of the index alone rewrites the
+ * entries that differ and keeps the stat data of the rest. One `sh` (the runner would wait 50 ms after a command that
+ * prints nothing: ./git-pipe.ts). An index that no longer matches the parent gets the changed entries one by one.
+ */
 async function syncIndex(git: GitRunner, repo: GitRepo, commit: string): Promise<void> {
+  const merged = await runGitScript(git, repo, ['read-tree'], 'git read-tree -m -i "$1^" "$1" </dev/null && echo synced', [commit]);
+  if (merged.exitCode === 0) return;
+  await syncEntries(git, repo, commit);
+}
+
+/** The entries `commit` changed against its parent, written into the index one by one (their stat data left for git to fill). */
+async function syncEntries(git: GitRunner, repo: GitRepo, commit: string): Promise<void> {
   const raw = await git.run(repo, ['diff-tree', '-r', '-z', '--no-renames', '--no-commit-id', '--raw', commit]);
   const fields = raw.split('\0');
   const lines: string[] = [];
