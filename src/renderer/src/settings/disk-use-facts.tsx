@@ -3,6 +3,7 @@
 import { useEffect, useState } from 'react';
 import type { DiskUse } from '../../../shared/disk';
 import { useDesk } from '../state/store';
+import { byteSize } from '../ui/byte-size';
 
 export function DiskUseFacts() {
   const api = useDesk((state) => state.api);
@@ -17,7 +18,7 @@ export function DiskUseFacts() {
     <>
       <dt>Disk</dt>
       <dd aria-label="Disk use of snapshots and task layers">
-        {use.snapshots} snapshot{use.snapshots === 1 ? '' : 's'}: {sizeText(use.snapshotsBytes)}; task layers: {sizeText(use.layersBytes)}
+        {use.snapshots} snapshot{use.snapshots === 1 ? '' : 's'}: {byteSize(use.snapshotsBytes)}; task layers: {byteSize(use.layersBytes)}
       </dd>
       {use.worktrees && (
         <>
@@ -31,13 +32,4 @@ export function DiskUseFacts() {
       )}
     </>
   );
-}
-
-function sizeText(bytes: number): string {
-  if (bytes < 1024) return `${bytes} bytes`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) { value /= 1024; unit += 1; }
-  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
 }

@@ -11,6 +11,7 @@ import { MarkdownText } from './markdown';
 import { ToolCallRow } from './tool-call';
 import { relativeText, WorktreeContext } from './worktree-path';
 import { ALWAYS_ALLOWED_RULE } from '../../../../shared/always-allow';
+import { byteSize } from '../../ui/byte-size';
 
 /** What a person's answer says, in their words: the option they chose, what they filled in, or that they declined. */
 export function answerText(answer: QuestionAnswer, choice?: string): string {
@@ -32,13 +33,9 @@ function YouBubble({ text, turn, note }: { text: string; turn?: number; note?: s
   );
 }
 
+/** The size with its exact count: a truncation notice says precisely what was dropped. */
 function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} bytes`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) { value /= 1024; unit += 1; }
-  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]} (${bytes.toLocaleString('en-US')} bytes)`;
+  return bytes < 1024 ? byteSize(bytes) : `${byteSize(bytes)} (${bytes.toLocaleString('en-US')} bytes)`;
 }
 
 const STATUS_TEXT: Record<string, string> = STATUS_LABELS;
