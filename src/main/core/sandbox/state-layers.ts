@@ -24,7 +24,7 @@ export interface StateLayerRequest {
   /** The task's first turn: its layer from an earlier submission of the same id is thrown away first. */
   fresh: boolean;
   log(line: string): void;
-  /** The namespace holding the task's worktree layer (../workspace/task-layers.ts): the state overlays are mounted in a copy of it. */
+  /** The namespace holding the task's worktree layer (./task-layers.ts): the state overlays are mounted in a copy of it. */
   within?: StateNamespace;
 }
 

@@ -183,6 +183,10 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
       const policy = deps.policyFor(agent.id);
       // Opened last, so that a refusal on the way leaves no group behind.
       const openLimits = () => deps.limits?.open({ taskId: request.taskId, policy: policy.limits, log });
+      // A worktree that is a layer exists only where the sandbox is made: an unsandboxed run would see an empty folder.
+      if ((policy.sandbox === 'off' || !status.available) && await deps.taskLayers?.open(worktree).catch(() => undefined)) {
+        throw sandboxUnavailable(`This task's worktree is a copy-on-write layer, which only a sandboxed run can enter, and ${policy.sandbox === 'off' ? 'the policy now turns the sandbox off for this agent' : `this machine has no sandbox now (${status.reason ?? 'no reason given'})`}. Turn the sandbox back on for the agent, or resubmit the task to start it in a checkout; its committed work stays on its branch.`);
+      }
       if (policy.sandbox === 'off') return unconfined('Unsandboxed: the policy turns the sandbox off for this agent.', await openLimits());
       if (!status.available) {
         if (policy.sandbox === 'required') {

@@ -140,6 +140,21 @@ describe.skipIf(!sandboxed)('a worktree that is a layer over a snapshot of the b
     expect(readdirSync(join(d.dataDir, 'task-layers')).filter((name) => !name.startsWith('.'))).toHaveLength(1);
   });
 
+  it('refuses a follow-up once the policy turns the sandbox off, saying why and what to do, and keeps the work', async () => {
+    const first = await startDesk({ files: FILES, layers: 'always' });
+    await first.api('POST', '/', { id: 'boxed', prompt: 'write kept.txt kept' });
+    await first.waitForStatus('boxed', 'completed');
+    const committed = (await taskOf(first, 'boxed')).commit;
+    await first.close();
+
+    const d = await openDesk({ reuse: { root: first.root, repo: first.repo, dataDir: first.dataDir }, layers: 'always', policy: { version: 1, defaults: { sandbox: 'off' } } });
+    await d.api('POST', '/tasks/boxed/prompt', { prompt: 'write more.txt more' });
+    expect(await d.waitForStatus('boxed', ['error', 'completed'])).toBe('error');
+    const task = await taskOf(d, 'boxed');
+    expect(task.errorMessage).toMatch(/copy-on-write layer, which only a sandboxed run can enter, and the policy now turns the sandbox off/);
+    expect(git(d.repo, 'rev-parse', `${(await d.api('GET', '/tasks/boxed')).json.branch}`)).toBe(committed);
+  });
+
   it('continues from the layer after the desk restarts, and the retired task leaves no layer behind', async () => {
     const first = await startDesk({ files: FILES, layers: 'always', policy: policyAllowing('execute', 'edit', 'delete') });
     await first.api('POST', '/', { id: 'kept', prompt: 'write kept.txt before' });
