@@ -9,6 +9,7 @@ import { branchNameFor, worktreeDirNameFor } from './branch-names';
 import { commitIfChanged, stageAndCommit } from './commit-all';
 import { leaveOutLocalFiles, localFilesWritten, type LocalFile } from './vendor-local-files';
 import { commitLayered, layerAccess, layerTreeOf, type LayeredWorktree } from './layered-commit';
+import { indexBehindSince, syncLayerIndex } from './layer-index';
 import { createBaseTrees } from './base-trees';
 import { readIdentity } from './commit-identity';
 import { branchTaken, emptyRepository, gitFailed, unknownBranch } from './git-errors';
@@ -97,6 +98,11 @@ export interface GitService {
    */
   leaveOutLocalFiles(worktreePath: string): Promise<LocalFile[]>;
   /**
+   * Brings a layered worktree's index to its branch when the desk's commits left it behind (./layer-index.ts): called
+   * before anything runs in the worktree (a turn, a check, a dev server). Nothing to do for a checkout.
+   */
+  readyIndex(worktreePath: string): Promise<void>;
+  /**
    * Retire a task's worktree and branch without losing anything: uncommitted work is committed as
    * a snapshot, the tip is kept under `refs/desk/archive/<desk id>/<dir>/<UTC time>`, then the worktree
    * is removed and the branch deleted if this desk made it. Returns the archive ref, or nothing when
@@ -168,6 +174,8 @@ export function createGitService(options: GitServiceOptions): GitService {
   // Where git and env are, for the launchers that check new worktrees out (./pending-checkout.ts).
   const programs = rememberedOnPath();
   const repoLock = createMutex();
+  // A layered worktree's commits note that its index is behind, and its syncs clear the note: one at a time.
+  const indexLock = createMutex();
 
   // Two steps, each made once: what every command needs (the dirs, the empty global config, the
   // repository), then what only work on worktrees needs (the person's identity: two more git processes,
@@ -238,7 +246,12 @@ export function createGitService(options: GitServiceOptions): GitService {
     return { repo: worktree, ...layerAccess(git, layer, path, programs), baseTree: await baseTrees.of(worktree, layer.base), scratchDir: stateDir };
   };
   /** The git for commands that need the worktree's files: a layer's runs inside its namespace. */
-  const gitWithFiles = async (path: string, worktree: GitRepo): Promise<GitRunner> => (await layeredAt(path, worktree))?.filesGit ?? git;
+  const gitWithFiles = async (path: string, worktree: GitRepo): Promise<GitRunner> => {
+    const layered = await layeredAt(path, worktree);
+    if (!layered) return git;
+    await indexLock.run(() => syncLayerIndex(git, worktree, layered.layerDir));
+    return layered.filesGit;
+  };
 
   return {
     async currentBranch() {
@@ -340,7 +353,7 @@ export function createGitService(options: GitServiceOptions): GitService {
       const context = await ready();
       const worktree = await intactWorktree(context.repository, resolve(worktreePath));
       const layered = await layeredAt(resolve(worktreePath), worktree);
-      if (layered) return await commitLayered(git, layered, message, context.identity, true) ?? '';
+      if (layered) return await indexLock.run(() => commitLayered(git, layered, message, context.identity, true)) ?? '';
       return stageAndCommit(git, worktree, message, context.identity);
     },
 
@@ -348,8 +361,17 @@ export function createGitService(options: GitServiceOptions): GitService {
       const context = await ready();
       const worktree = await intactWorktree(context.repository, resolve(worktreePath));
       const layered = await layeredAt(resolve(worktreePath), worktree);
-      if (layered) return commitLayered(git, layered, message, context.identity);
+      if (layered) return indexLock.run(() => commitLayered(git, layered, message, context.identity));
       return commitIfChanged(git, worktree, message, context.identity, summaries.seed);
+    },
+
+    async readyIndex(worktreePath) {
+      const path = resolve(worktreePath);
+      const layer = await options.taskLayers?.open(path);
+      // The usual case, a worktree whose index is where its branch is, costs one file read.
+      if (!layer || await indexBehindSince(layer.dir) === undefined) return;
+      const worktree = await intactWorktree((await ready()).repository, path);
+      await indexLock.run(() => syncLayerIndex(git, worktree, layer.dir));
     },
 
     async leaveOutLocalFiles(worktreePath) {

@@ -182,6 +182,16 @@ describe('the tree of a layer', () => {
     expect(await expectLikeGitAdd(f)).toBe(f.baseTree);
   });
 
+  it('keeps an ignored file the index tracks (a `git add -f`), as git add --all does, and leaves out the rest', async () => {
+    const f = await layered();
+    writeFileSync(at(f, 'forced.log'), 'forced\n');
+    writeFileSync(at(f, 'other.log'), 'noise\n');
+    const blob = git(f.repo, 'hash-object', '-w', at(f, 'forced.log'));
+    git(f.repo, `--git-dir=${f.request.repo.gitDir}`, 'update-index', '--add', '--cacheinfo', `100644,${blob},forced.log`);
+    const tree = await layerTree(f.request);
+    expect(git(f.repo, 'diff-tree', '-r', '--name-only', f.baseTree, tree)).toBe('forced.log');
+  });
+
   it('follows .gitignore files the task wrote or changed, negations and directory patterns included', async () => {
     const f = await layered();
     writeFileSync(at(f, '.gitignore'), 'node_modules/\n*.log\n!keep.log\ngen/\n');

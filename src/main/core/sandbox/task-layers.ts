@@ -26,6 +26,8 @@ interface LayerFile {
 export interface MountedTaskLayer {
   /** What the task wrote: new and changed files, whiteouts for deletions (read, never written, by the desk). */
   readonly upperDir: string;
+  /** The layer's own folder in the data dir (its upper dir is in it): where the desk keeps its notes on the layer, out of the task's reach, removed with it. */
+  readonly dir: string;
   readonly base: string;
   readonly lower: string;
   readonly target: string;
@@ -92,7 +94,7 @@ export function createTaskLayers(deps: {
     const namespace = await openStateNamespace(deps.tools, [{ lower: layer.lower, upper: upperDir, work, target: layer.target }]);
     const proc = `/proc/${namespace.pid}/root`;
     const layerOf: MountedTaskLayer = {
-      upperDir, base: layer.base, lower: layer.lower, target: layer.target, namespace,
+      upperDir, dir: root, base: layer.base, lower: layer.lower, target: layer.target, namespace,
       deskPath: (path) => {
         if (!isWithin(path, layer.target)) throw new Error(`${path} is not in the task's worktree ${layer.target}`);
         return `${proc}${path}`;

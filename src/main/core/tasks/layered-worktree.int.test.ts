@@ -88,6 +88,32 @@ describe.skipIf(!sandboxed)('a worktree that is a layer over a snapshot of the b
     expect(show(d, `${followUp}:status.txt`)).toBe('?? copy.txt\n?? status.txt');
   });
 
+  it("leaves the index to what runs next in the worktree: the commit reads none, a check's and a follow-up's git see the branch", async () => {
+    const d = await openDesk({ files: FILES, layers: 'always', policy: policyAllowing('execute', 'edit', 'delete') });
+    await d.api('POST', '/', { id: 'lazy', prompt: 'write a.txt 1\nwrite src/keep.ts export const keep = 2;' });
+    expect(await d.waitForStatus('lazy', ['completed', 'error'])).toBe('completed');
+    const first = await taskOf(d, 'lazy');
+    // The commit left the index as the turn left it: it still lacks the new file the branch now has.
+    const gitDir = readFileSync(join(first.worktreePath, '.git'), 'utf8').trim().replace(/^gitdir:\s*/, '');
+    expect(git(d.repo, `--git-dir=${gitDir}`, 'diff-index', '--cached', '--name-only', 'HEAD')).toBe('a.txt\nsrc/keep.ts');
+
+    await d.api('POST', '/tasks/lazy/prompt', { prompt: 'run echo y >> a.txt && git status --porcelain > status.txt && git diff --cached --name-only > staged.txt' });
+    await d.waitForStatus('lazy', 'in-progress');
+    expect(await d.waitForStatus('lazy', ['completed', 'error'])).toBe('completed');
+    const second = (await taskOf(d, 'lazy')).commit as string;
+    // Before the turn the index was brought to the branch: nothing staged, only this turn's changes.
+    expect(show(d, `${second}:status.txt`)).toBe(' M a.txt\n?? status.txt');
+    expect(show(d, `${second}:staged.txt`)).toBe('');
+    expect(show(d, `${second}:a.txt`)).toBe('1\ny');
+
+    // A check runs right after the commit, in the worktree: its git sees the committed work as committed.
+    const c = await openDesk({ files: { ...FILES, '.desk/config.json': JSON.stringify({ check: 'git status --porcelain; test -z "$(git status --porcelain)"' }) }, layers: 'always', policy: policyAllowing('execute', 'edit', 'delete') });
+    await c.api('POST', '/', { id: 'checked', prompt: 'write b.txt 2\nwrite src/keep.ts export const keep = 3;' });
+    expect(await c.waitForStatus('checked', ['completed', 'error'])).toBe('completed');
+    const checked = (await c.api('GET', '/tasks/checked')).json as { check?: { status: string; outputTail: string } };
+    expect(checked.check).toMatchObject({ status: 'passed', outputTail: '' });
+  });
+
   it('is chosen by itself for a repository whose tasks would copy a folder, which the snapshot then holds once for all', async () => {
     const d = await openDesk({ files: { ...FILES, '.desk/config.json': '{"copy": ["node_modules"]}' }, policy: policyAllowing('execute', 'edit', 'delete') });
     mkdirSync(join(d.repo, 'node_modules', 'dep'), { recursive: true });

@@ -44,11 +44,19 @@ export function dependenciesToMerge(task: TaskRecord, lookUp: (id: string) => Ta
   return task.dependencies.filter((id) => lookUp(id)?.repo === task.repo);
 }
 
-/** The sandbox as a task of `repo` needs it: confined with that repository's git dir. */
-export function sandboxFor<S extends Pick<TaskSandbox, 'isolate' | 'confines'>>(sandbox: S, repo: TaskRepo): Pick<TaskSandbox, 'isolate' | 'confines'> {
+/**
+ * The sandbox as a task of `repo` needs it: confined with that repository's git dir, and a layered worktree's index
+ * brought to the desk's last commit before anything runs there.
+ */
+export function sandboxFor<S extends Pick<TaskSandbox, 'isolate' | 'confines'>>(sandbox: S, repo: Pick<TaskRepo, 'git' | 'gitCommonDir'>): Pick<TaskSandbox, 'isolate' | 'confines'> {
   const { gitCommonDir } = repo;
-  if (gitCommonDir === undefined) return sandbox;
-  return { confines: (agent) => sandbox.confines(agent), isolate: (request) => sandbox.isolate({ ...request, gitCommonDir }) };
+  return {
+    confines: (agent) => sandbox.confines(agent),
+    isolate: async (request) => {
+      await repo.git.readyIndex(request.worktree);
+      return sandbox.isolate(gitCommonDir === undefined ? request : { ...request, gitCommonDir });
+    },
+  };
 }
 
 /**

@@ -137,8 +137,10 @@ export function createTaskRuns(deps: TaskRunsDeps): TaskRuns {
       elicit: (request) => requestsOfRun.elicitation(request, tasks.get(task.id)?.worktreePath ?? ''),
       authorizeFile: (access, worktree) => requestsOfRun.fileAccess(access, worktree),
       authorizeCommand: (commandLine, worktree, commandCwd) => requestsOfRun.terminalCommand(commandLine, worktree, commandCwd),
-      isolate: (request) => {
+      isolate: async (request) => {
         const placed = repo.gitCommonDir === undefined ? request : { ...request, gitCommonDir: repo.gitCommonDir };
+        // A turn or a check may use git: a layered worktree's index is brought to the desk's last commit first.
+        await repo.git.readyIndex(request.worktree);
         return deps.runners ? deps.runners.isolate(run.runner, placed) : deps.sandbox.isolate(placed);
       },
       workspace: repo.workspace,
