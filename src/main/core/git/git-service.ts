@@ -10,6 +10,7 @@ import { commitIfChanged, stageAndCommit } from './commit-all';
 import { leaveOutLocalFiles, localFilesWritten, type LocalFile } from './vendor-local-files';
 import { commitLayered, layerAccess, layerTreeOf, type LayeredWorktree } from './layered-commit';
 import { indexBehindSince, syncLayerIndex } from './layer-index';
+import { createKnownObjects } from './known-objects';
 import { createBaseTrees } from './base-trees';
 import { readIdentity } from './commit-identity';
 import { branchTaken, emptyRepository, gitFailed, unknownBranch } from './git-errors';
@@ -176,6 +177,8 @@ export function createGitService(options: GitServiceOptions): GitService {
   const repoLock = createMutex();
   // A layered worktree's commits note that its index is behind, and its syncs clear the note: one at a time.
   const indexLock = createMutex();
+  // The base trees and branch heads of the repository's layers, read once (./known-objects.ts).
+  const knownObjects = createKnownObjects();
 
   // Two steps, each made once: what every command needs (the dirs, the empty global config, the
   // repository), then what only work on worktrees needs (the person's identity: two more git processes,
@@ -243,7 +246,7 @@ export function createGitService(options: GitServiceOptions): GitService {
   const layeredAt = async (path: string, worktree: GitRepo): Promise<LayeredWorktree | undefined> => {
     const layer = await options.taskLayers?.open(path);
     if (!layer) return undefined;
-    return { repo: worktree, ...layerAccess(git, layer, path, programs), baseTree: await baseTrees.of(worktree, layer.base), scratchDir: stateDir };
+    return { repo: worktree, ...layerAccess(git, layer, path, programs), baseTree: await baseTrees.of(worktree, layer.base), scratchDir: stateDir, known: knownObjects };
   };
   /** The git for commands that need the worktree's files: a layer's runs inside its namespace. */
   const gitWithFiles = async (path: string, worktree: GitRepo): Promise<GitRunner> => {

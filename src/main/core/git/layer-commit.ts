@@ -6,6 +6,7 @@ import { gitFailed } from './git-errors';
 import { runGitScript } from './git-pipe';
 import { buildLayerTree, type LayerTreeRequest } from './layer-tree';
 import { createObjectReader, type ObjectReader } from './object-reader';
+import { readPlainSync } from './plain-file';
 
 export interface LayerCommitRequest extends LayerTreeRequest {
   /** The task's branch as a full ref name (`refs/heads/…`): the commit's parent is its head, and it moves to the commit. */
@@ -41,18 +42,22 @@ async function compareWithHead(request: LayerTreeRequest, ref: string): Promise<
   if (!/^refs\/[^\0\n\\ ~^:?*[]+$/.test(ref) || ref.split('/').some((part) => part === '' || part === '.' || part === '..')) {
     throw new DeskError('invalid', 'invalid_ref', `${JSON.stringify(ref)} is not a full branch name; pass the task's branch as refs/heads/<name>`, { ref });
   }
-  const reader = createObjectReader(request.git, request.repo);
+  const reader = createObjectReader(request.git, request.repo, request.known);
   try {
     // Asked first, so the head and the base trees come from one process.
-    const [head, built] = await Promise.all([headOf(reader, ref), buildLayerTree(request, reader)]);
+    const [head, built] = await Promise.all([headOf(reader, request.repo, ref), buildLayerTree(request, reader)]);
     return { ...head, tree: built.tree };
   } finally {
     await reader.close();
   }
 }
 
-async function headOf(reader: ObjectReader, ref: string): Promise<{ head: string; headTree: string }> {
-  const commit = await reader.read(ref);
+async function headOf(reader: ObjectReader, repo: LayerTreeRequest['repo'], ref: string): Promise<{ head: string; headTree: string }> {
+  // A branch the desk moves is a file of its own (update-ref writes it whole, by rename): read here, its commit may be
+  // known already. A packed or otherwise stored one is git's to resolve.
+  const loose = readPlainSync(`${repo.commonDir ?? repo.gitDir}/${ref}`, 256);
+  const tip = loose === 'missing' || loose === 'odd' ? undefined : /^([0-9a-f]{40}|[0-9a-f]{64})\n?$/.exec(loose)?.[1];
+  const commit = await reader.read(tip ?? ref);
   if (commit?.type !== 'commit') throw new DeskError('not_found', 'unknown_branch', `There is no branch ${ref} to commit the layer onto; make the task's branch first`, { ref });
   const tree = /^tree ([0-9a-f]+)\n/.exec(commit.body.toString('latin1'))?.[1];
   if (tree === undefined) throw new Error(`the commit ${commit.sha} at ${ref} names no tree`);

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGitRunner } from './git-runner';
 import { git, isolateGitConfig } from './git-test-fixture';
+import { createKnownObjects } from './known-objects';
 import { commitLayer } from './layer-commit';
 import { mountLayer, plainTree, type MountedLayer } from './layer-test-fixture';
 import { buildLayerTree, type LayerTreeRequest } from './layer-tree';
@@ -36,6 +37,9 @@ beforeAll(async () => {
   writeFileSync(join(repo, '.gitignore'), 'node_modules/\n');
   git(repo, 'add', '--all');
   git(repo, 'commit', '--quiet', '-m', 'base');
+  // Packed, as a repository of that size is: git reads the packs, the desk only loose objects.
+  git(repo, 'repack', '-a', '-d', '--quiet');
+  git(repo, 'prune-packed');
   base = git(repo, 'rev-parse', 'HEAD');
   git(repo, 'update-ref', 'refs/heads/desk/cost', base);
   const lower = join(root, 'snapshot');
@@ -47,6 +51,8 @@ beforeAll(async () => {
     view: { upperDir: layer.upper, mergedDir: layer.merged },
     baseTree: git(repo, 'rev-parse', 'HEAD^{tree}'),
     scratchDir: root,
+    // One for the whole file, as the desk keeps one per repository.
+    known: createKnownObjects(),
   };
   // Every git process the desk starts goes through this stand-in on PATH, which writes down its command.
   const shims = join(root, 'shims');
@@ -91,10 +97,23 @@ describe(`a one-file change in a repository of ${FILES.toLocaleString('en')} fil
     const commands = await gitCommandsDuring(async () => {
       sha = await commitLayer({ ...request, ref: 'refs/heads/desk/cost', message: 'one file', identity: { name: 'T', email: 't@example.test' } });
     });
-    // cat-file (head and trees), check-ignore (the new file), commit-tree, update-ref; and the runner's look-up of the
-    // repository's config, when its files are too new for the runner to keep what it read.
+    // cat-file (the head commit and pkg7's tree: the others were read above), check-ignore (the new file), commit-tree,
+    // update-ref; and the runner's look-up of the repository's config, when its files are too new for the runner to
+    // keep what it read.
     expect(commands.filter((command) => command !== 'config').sort()).toEqual(['cat-file', 'check-ignore', 'commit-tree', 'update-ref']);
     expect(commands.length).toBeLessThanOrEqual(6);
     expect(git(repo, 'diff-tree', '-r', '--name-only', base, sha as string).split('\n').sort()).toEqual(['pkg42/sub0/file42.ts', 'pkg7/new-file.ts']);
+  });
+
+  it('reads nothing through git for the next commit on that base: its head is the desk\'s own, its base trees known', async () => {
+    const previous = git(repo, 'rev-parse', 'refs/heads/desk/cost');
+    writeFileSync(join(layer.merged, 'pkg42', 'sub0', 'file42.ts'), 'export const value42 = "again";\n');
+    let sha: string | undefined;
+    const commands = await gitCommandsDuring(async () => {
+      sha = await commitLayer({ ...request, ref: 'refs/heads/desk/cost', message: 'again', identity: { name: 'T', email: 't@example.test' } });
+    });
+    expect(commands.filter((command) => command !== 'config').sort()).toEqual(['check-ignore', 'commit-tree', 'update-ref']);
+    expect(git(repo, 'rev-parse', `${sha as string}^`)).toBe(previous);
+    expect(git(repo, 'show', `${sha as string}:pkg42/sub0/file42.ts`)).toBe('export const value42 = "again";');
   });
 });

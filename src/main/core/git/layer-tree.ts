@@ -8,6 +8,7 @@ import { createBlobHasher } from './blob-hasher';
 import type { GitRepo, GitRunner } from './git-runner';
 import { createIgnoreCheck } from './ignore-check';
 import { walkDir, type WalkContext, type WalkedDir } from './layer-walk';
+import type { KnownObjects } from './known-objects';
 import { createObjectReader, type ObjectReader } from './object-reader';
 import { formatTree, MODE_TREE, objectFormatOf, writeLooseObject, type ObjectFormat, type TreeEntries, type TreeEntry } from './tree-object';
 import { VENDOR_LOCAL_FILES } from './vendor-local-files';
@@ -29,6 +30,8 @@ export interface LayerTreeRequest {
   baseTree: string;
   /** Where a stand-in work tree for the ignore rules is made and removed again (default: the system's temp dir). */
   scratchDir?: string;
+  /** Trees and commits read before (./known-objects.ts): a commit on a base read before starts no git to read them. */
+  known?: KnownObjects;
 }
 
 export interface LayerTreeResult {
@@ -45,7 +48,7 @@ export async function buildLayerTree(request: LayerTreeRequest, reader?: ObjectR
   await stat(request.view.mergedDir).catch((error: NodeJS.ErrnoException) => {
     throw new DeskError('unavailable', 'layer_not_mounted', `The task's files cannot be read at ${request.view.mergedDir} (${error.code ?? error.message}): its overlay is not mounted there, or the process holding it has ended. Nothing was committed; start the task's namespace again.`, { mergedDir: request.view.mergedDir });
   });
-  const ownReader = reader ?? createObjectReader(request.git, request.repo);
+  const ownReader = reader ?? createObjectReader(request.git, request.repo, request.known);
   const ignore = createIgnoreCheck(request.git, withoutWorkTree(request.repo), request.view.mergedDir, request.scratchDir ?? tmpdir());
   const format = objectFormatOf(request.baseTree);
   const objectsDir = join(request.repo.commonDir ?? request.repo.gitDir, 'objects');

@@ -3,6 +3,7 @@
 // The worktree's index is brought to the commit later, when something is about to use it (./layer-index.ts).
 import type { Identity } from './commit-identity';
 import type { GitRepo, GitRunner } from './git-runner';
+import type { KnownObjects } from './known-objects';
 import { readPlainSync } from './plain-file';
 import { commitLayer, commitLayerAlways } from './layer-commit';
 import { noteIndexBehind } from './layer-index';
@@ -22,6 +23,8 @@ export interface LayeredWorktree {
   filesGit: GitRunner;
   /** The layer's own folder, where the desk notes how far the worktree's index is behind its branch. */
   layerDir: string;
+  /** Trees and commits the desk read before, shared by the repository's worktrees (./known-objects.ts). */
+  known?: KnownObjects;
 }
 
 /**
@@ -47,7 +50,7 @@ export async function commitLayered(git: GitRunner, worktree: LayeredWorktree, m
   const head = readPlainSync(`${repo.gitDir}/HEAD`, 4096);
   const ref = /^ref: (refs\/heads\/\S+)$/.exec(head === 'missing' || head === 'odd' ? '' : head.trim())?.[1];
   if (ref === undefined) throw new Error(`The worktree's HEAD (${repo.gitDir}/HEAD) names no branch: resubmit the task to start again.`);
-  const request = { git, repo, view: worktree.view, baseTree: worktree.baseTree, scratchDir: worktree.scratchDir, ref, message, identity };
+  const request = { git, repo, view: worktree.view, baseTree: worktree.baseTree, scratchDir: worktree.scratchDir, ref, message, identity, ...(worktree.known && { known: worktree.known }) };
   const commit = always ? await commitLayerAlways(request) : await commitLayer(request);
   if (commit !== undefined) await noteIndexBehind(worktree.layerDir, commit);
   return commit;
@@ -55,5 +58,5 @@ export async function commitLayered(git: GitRunner, worktree: LayeredWorktree, m
 
 /** The tree the layer would commit now, for the live diff and the dirty checks. */
 export function layerTreeOf(git: GitRunner, worktree: LayeredWorktree): Promise<string> {
-  return layerTree({ git, repo: worktree.repo, view: worktree.view, baseTree: worktree.baseTree, scratchDir: worktree.scratchDir });
+  return layerTree({ git, repo: worktree.repo, view: worktree.view, baseTree: worktree.baseTree, scratchDir: worktree.scratchDir, ...(worktree.known && { known: worktree.known }) });
 }

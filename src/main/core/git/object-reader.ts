@@ -2,6 +2,8 @@
 // commit, through one process however many there are.
 import { openGitPipe, type GitPipe } from './git-pipe';
 import type { GitRepo, GitRunner } from './git-runner';
+import type { KnownObjects } from './known-objects';
+import { readLooseObject } from './tree-object';
 
 export interface GitObject { sha: string; type: string; body: Buffer }
 
@@ -12,12 +14,28 @@ export interface ObjectReader {
   close(): Promise<void>;
 }
 
-/** Started on the first read: a layer that changed nothing reads nothing. */
-export function createObjectReader(git: GitRunner, repo: GitRepo): ObjectReader {
+const FULL_NAME = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
+/**
+ * Started on the first read: a layer that changed nothing reads nothing. An object asked for by its full name is read
+ * by the desk when it is loose (the desk's own commits are), and with `known`, trees and commits come from there when
+ * it has them and go there once read.
+ */
+export function createObjectReader(git: GitRunner, repo: GitRepo, known?: KnownObjects): ObjectReader {
   let pipe: Promise<GitPipe> | undefined;
   // Questions are written as they come; answers are parsed one after the other, in the same order.
   let answered: Promise<unknown> = Promise.resolve();
+  const objectsDir = `${repo.commonDir ?? repo.gitDir}/objects`;
   const read = async (spec: string): Promise<GitObject | undefined> => {
+    if (!FULL_NAME.test(spec)) return readByGit(spec);
+    const kept = known?.get(spec);
+    if (kept) return kept;
+    const loose = await readLooseObject(objectsDir, spec);
+    const object = loose ? { sha: spec, ...loose } : await readByGit(spec);
+    if (object?.sha === spec && (object.type === 'tree' || object.type === 'commit')) known?.add(object);
+    return object;
+  };
+  const readByGit = async (spec: string): Promise<GitObject | undefined> => {
     if (/[\n\0]/.test(spec)) throw new Error(`cannot read the object ${JSON.stringify(spec)}: its name holds a newline`);
     pipe ??= openGitPipe(git, { gitDir: repo.gitDir, ...(repo.commonDir !== undefined && { commonDir: repo.commonDir }) }, ['cat-file', '--batch']);
     const batch = await pipe;

@@ -1,10 +1,10 @@
 // git's tree objects as bytes: reading one (from cat-file --batch), and writing one or a blob as a loose object without
 // starting git. Names are kept as latin1 strings, one char per byte, so any file name git can hold comes back unchanged.
 import { createHash, randomUUID } from 'node:crypto';
-import { access, mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { access, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { deflate, deflateSync } from 'node:zlib';
+import { deflate, deflateSync, inflateSync } from 'node:zlib';
 
 const deflateAsync = promisify(deflate);
 /** Past this many bytes an object is compressed in the thread pool, not on the desk's thread. */
@@ -80,3 +80,23 @@ export async function writeLooseObject(objectsDir: string, type: 'blob' | 'tree'
   }
   return sha;
 }
+
+/**
+ * A loose object of the repository read by the desk itself (the desk's own commits and trees are loose until git packs
+ * them); undefined when there is no such file or it is not one git would read, for git to answer instead.
+ */
+export async function readLooseObject(objectsDir: string, sha: string): Promise<{ type: string; body: Buffer } | undefined> {
+  const packed = await readFile(join(objectsDir, sha.slice(0, 2), sha.slice(2))).catch(() => undefined);
+  if (packed === undefined) return undefined;
+  let whole: Buffer;
+  try {
+    whole = inflateSync(packed);
+  } catch {
+    return undefined;
+  }
+  const nul = whole.indexOf(0);
+  const header = /^(blob|tree|commit|tag) (\d+)$/.exec(whole.subarray(0, Math.max(nul, 0)).toString('latin1'));
+  if (nul < 0 || !header || Number(header[2]) !== whole.length - nul - 1) return undefined;
+  return { type: header[1] as string, body: whole.subarray(nul + 1) };
+}
+
