@@ -20,6 +20,8 @@ export interface GitPipe {
   end(): void;
   /** Ends git now (after an error elsewhere). */
   kill(): void;
+  /** Lets the desk's process end while git still runs (a git kept for later questions), as an unref'd timer does. */
+  unref(): void;
 }
 
 interface Waiting { want: number | { delimiter: number }; resolve(bytes: Buffer): void; reject(error: Error): void }
@@ -93,6 +95,11 @@ export async function openGitPipe(git: GitRunner, repo: GitRepo, args: readonly 
     kill() {
       child.stdin.destroy();
       child.kill('SIGKILL');
+    },
+    unref() {
+      child.unref();
+      // The pipes are sockets, which hold the event loop of their own (their stream types do not say so).
+      for (const stream of [child.stdin, child.stdout, child.stderr] as unknown as { unref?(): void }[]) stream.unref?.();
     },
   };
 }

@@ -11,6 +11,7 @@ import { leaveOutLocalFiles, localFilesWritten, type LocalFile } from './vendor-
 import { commitLayered, layerAccess, layerTreeOf, type LayeredWorktree } from './layered-commit';
 import { indexBehindSince, syncLayerIndex } from './layer-index';
 import { createKnownObjects } from './known-objects';
+import { createSnapshotIgnoreRules, type SnapshotIgnoreRules } from './snapshot-ignore-rules';
 import { createBaseTrees } from './base-trees';
 import { readIdentity } from './commit-identity';
 import { branchTaken, emptyRepository, gitFailed, unknownBranch } from './git-errors';
@@ -179,6 +180,9 @@ export function createGitService(options: GitServiceOptions): GitService {
   const indexLock = createMutex();
   // The base trees and branch heads of the repository's layers, read once (./known-objects.ts).
   const knownObjects = createKnownObjects();
+  // One kept `git check-ignore` per snapshot in use, for the repository (./snapshot-ignore-rules.ts).
+  let ignoreRules: SnapshotIgnoreRules | undefined;
+  const snapshotRules = (commonDir: string) => (ignoreRules ??= createSnapshotIgnoreRules(git, commonDir));
 
   // Two steps, each made once: what every command needs (the dirs, the empty global config, the
   // repository), then what only work on worktrees needs (the person's identity: two more git processes,
@@ -246,7 +250,10 @@ export function createGitService(options: GitServiceOptions): GitService {
   const layeredAt = async (path: string, worktree: GitRepo): Promise<LayeredWorktree | undefined> => {
     const layer = await options.taskLayers?.open(path);
     if (!layer) return undefined;
-    return { repo: worktree, ...layerAccess(git, layer, path, programs), baseTree: await baseTrees.of(worktree, layer.base), scratchDir: stateDir, known: knownObjects };
+    return {
+      repo: worktree, ...layerAccess(git, layer, path, programs), baseTree: await baseTrees.of(worktree, layer.base), scratchDir: stateDir,
+      known: knownObjects, snapshot: { lower: layer.lower, commit: layer.base, rules: snapshotRules(worktree.commonDir ?? worktree.gitDir) },
+    };
   };
   /** The git for commands that need the worktree's files: a layer's runs inside its namespace. */
   const gitWithFiles = async (path: string, worktree: GitRepo): Promise<GitRunner> => {

@@ -6,9 +6,11 @@
 // `git check-ignore` that reads the index, so a file the index tracks (an agent's `git add -f`) is never left out.
 import { copyFile, lstat, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { openGitPipe, type GitPipe } from './git-pipe';
+import { checkIgnoreArgs, checkIgnorePipe } from './check-ignore-pipe';
+import { openGitPipe } from './git-pipe';
 import type { GitRepo, GitRunner } from './git-runner';
 import { onDisk } from './layer-paths';
+import type { SnapshotIgnoreRules } from './snapshot-ignore-rules';
 
 export interface IgnoreCheck {
   /** `path` is relative to the top, `/`-separated, latin1; `isDir` when it is a directory in the layer. */
@@ -16,11 +18,20 @@ export interface IgnoreCheck {
   close(): Promise<void>;
 }
 
+/** The snapshot below the layer and its rules' keeper, for questions the layer's changes cannot affect. */
+export interface SnapshotRules {
+  lower: string;
+  commit: string;
+  upperDir: string;
+  rules: SnapshotIgnoreRules;
+}
+
 /**
  * Started on the first question. The index may be behind the branch by the desk's own commits (./layer-index.ts), never
- * by a file of an earlier turn the rules ignore: the desk committed such a file only because the index had it.
+ * by a file of an earlier turn the rules ignore: the desk committed such a file only because the index had it. With
+ * `snapshot`, a path none of whose dirs has a `.gitignore` the task changed is asked of the snapshot's kept git.
  */
-export function createIgnoreCheck(git: GitRunner, repo: GitRepo, mergedDir: string, scratchParent: string): IgnoreCheck {
+export function createIgnoreCheck(git: GitRunner, repo: GitRepo, mergedDir: string, scratchParent: string, snapshot?: SnapshotRules): IgnoreCheck {
   // The stand-in work tree, made with the first question and removed by close().
   let made: Promise<string> | undefined;
   let scratch = '';
@@ -47,17 +58,26 @@ export function createIgnoreCheck(git: GitRunner, repo: GitRepo, mergedDir: stri
     return done;
   };
 
-  const byRules = askingGit(() => openGitPipe(git, { ...repo, workTree: scratch }, ['check-ignore', '--stdin', '-z', '--verbose', '--non-matching', '--no-index'], { cwd: scratch }));
-  const byIndex = askingGit(() => openGitPipe(git, { ...repo, workTree: scratch }, ['check-ignore', '--stdin', '-z', '--verbose', '--non-matching'], { cwd: scratch }));
+  const inStandIn = async (path: string, isDir: boolean): Promise<boolean> => {
+    const slash = path.lastIndexOf('/');
+    await prepareDir(slash === -1 ? '' : path.slice(0, slash));
+    if (isDir) await prepareDir(path);
+    return byRules.ask(path);
+  };
+  const byRules = checkIgnorePipe(() => openGitPipe(git, { ...repo, workTree: scratch }, checkIgnoreArgs(false), { cwd: scratch }));
+  const byIndex = checkIgnorePipe(() => openGitPipe(git, { ...repo, workTree: scratch }, checkIgnoreArgs(true), { cwd: scratch }));
+  const rulesAsInSnapshot = snapshot && sameRulesAsSnapshot(snapshot, mergedDir);
 
   return {
     async ignored(path, isDir) {
-      const slash = path.lastIndexOf('/');
-      await prepareDir(slash === -1 ? '' : path.slice(0, slash));
-      if (isDir) await prepareDir(path);
-      if (!await byRules.ask(path)) return false;
+      const bySnapshot = snapshot !== undefined && rulesAsInSnapshot !== undefined && await rulesAsInSnapshot(path, isDir);
+      const ignoredByRules = bySnapshot ? await snapshot.rules.ignored(snapshot, isDir ? `${path}/` : path) : await inStandIn(path, isDir);
+      if (!ignoredByRules) return false;
       // A dir is never an entry of the index: the rules decide.
-      return isDir || byIndex.ask(path);
+      if (isDir) return true;
+      // Asked in the stand-in, which then holds the path's dirs and rules.
+      if (bySnapshot) await inStandIn(path, false);
+      return byIndex.ask(path);
     },
     async close() {
       try {
@@ -70,32 +90,33 @@ export function createIgnoreCheck(git: GitRunner, repo: GitRepo, mergedDir: stri
   };
 }
 
-/** One `git check-ignore --stdin` started on the first question, its answers read in the order asked. */
-function askingGit(open: () => Promise<GitPipe>): { ask(path: string): Promise<boolean>; end(): Promise<void> } {
-  let pipe: Promise<GitPipe> | undefined;
-  let answered: Promise<unknown> = Promise.resolve();
-  const answerOf = async (batch: GitPipe): Promise<boolean> => {
-    // -v -n: `<source>\0<line>\0<pattern>\0<path>\0` for every path; an empty source when nothing matched, a pattern
-    // starting with `!` when the last match re-includes it.
-    const source = await batch.readUntil(0);
-    await batch.readUntil(0);
-    const pattern = await batch.readUntil(0);
-    await batch.readUntil(0);
-    return source.length > 0 && pattern[0] !== 0x21;
+/**
+ * Whether the snapshot's checkout answers for `path` as the merged view would: no dir along it has a `.gitignore` the
+ * task wrote, deleted or hid (an opaque dir: the snapshot has one the view lacks), and a file is no dir in the snapshot
+ * (git there would take it for one). Each dir is looked at once per commit.
+ */
+function sameRulesAsSnapshot(snapshot: SnapshotRules, mergedDir: string): (path: string, isDir: boolean) => Promise<boolean> {
+  const dirs = new Map<string, Promise<boolean>>();
+  const exists = (path: Buffer) => lstat(path).then(() => true, () => false);
+  const dirUnchanged = (dir: string): Promise<boolean> => {
+    let known = dirs.get(dir);
+    if (!known) {
+      const rules = dir === '' ? '.gitignore' : `${dir}/.gitignore`;
+      known = (async () => {
+        const parent = dir.lastIndexOf('/');
+        if (dir !== '' && !await dirUnchanged(parent === -1 ? '' : dir.slice(0, parent))) return false;
+        if (await exists(onDisk(snapshot.upperDir, rules))) return false;
+        return !(await exists(onDisk(snapshot.lower, rules))) || exists(onDisk(mergedDir, rules));
+      })();
+      dirs.set(dir, known);
+    }
+    return known;
   };
-  return {
-    async ask(path) {
-      pipe ??= open();
-      const batch = await pipe;
-      batch.write(Buffer.concat([Buffer.from(path, 'latin1'), Buffer.from([0])]));
-      const answer = answered.then(() => answerOf(batch), () => answerOf(batch));
-      answered = answer;
-      return answer;
-    },
-    async end() {
-      // Every answer has been read: git's exit (1 when nothing asked about is ignored) is not waited for.
-      const batch = await pipe?.catch(() => undefined);
-      batch?.end();
-    },
+  return async (path, isDir) => {
+    const slash = path.lastIndexOf('/');
+    if (!await dirUnchanged(slash === -1 ? '' : path.slice(0, slash))) return false;
+    if (isDir) return true;
+    const below = await lstat(onDisk(snapshot.lower, path)).catch(() => undefined);
+    return below?.isDirectory() !== true;
   };
 }

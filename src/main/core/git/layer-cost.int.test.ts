@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGitRunner } from './git-runner';
 import { git, isolateGitConfig } from './git-test-fixture';
 import { createKnownObjects } from './known-objects';
+import { createSnapshotIgnoreRules } from './snapshot-ignore-rules';
 import { commitLayer } from './layer-commit';
 import { mountLayer, plainTree, type MountedLayer } from './layer-test-fixture';
 import { buildLayerTree, type LayerTreeRequest } from './layer-tree';
@@ -51,8 +52,9 @@ beforeAll(async () => {
     view: { upperDir: layer.upper, mergedDir: layer.merged },
     baseTree: git(repo, 'rev-parse', 'HEAD^{tree}'),
     scratchDir: root,
-    // One for the whole file, as the desk keeps one per repository.
+    // One of each for the whole file, as the desk keeps one per repository.
     known: createKnownObjects(),
+    snapshot: { lower, commit: base, rules: createSnapshotIgnoreRules(createGitRunner(), join(repo, '.git')) },
   };
   // Every git process the desk starts goes through this stand-in on PATH, which writes down its command.
   const shims = join(root, 'shims');
@@ -97,22 +99,24 @@ describe(`a one-file change in a repository of ${FILES.toLocaleString('en')} fil
     const commands = await gitCommandsDuring(async () => {
       sha = await commitLayer({ ...request, ref: 'refs/heads/desk/cost', message: 'one file', identity: { name: 'T', email: 't@example.test' } });
     });
-    // cat-file (the head commit and pkg7's tree: the others were read above), check-ignore (the new file), commit-tree,
-    // update-ref; and the runner's look-up of the repository's config, when its files are too new for the runner to
-    // keep what it read.
+    // cat-file (the head commit and pkg7's tree: the others were read above), check-ignore (the new file: the snapshot's,
+    // kept for later), commit-tree, update-ref; and the runner's look-up of the repository's config, when its files are
+    // too new for the runner to keep what it read.
     expect(commands.filter((command) => command !== 'config').sort()).toEqual(['cat-file', 'check-ignore', 'commit-tree', 'update-ref']);
     expect(commands.length).toBeLessThanOrEqual(6);
     expect(git(repo, 'diff-tree', '-r', '--name-only', base, sha as string).split('\n').sort()).toEqual(['pkg42/sub0/file42.ts', 'pkg7/new-file.ts']);
   });
 
-  it('reads nothing through git for the next commit on that base: its head is the desk\'s own, its base trees known', async () => {
+  it('starts no git but the commit\'s for the next one on that base: its head is the desk\'s own, its trees and rules known', async () => {
     const previous = git(repo, 'rev-parse', 'refs/heads/desk/cost');
     writeFileSync(join(layer.merged, 'pkg42', 'sub0', 'file42.ts'), 'export const value42 = "again";\n');
+    // A new file too: whether it is ignored is asked of the snapshot's git, started by the commit before.
+    writeFileSync(join(layer.merged, 'pkg7', 'another.ts'), 'export const another = 1;\n');
     let sha: string | undefined;
     const commands = await gitCommandsDuring(async () => {
       sha = await commitLayer({ ...request, ref: 'refs/heads/desk/cost', message: 'again', identity: { name: 'T', email: 't@example.test' } });
     });
-    expect(commands.filter((command) => command !== 'config').sort()).toEqual(['check-ignore', 'commit-tree', 'update-ref']);
+    expect(commands.filter((command) => command !== 'config').sort()).toEqual(['commit-tree', 'update-ref']);
     expect(git(repo, 'rev-parse', `${sha as string}^`)).toBe(previous);
     expect(git(repo, 'show', `${sha as string}:pkg42/sub0/file42.ts`)).toBe('export const value42 = "again";');
   });

@@ -8,6 +8,7 @@ import { git, isolateGitConfig, writeFiles } from './git-test-fixture';
 import { commitLayer, commitLayerAlways, layerChanged } from './layer-commit';
 import { mountLayer, plainTree, treeDifference, type MountedLayer } from './layer-test-fixture';
 import { buildLayerTree, layerTree, type LayerTreeRequest } from './layer-tree';
+import { createSnapshotIgnoreRules } from './snapshot-ignore-rules';
 
 let restoreConfig: () => void;
 beforeAll(() => { restoreConfig = isolateGitConfig(); });
@@ -26,6 +27,7 @@ const BASE_FILES: Record<string, string> = {
   'old/keep.txt': 'keep\n',
   'old/gone.txt': 'gone\n',
   'docs/guide.md': 'guide\n',
+  'docs/.gitignore': '*.tmp\n',
   '.claude/settings.local.json': '{"base":true}\n',
   '.claude/agents.md': 'shared\n',
 };
@@ -75,6 +77,8 @@ async function layered(): Promise<Fixture> {
     view: { upperDir: layer.upper, mergedDir: layer.merged },
     baseTree,
     scratchDir: root,
+    // The desk's way: rules the task did not change are asked of the snapshot's kept git.
+    snapshot: { lower, commit: base, rules: createSnapshotIgnoreRules(createGitRunner(), join(repo, '.git')) },
   };
   fixture = { root, repo, base, baseTree, layer, request, ref };
   return fixture;
@@ -190,6 +194,16 @@ describe('the tree of a layer', () => {
     git(f.repo, `--git-dir=${f.request.repo.gitDir}`, 'update-index', '--add', '--cacheinfo', `100644,${blob},forced.log`);
     const tree = await layerTree(f.request);
     expect(git(f.repo, 'diff-tree', '-r', '--name-only', f.baseTree, tree)).toBe('forced.log');
+  });
+
+  it('asks the snapshot only for rules the task left as they were: a dir made anew, a deleted .gitignore, a file where a dir was', async () => {
+    const f = await layered();
+    f.layer.inside('echo kept > docs/kept.tmp && rm -r src/deep && mkdir -p src/deep && echo a > src/deep/a.tmp');
+    await expectLikeGitAdd(f);
+    f.layer.inside('rm -r docs && mkdir docs && echo now > docs/now.tmp');
+    await expectLikeGitAdd(f);
+    f.layer.inside('rm -r node_modules && echo file > node_modules && echo t > lib/t.tmp');
+    await expectLikeGitAdd(f);
   });
 
   it('follows .gitignore files the task wrote or changed, negations and directory patterns included', async () => {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { DeskError } from '../../../shared/desk-error';
 import { createBlobHasher } from './blob-hasher';
 import type { GitRepo, GitRunner } from './git-runner';
-import { createIgnoreCheck } from './ignore-check';
+import { createIgnoreCheck, type SnapshotRules } from './ignore-check';
 import { walkDir, type WalkContext, type WalkedDir } from './layer-walk';
 import type { KnownObjects } from './known-objects';
 import { createObjectReader, type ObjectReader } from './object-reader';
@@ -32,6 +32,8 @@ export interface LayerTreeRequest {
   scratchDir?: string;
   /** Trees and commits read before (./known-objects.ts): a commit on a base read before starts no git to read them. */
   known?: KnownObjects;
+  /** The snapshot below the layer, whose kept git answers for ignore rules the task did not change (./ignore-check.ts). */
+  snapshot?: Omit<SnapshotRules, 'upperDir'>;
 }
 
 export interface LayerTreeResult {
@@ -49,7 +51,7 @@ export async function buildLayerTree(request: LayerTreeRequest, reader?: ObjectR
     throw new DeskError('unavailable', 'layer_not_mounted', `The task's files cannot be read at ${request.view.mergedDir} (${error.code ?? error.message}): its overlay is not mounted there, or the process holding it has ended. Nothing was committed; start the task's namespace again.`, { mergedDir: request.view.mergedDir });
   });
   const ownReader = reader ?? createObjectReader(request.git, request.repo, request.known);
-  const ignore = createIgnoreCheck(request.git, withoutWorkTree(request.repo), request.view.mergedDir, request.scratchDir ?? tmpdir());
+  const ignore = createIgnoreCheck(request.git, withoutWorkTree(request.repo), request.view.mergedDir, request.scratchDir ?? tmpdir(), request.snapshot && { ...request.snapshot, upperDir: request.view.upperDir });
   const format = objectFormatOf(request.baseTree);
   const objectsDir = join(request.repo.commonDir ?? request.repo.gitDir, 'objects');
   const ctx: WalkContext = {

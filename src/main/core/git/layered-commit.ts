@@ -7,7 +7,7 @@ import type { KnownObjects } from './known-objects';
 import { readPlainSync } from './plain-file';
 import { commitLayer, commitLayerAlways } from './layer-commit';
 import { noteIndexBehind } from './layer-index';
-import { layerTree, type LayerView } from './layer-tree';
+import { layerTree, type LayerTreeRequest, type LayerView } from './layer-tree';
 import { namespacedGit } from './namespaced-git';
 import type { MountedTaskLayer } from '../sandbox/task-layers';
 
@@ -25,6 +25,8 @@ export interface LayeredWorktree {
   layerDir: string;
   /** Trees and commits the desk read before, shared by the repository's worktrees (./known-objects.ts). */
   known?: KnownObjects;
+  /** The snapshot's ignore rules as a kept git answers them (./snapshot-ignore-rules.ts). */
+  snapshot?: LayerTreeRequest['snapshot'];
 }
 
 /**
@@ -50,7 +52,7 @@ export async function commitLayered(git: GitRunner, worktree: LayeredWorktree, m
   const head = readPlainSync(`${repo.gitDir}/HEAD`, 4096);
   const ref = /^ref: (refs\/heads\/\S+)$/.exec(head === 'missing' || head === 'odd' ? '' : head.trim())?.[1];
   if (ref === undefined) throw new Error(`The worktree's HEAD (${repo.gitDir}/HEAD) names no branch: resubmit the task to start again.`);
-  const request = { git, repo, view: worktree.view, baseTree: worktree.baseTree, scratchDir: worktree.scratchDir, ref, message, identity, ...(worktree.known && { known: worktree.known }) };
+  const request = { ...treeRequest(git, worktree), ref, message, identity };
   const commit = always ? await commitLayerAlways(request) : await commitLayer(request);
   if (commit !== undefined) await noteIndexBehind(worktree.layerDir, commit);
   return commit;
@@ -58,5 +60,10 @@ export async function commitLayered(git: GitRunner, worktree: LayeredWorktree, m
 
 /** The tree the layer would commit now, for the live diff and the dirty checks. */
 export function layerTreeOf(git: GitRunner, worktree: LayeredWorktree): Promise<string> {
-  return layerTree({ git, repo: worktree.repo, view: worktree.view, baseTree: worktree.baseTree, scratchDir: worktree.scratchDir, ...(worktree.known && { known: worktree.known }) });
+  return layerTree(treeRequest(git, worktree));
+}
+
+function treeRequest(git: GitRunner, worktree: LayeredWorktree): LayerTreeRequest {
+  const { repo, view, baseTree, scratchDir, known, snapshot } = worktree;
+  return { git, repo, view, baseTree, scratchDir, ...(known && { known }), ...(snapshot && { snapshot }) };
 }
