@@ -259,7 +259,10 @@ export async function createCore(config: CoreConfig): Promise<Core> {
       return { ...(promptsPerHour !== undefined && { promptsPerHour }), ...(concurrentTasks !== undefined && { concurrentTasks }) };
     },
     record,
-    run: timedRun(mcp.wrapRun(watchedRun(diskFullRun(runTask, { dataDir: config.dataDir, repoGitDirOf: (task) => (repos.find(task.repo ?? '') ?? repos.default).repository.commonDir }), { quiet, notes: agentNotes })), runTimings),
+    run: timedRun(mcp.wrapRun(watchedRun(diskFullRun(runTask, {
+      dataDir: config.dataDir, repoGitDirOf: (task) => (repos.find(task.repo ?? '') ?? repos.default).repository.commonDir,
+      ...(layers && { writesOf: (worktree: string) => layers.taskLayers.upperOf(worktree), layersDir: layers.taskLayers.dir }),
+    }), { quiet, notes: agentNotes })), runTimings),
     quiet,
     sandbox,
     runners,

@@ -61,6 +61,8 @@ export interface TaskLayers {
   reachOf(target: string): ((path: string) => string) | undefined;
   /** Whether the worktree at `target` is a layer (read from disk: true after a restart too). */
   has(target: string): Promise<boolean>;
+  /** Where the task's writes in the worktree at `target` land when it is a layer (its upper dir); undefined otherwise. */
+  upperOf(target: string): Promise<string | undefined>;
   /** Unmounts the layer at `target` and removes it: its worktree is retired. */
   remove(target: string): Promise<void>;
   /** Every layer's folder, read for the start-up sweep (the refusal's probe and other dot names left out). */
@@ -196,6 +198,7 @@ export function createTaskLayers(deps: {
       return layer?.namespace.alive() ? layer.deskPath : undefined;
     },
     has: async (target) => (await readLayerFile(target)) !== undefined,
+    upperOf: async (target) => ((await readLayerFile(target)) === undefined ? undefined : join(rootOf(target), 'upper')),
     async remove(target) {
       const file = await readLayerFile(target);
       await unmount(target);
