@@ -60,7 +60,8 @@ import { answeredProbe } from './host/remembered-probe';
 import { createTaskSandbox } from './sandbox/task-sandbox';
 import { createTaskLayers, taskLayersDir } from './sandbox/task-layers';
 import { createGitRunner } from './git/git-runner';
-import { createSnapshotStore } from './workspace/snapshot-store';
+import { createSnapshotStore, type SnapshotStore } from './workspace/snapshot-store';
+import { sweepTaskLayers } from './sandbox/layer-sweep';
 import { runPrepareCommand } from './workspace/run-prepare';
 import type { RepoOpener } from './repos/repo-set';
 import type { LayerMode } from './workspace/layer-choice';
@@ -174,6 +175,12 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   });
 
   const repos = await createRepoSet({ opener, first, store: guard(createDeskReposRepo(db, repoRoot), "the desk's list of repositories"), log }, moreRepos);
+  // Layers a crash (or a worktree removed while the desk was down) left behind go, in the background: nothing waits for it.
+  const layerSweep = layers && sweepTaskLayers({
+    layers: layers.taskLayers, repos: () => repos.list(), log,
+    release: (taskId) => layers.snapshotStore.release(taskId),
+    sweepSnapshots: () => layers.snapshotStore.sweep(),
+  }).catch((error: unknown) => log(`Task layers: the start-up sweep stopped (${error instanceof Error ? error.message : String(error)}); what it left is looked at again next start.`));
   const governance = createGovernanceService({
     ...(layers && { reachOf: (worktree: string) => layers.taskLayers.reachOf(worktree) }),
     repo: guard(createGovernanceRepo(db, repoRoot), 'the governance audit log'), policyStore, now,
@@ -252,7 +259,10 @@ export async function createCore(config: CoreConfig): Promise<Core> {
       return { ...(promptsPerHour !== undefined && { promptsPerHour }), ...(concurrentTasks !== undefined && { concurrentTasks }) };
     },
     record,
-    run: timedRun(mcp.wrapRun(watchedRun(diskFullRun(runTask, { dataDir: config.dataDir, repoGitDirOf: (task) => (repos.find(task.repo ?? '') ?? repos.default).repository.commonDir }), { quiet, notes: agentNotes })), runTimings),
+    run: timedRun(mcp.wrapRun(watchedRun(diskFullRun(runTask, {
+      dataDir: config.dataDir, repoGitDirOf: (task) => (repos.find(task.repo ?? '') ?? repos.default).repository.commonDir,
+      ...(layers && { writesOf: (worktree: string) => layers.taskLayers.upperOf(worktree), layersDir: layers.taskLayers.dir }),
+    }), { quiet, notes: agentNotes })), runTimings),
     quiet,
     sandbox,
     runners,
@@ -373,6 +383,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
       await poller?.stop();
       await tasks.shutdown();
       sandbox.close();
+      await layerSweep;
       layers?.taskLayers.close();
       await logins.disposeAll();
       await installs.disposeAll();
@@ -406,7 +417,7 @@ function clusterHosts(runnersConfig: RunnersConfig): string[] {
  * and said in the log when they cannot: each task then gets a checkout, as before. A layer's removal (its task's worktree
  * retired) ends the task's lease on its snapshot, and snapshots nothing uses any more go, but each repository's newest.
  */
-function openLayers(dataDir: string, mode: LayerMode, log: (line: string) => void): NonNullable<RepoOpener['layers']> {
+function openLayers(dataDir: string, mode: LayerMode, log: (line: string) => void): NonNullable<RepoOpener['layers']> & { snapshotStore: SnapshotStore } {
   const snapshotStore = createSnapshotStore({ dir: join(dataDir, 'snapshots'), git: createGitRunner({ hooksDir: join(dataDir, 'no-hooks') }), runPrepare: runPrepareCommand });
   const taskLayers = createTaskLayers({
     dataDir, tools: findNamespaceTools(process.env.PATH ?? ''),

@@ -25,6 +25,8 @@ import { isAncestorCommit, resolveCommit } from './refs';
 import { mergeIntoBase, type MergeResult } from './merge-into-base';
 import { checkoutOf, openRepository, type Repository } from './repository';
 import { retireTask } from './retire-task';
+import { layerUse, type LayerUse } from './layer-use';
+import { readLayerUse } from './read-layer-use';
 import { liveDiff } from './live-diff';
 import { changedFiles, taskDiff, type ChangedFile } from './task-diff';
 import { createDiffSummaries } from './diff-summaries';
@@ -62,6 +64,11 @@ export interface LayerBase {
   tree: string;
   /** Gives a worktree's git dir the snapshot's index (hard links: git replaces the file when it writes it). */
   linkIndexInto(gitDir: string): Promise<void>;
+  /**
+   * Holds the task's lease on the snapshot again: retiring the task's earlier worktree (or the start-up sweep removing
+   * its earlier layer) drops every lease the task held, the one taken for this worktree too.
+   */
+  lease(): Promise<void>;
 }
 
 export interface PreparedWorktree {
@@ -111,6 +118,13 @@ export interface GitService {
    * there was nothing.
    */
   retire(taskId: string): Promise<{ archiveRef?: string }>;
+  /**
+   * Whether the task layer shown at `target` (made for `taskId`, read from its layer.json) is still that task's
+   * worktree here (./layer-use.ts), decided under the repository's lock with `then` run before it is let go: no
+   * worktree of the task is made or retired between the facts read and what `then` does. Throws when a fact cannot
+   * be read.
+   */
+  judgeLayer(layer: { taskId: string; target: string }, then: (use: LayerUse) => Promise<void>): Promise<LayerUse>;
   /** true when `ancestor` is an ancestor of `descendant` (commits or refs). */
   isAncestor(ancestor: string, descendant: string): Promise<boolean>;
   /** The branch this desk gives `taskId`: `desk/<desk id>/<slug>-<hash8>`. */
@@ -332,6 +346,7 @@ export function createGitService(options: GitServiceOptions): GitService {
       if (byFiles && layerBase && layers) {
         try {
           // No checkout: the snapshot is the worktree's files, its index the worktree's; the task writes to its layer.
+          await layerBase.lease();
           await layerBase.linkIndexInto(byFiles.repo.gitDir);
           await layers.create({ taskId, base: baseCommit, lower: layerBase.tree, target: path, seed: { '.git': await readFile(join(path, '.git'), 'utf8') } });
           return { path, branch, baseCommit, layered: true };
@@ -394,6 +409,15 @@ export function createGitService(options: GitServiceOptions): GitService {
     },
 
     retire,
+
+    async judgeLayer(layer, then) {
+      const { repository } = await prepared();
+      return repoLock.run(async () => {
+        const use = layerUse(layer.target, await readLayerUse(records, repository.commonDir, layer));
+        await then(use);
+        return use;
+      });
+    },
 
     async isAncestor(ancestor, descendant) {
       return isAncestorCommit(git, await checkout(), ancestor, descendant);

@@ -3,16 +3,17 @@
 // mounted at the task's worktree path in a namespace of the desk's own (./state-namespace.ts), which every process of
 // the task enters; the desk itself reaches the same view through the holder, at `/proc/<pid>/root/<worktree>`.
 // The holder is started when the layer is first needed after a start of the desk and ends with the desk, so a crash
-// leaves no mount behind; the upper dir stays on disk until the task's worktree is retired.
-import { createHash } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+// leaves no mount behind; the upper dir stays on disk until the task's worktree is retired (or, should a crash leave it
+// behind, until the start-up sweep finds no worktree uses it: ./layer-sweep.ts).
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import { isWithin } from './sandbox-layout';
 import { removeLayerTree } from './state-layers';
 import { openStateNamespace, type NamespaceTools, type StateNamespace } from './state-namespace';
 
 /** What is kept of a layer on disk, so that a later start of the desk can mount it again. */
-interface LayerFile {
+export interface LayerFile {
   /** The task that made it (an attempt's worktree is kept by its task later): it holds the lease on the snapshot. */
   taskId: string;
   /** The commit the snapshot is a checkout of. */
@@ -37,6 +38,17 @@ export interface MountedTaskLayer {
   deskPath(path: string): string;
 }
 
+/** A folder of the data dir's layers, as the start-up sweep finds it. */
+export interface ListedLayer {
+  /** Its folder's name in `dir`. */
+  name: string;
+  /** A layer whose removal was decided (`.removing-…`): a crash stopped it part way. */
+  removing: boolean;
+  /** Its layer.json; undefined with `problem` when it could not be read. */
+  file?: LayerFile;
+  problem?: string;
+}
+
 export interface TaskLayers {
   /** undefined where layers can be mounted, else why not (found once, by mounting a small overlay). */
   refusal(): Promise<string | undefined>;
@@ -51,8 +63,16 @@ export interface TaskLayers {
   reachOf(target: string): ((path: string) => string) | undefined;
   /** Whether the worktree at `target` is a layer (read from disk: true after a restart too). */
   has(target: string): Promise<boolean>;
+  /** Where the task's writes in the worktree at `target` land when it is a layer (its upper dir); undefined otherwise. */
+  upperOf(target: string): Promise<string | undefined>;
   /** Unmounts the layer at `target` and removes it: its worktree is retired. */
   remove(target: string): Promise<void>;
+  /** Every layer's folder, read for the start-up sweep (the refusal's probe and other dot names left out). */
+  list(): Promise<ListedLayer[]>;
+  /** Moves the layer in folder `name` out of use (unmounted, renamed `.removing-…`); `clearRemoved` deletes it. */
+  discard(name: string): Promise<void>;
+  /** Deletes what `discard`, `remove` or a crash left renamed `.removing-…`. */
+  clearRemoved(): Promise<void>;
   /** The data dir's folder of layers, for its disk use. */
   readonly dir: string;
   /** Ends every holder: the desk is quitting. */
@@ -60,6 +80,19 @@ export interface TaskLayers {
 }
 
 const LAYER_FILE = 'layer.json';
+/** A layer's folder: a hash of its worktree path (see rootOf). */
+const LAYER_NAME = /^[0-9a-f]{16}$/;
+/** A layer's folder whose removal was decided. */
+const REMOVING = '.removing-';
+
+/** A layer.json as written by `create`; throws, saying what is wrong, for anything else. */
+function parseLayerFile(text: string): LayerFile {
+  const { taskId, base, lower, target } = JSON.parse(text) as Partial<LayerFile>;
+  for (const [key, value] of Object.entries({ taskId, base, lower, target })) {
+    if (typeof value !== 'string' || value === '') throw new Error(`its "${key}" is missing`);
+  }
+  return { taskId, base, lower, target } as LayerFile;
+}
 
 export function taskLayersDir(dataDir: string): string {
   return join(dataDir, 'task-layers');
@@ -102,6 +135,15 @@ export function createTaskLayers(deps: {
     };
     byTarget.set(layer.target, layerOf);
     return layerOf;
+  };
+
+  /** Renames a layer's folder out of the way first, so a crash part way through its deletion leaves no half layer. */
+  const setAside = async (root: string): Promise<string | undefined> => {
+    const removing = join(dir, `${REMOVING}${basename(root)}-${randomUUID()}`);
+    return rename(root, removing).then(() => removing, (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw error;
+    });
   };
 
   const unmount = async (target: string) => {
@@ -158,11 +200,39 @@ export function createTaskLayers(deps: {
       return layer?.namespace.alive() ? layer.deskPath : undefined;
     },
     has: async (target) => (await readLayerFile(target)) !== undefined,
+    upperOf: async (target) => ((await readLayerFile(target)) === undefined ? undefined : join(rootOf(target), 'upper')),
     async remove(target) {
       const file = await readLayerFile(target);
       await unmount(target);
-      await removeLayerTree(rootOf(target));
+      const removing = await setAside(rootOf(target));
       if (file) await deps.onRemoved?.(file.taskId);
+      if (removing !== undefined) await removeLayerTree(removing);
+    },
+    async list() {
+      const names = await readdir(dir).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return [];
+        throw error;
+      });
+      return Promise.all(names.filter((name) => LAYER_NAME.test(name) || name.startsWith(REMOVING)).map(async (name): Promise<ListedLayer> => {
+        const removing = name.startsWith(REMOVING);
+        try {
+          const file = parseLayerFile(await readFile(join(dir, name, LAYER_FILE), 'utf8'));
+          if (!removing && rootOf(file.target) !== join(dir, name)) return { name, removing, problem: `its ${LAYER_FILE} names a worktree (${file.target}) whose layer is another folder` };
+          return { name, removing, file };
+        } catch (error) {
+          return { name, removing, problem: (error as NodeJS.ErrnoException).code === 'ENOENT' ? `it has no ${LAYER_FILE}` : `its ${LAYER_FILE} cannot be read (${error instanceof Error ? error.message : String(error)})` };
+        }
+      }));
+    },
+    async discard(name) {
+      if (!LAYER_NAME.test(name)) throw new Error(`${name} is not a layer's folder`);
+      const layer = [...byTarget.values()].find((mountedLayer) => rootOf(mountedLayer.target) === join(dir, name));
+      if (layer) await unmount(layer.target);
+      await setAside(join(dir, name));
+    },
+    async clearRemoved() {
+      const names = await readdir(dir).catch(() => []);
+      for (const name of names.filter((entry) => entry.startsWith(REMOVING))) await removeLayerTree(join(dir, name));
     },
     close() {
       for (const pending of mounted.values()) void pending.then((layer) => layer.namespace.close(), () => undefined);

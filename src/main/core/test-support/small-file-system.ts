@@ -1,13 +1,14 @@
 // Test support: a small real file system (tmpfs) to fill, for the disk-full tests. Mounting needs root: elsewhere
 // the tests skip with the reason, except in CI (DESK_REQUIRE_SANDBOX=1), where they must run.
 import { execFileSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-/** Mounts a tmpfs of `sizeMb` at a new directory, or says why it cannot. */
-export function mountSmallFileSystem(sizeMb = 8): { dir: string; skip: false } | { dir?: undefined; skip: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'desk-small-fs-'));
+/** Mounts a tmpfs of `sizeMb` at a new directory (or at `at`, made here, e.g. a data dir's folder), or says why it cannot. */
+export function mountSmallFileSystem(sizeMb = 8, at?: string): { dir: string; skip: false } | { dir?: undefined; skip: string } {
+  const dir = at ?? mkdtempSync(join(tmpdir(), 'desk-small-fs-'));
+  if (at !== undefined) mkdirSync(at, { recursive: true });
   try {
     execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${sizeMb}m`, 'tmpfs', dir], { stdio: 'pipe' });
     return { dir, skip: false };

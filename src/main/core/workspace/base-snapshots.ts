@@ -47,14 +47,13 @@ export function createBaseSnapshots(deps: BaseSnapshotsDeps): BaseSnapshots {
       // A branch git must be asked about (a ref store of another kind): the task gets a checkout, as before.
       if (base?.kind !== 'found') return undefined;
       try {
-        const snapshot = await deps.store.snapshot({
-          commonDir: deps.commonDir, checkout: deps.checkout, commit: base.commit, config,
-          onProgress: (line) => log(`Snapshot of ${baseBranch} (${base.commit.slice(0, 12)}): ${line}`),
-        }, taskId);
+        const request = { commonDir: deps.commonDir, checkout: deps.checkout, commit: base.commit, config };
+        const snapshot = await deps.store.snapshot({ ...request, onProgress: (line) => log(`Snapshot of ${baseBranch} (${base.commit.slice(0, 12)}): ${line}`) }, taskId);
         return {
           commit: snapshot.commit,
           tree: snapshot.tree,
           linkIndexInto: (gitDir) => linkSnapshotIndex(snapshot, gitDir),
+          lease: async () => { await deps.store.snapshot(request, taskId); },
         };
       } catch (error) {
         // The repository's own preparation failed: a checkout would give the agent an unprepared tree; the task says why.
