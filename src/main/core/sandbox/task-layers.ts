@@ -3,10 +3,12 @@
 // mounted at the task's worktree path in a namespace of the desk's own (./state-namespace.ts), which every process of
 // the task enters; the desk itself reaches the same view through the holder, at `/proc/<pid>/root/<worktree>`.
 // The holder is started when the layer is first needed after a start of the desk and ends with the desk, so a crash
-// leaves no mount behind; the upper dir stays on disk until the task's worktree is retired.
+// leaves no mount behind; the upper dir stays on disk until the task's worktree is retired. A layer may be lent to
+// another mount (a local Docker daemon's volume, ../runners/docker/layer-volume.ts): one overlay on an upper dir at a time.
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { deskError } from '../../../shared/desk-error';
 import { isWithin } from './sandbox-layout';
 import { removeLayerTree } from './state-layers';
 import { openStateNamespace, type NamespaceTools, type StateNamespace } from './state-namespace';
@@ -35,6 +37,19 @@ export interface MountedTaskLayer {
   deskPath(path: string): string;
 }
 
+/** A layer lent to a mount of another's (a Docker volume): the holder's mount is gone until it is given back. */
+export interface LentLayer {
+  readonly upperDir: string;
+  readonly lower: string;
+  readonly base: string;
+  /** The borrower's own work dir, beside the holder's on the upper dir's file system (an overlay needs one there). */
+  readonly workDir: string;
+  /** How the desk reaches a path of the worktree through the borrower's mount; undefined while none can. */
+  reachThrough(reach: ((path: string) => string) | undefined): void;
+  /** The borrower's mount is gone: the layer is mounted by its holder again when next needed. */
+  giveBack(): void;
+}
+
 export interface TaskLayers {
   /** undefined where layers can be mounted, else why not (found once, by mounting a small overlay). */
   refusal(): Promise<string | undefined>;
@@ -45,8 +60,13 @@ export interface TaskLayers {
   create(request: LayerFile & { seed: Readonly<Record<string, string>> }): Promise<void>;
   /** The layer shown at worktree `target`, mounted (its holder started when none runs); undefined when that worktree is no layer. */
   open(target: string): Promise<MountedTaskLayer | undefined>;
-  /** How the desk reaches the worktree at `target` when it is a layer mounted now; undefined otherwise. */
+  /** How the desk reaches the worktree at `target` when it is a layer mounted now (or lent, through the borrower); undefined otherwise. */
   reachOf(target: string): ((path: string) => string) | undefined;
+  /**
+   * Unmounts the layer at `target` (its holder ends) for another mount of it; undefined when that worktree is no layer.
+   * While lent, `open` gives the layer as the borrower's mount shows it, or refuses (`layer_lent`) while none does.
+   */
+  lend(target: string): Promise<LentLayer | undefined>;
   /** Whether the worktree at `target` is a layer (read from disk: true after a restart too). */
   has(target: string): Promise<boolean>;
   /** Unmounts the layer at `target` and removes it: its worktree is retired. */
@@ -58,6 +78,10 @@ export interface TaskLayers {
 }
 
 const LAYER_FILE = 'layer.json';
+/** The work dir of a borrower's mount, beside the holder's `work`. */
+const LENT_WORK = 'lent-work';
+/** How long an ended holder's mount may take to go (the holder is killed: a few ms). */
+const HOLDER_END_LIMIT_MS = 3000;
 
 export function taskLayersDir(dataDir: string): string {
   return join(dataDir, 'task-layers');
@@ -74,6 +98,8 @@ export function createTaskLayers(deps: {
   const mounted = new Map<string, Promise<MountedTaskLayer>>();
   // The mounted ones by worktree path, for the policy's synchronous look-ups.
   const byTarget = new Map<string, MountedTaskLayer>();
+  // Lent layers by worktree path, with how the borrower's mount is reached now.
+  const lent = new Map<string, { layer: LayerFile & { upperDir: string }; reach?: (path: string) => string }>();
   let refusal: Promise<string | undefined> | undefined;
 
   const readLayerFile = async (target: string): Promise<LayerFile | undefined> => {
@@ -108,6 +134,30 @@ export function createTaskLayers(deps: {
     const layer = await pending?.catch(() => undefined);
     layer?.namespace.close();
     if (layer && byTarget.get(layer.target) === layer) byTarget.delete(layer.target);
+    return layer;
+  };
+
+  /** The lent layer as the borrower's mount shows it: read and written through it; nothing enters it from here. */
+  const borrowed = (target: string): MountedTaskLayer => {
+    const entry = lent.get(target);
+    const reach = entry?.reach;
+    if (!entry || !reach) {
+      throw deskError('conflict', 'layer_lent', `The task's files at ${target} are mounted for its Docker containers and cannot be read until one runs; try again once its run has started, or when its turn ends.`);
+    }
+    const { layer } = entry;
+    return {
+      upperDir: layer.upperDir, base: layer.base, lower: layer.lower, target,
+      namespace: {
+        pid: 0,
+        alive: () => lent.get(target) === entry,
+        enter: () => { throw deskError('conflict', 'layer_lent', `The task's files at ${target} are in its Docker containers until its turn ends.`); },
+        close: () => undefined,
+      },
+      deskPath: (path) => {
+        if (!isWithin(path, target)) throw new Error(`${path} is not in the task's worktree ${target}`);
+        return reach(path);
+      },
+    };
   };
 
   return {
@@ -131,6 +181,7 @@ export function createTaskLayers(deps: {
       return refusal;
     },
     async create({ taskId, base, lower, target, seed }) {
+      lent.delete(target);
       await unmount(target);
       const root = rootOf(target);
       await removeLayerTree(root);
@@ -141,6 +192,7 @@ export function createTaskLayers(deps: {
       await writeFile(join(root, LAYER_FILE), JSON.stringify({ taskId, base, lower, target } satisfies LayerFile));
     },
     async open(target) {
+      if (lent.has(target)) return borrowed(target);
       const current = mounted.get(target);
       const layer = current ? await current.catch(() => undefined) : undefined;
       if (layer?.namespace.alive()) return layer;
@@ -152,12 +204,37 @@ export function createTaskLayers(deps: {
       return pending;
     },
     reachOf(target) {
+      if (lent.has(target)) return lent.get(target)?.reach;
       const layer = byTarget.get(target);
       return layer?.namespace.alive() ? layer.deskPath : undefined;
+    },
+    async lend(target) {
+      if (lent.has(target)) throw new Error(`The layer at ${target} is lent already`);
+      const file = await readLayerFile(target);
+      if (!file) return undefined;
+      const holder = await unmount(target);
+      // The mount goes with the holder's namespace: the borrower mounts once it has.
+      for (const started = Date.now(); holder?.namespace.alive() && Date.now() - started < HOLDER_END_LIMIT_MS;) await new Promise((resolve) => { setTimeout(resolve, 10); });
+      const root = rootOf(target);
+      const upperDir = join(root, 'upper');
+      const workDir = join(root, LENT_WORK);
+      await Promise.all([mkdir(upperDir, { recursive: true, mode: 0o700 }), mkdir(workDir, { recursive: true, mode: 0o700 })]);
+      const entry: { layer: LayerFile & { upperDir: string }; reach?: (path: string) => string } = { layer: { ...file, upperDir } };
+      lent.set(target, entry);
+      return {
+        upperDir, lower: file.lower, base: file.base, workDir,
+        reachThrough: (reach) => {
+          if (lent.get(target) !== entry) return;
+          if (reach) entry.reach = reach;
+          else delete entry.reach;
+        },
+        giveBack: () => { if (lent.get(target) === entry) lent.delete(target); },
+      };
     },
     has: async (target) => (await readLayerFile(target)) !== undefined,
     async remove(target) {
       const file = await readLayerFile(target);
+      lent.delete(target);
       await unmount(target);
       await removeLayerTree(rootOf(target));
       if (file) await deps.onRemoved?.(file.taskId);
@@ -166,6 +243,7 @@ export function createTaskLayers(deps: {
       for (const pending of mounted.values()) void pending.then((layer) => layer.namespace.close(), () => undefined);
       mounted.clear();
       byTarget.clear();
+      lent.clear();
     },
   };
 }

@@ -1,0 +1,99 @@
+// A docker task whose worktree is a copy-on-write layer over a snapshot of its base (docs/runners.md, "Layered
+// worktrees on docker"), against the daemon docker-daemon.ts starts: the daemon mounts the layer as a named volume,
+// the container sees the snapshot's files and the agent's git works on them, the desk reads and writes them through
+// the daemon's mount, and the turn's commit is exactly the task's change; the worktree's folder holds only `.git`,
+// the task adds only what it wrote to the disk, and the person's repository is untouched.
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import Docker from 'dockerode';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { loadDeskId } from '../../src/main/core/git/desk-id';
+import { git } from '../../src/main/core/git/git-test-fixture';
+import { DESK_LABEL } from '../../src/main/core/runners/docker/container-spec';
+import { containerRunsRoot } from '../../src/main/core/runners/docker/container-task-git';
+import { taskLayersDir } from '../../src/main/core/sandbox/task-layers';
+import { desksPerTest, policyAllowing, taskEvents, type Desk } from '../../src/main/core/test-support/desk-harness';
+import { dockerRunnersFor } from './docker-test-config';
+
+const host = inject('dockerHost');
+const image = inject('dockerImage');
+const skipReason = inject('dockerSkip');
+
+/** A file much larger than what the task writes: the layer must not copy it. */
+const BIG = 'x'.repeat(1024 * 1024);
+const FILES = {
+  'README.md': '# Fixture\n',
+  'src/keep.ts': 'export const keep = 1;\n',
+  'src/old.ts': 'export const old = 1;\n',
+  'big.txt': BIG,
+  '.gitignore': '*.log\n',
+};
+
+const openDesk = desksPerTest();
+let docker: Docker;
+
+/** Bytes of the files below `dir` (what it costs on disk, near enough). */
+function bytesBelow(dir: string): number {
+  let total = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) total += statSync(join(entry.parentPath, entry.name)).size;
+  }
+  return total;
+}
+
+async function logOf(d: Desk, id: string): Promise<string> {
+  return (await taskEvents(d, id)).map((event) => JSON.stringify(event)).join('\n');
+}
+
+async function leftOnDocker(d: Desk): Promise<{ containers: number; volumes: number }> {
+  const label = `${DESK_LABEL}=${await loadDeskId(d.dataDir)}`;
+  const containers = await docker.listContainers({ all: true, filters: { label: [label] } });
+  const { Volumes } = await docker.listVolumes({ filters: { label: [label] } });
+  return { containers: containers.length, volumes: (Volumes ?? []).length };
+}
+
+if (!host) describe.skip(`layered worktrees on the docker runner (skipped: ${skipReason})`, () => { it('needs Docker', () => {}); });
+else describe('a docker task whose worktree is a layer over a snapshot of the base', () => {
+  beforeAll(() => { docker = new Docker({ socketPath: new URL(host).pathname }); });
+
+  it("commits exactly its change, its container saw the snapshot's files with git working on them, and it costs what it wrote", async () => {
+    const d = await openDesk({ files: FILES, layers: 'always', runners: dockerRunnersFor(host, image), policy: policyAllowing('execute', 'edit', 'delete') });
+    const personHead = git(d.repo, 'rev-parse', 'HEAD');
+    const script = [
+      'read README.md',
+      'write src/new.ts export const created = 1;',
+      'write src/keep.ts export const keep = 2;',
+      'delete src/old.ts',
+      // The test image has a shell and git, nothing more: its builtins read the files.
+      'run read -r first < README.md && echo "$first" > seen.txt && git status --porcelain > status.txt && git hash-object big.txt > big-hash.txt',
+    ].join('\n');
+    expect((await d.api('POST', '/', { id: 'layered', prompt: script, runner: 'docker' })).status).toBe(202);
+    expect(await d.waitForStatus('layered', ['completed', 'error'], 120_000)).toBe('completed');
+    const task = (await d.api('GET', '/tasks/layered')).json as { commit: string; worktreePath: string };
+    const log = await logOf(d, 'layered');
+    expect(log).toContain('copy-on-write layer over the snapshot of main');
+    expect(log).toContain('its copy-on-write layer, mounted by the daemon');
+    // The desk read the snapshot's file for the agent through the daemon's mount.
+    expect(log).toContain('# Fixture');
+    expect(log).not.toContain('Refused');
+
+    const tree = git(d.repo, 'ls-tree', '-r', '--name-only', task.commit).split('\n').sort();
+    expect(tree).toEqual(['.gitignore', 'README.md', 'big-hash.txt', 'big.txt', 'seen.txt', 'src/keep.ts', 'src/new.ts', 'status.txt']);
+    expect(git(d.repo, 'show', `${task.commit}:src/keep.ts`)).toBe('export const keep = 2;');
+    expect(git(d.repo, 'show', `${task.commit}:src/new.ts`)).toBe('export const created = 1;');
+    expect(git(d.repo, 'show', `${task.commit}:seen.txt`)).toBe('# Fixture');
+    expect(git(d.repo, 'show', `${task.commit}:big-hash.txt`)).toBe(git(d.repo, 'rev-parse', `${personHead}:big.txt`));
+    // The agent's git in its container saw the layered view as a checkout: only the task's own changes.
+    expect(git(d.repo, 'show', `${task.commit}:status.txt`).split('\n').sort()).toEqual([' D src/old.ts', ' M src/keep.ts', '?? seen.txt', '?? src/new.ts', '?? status.txt']);
+    expect(git(d.repo, 'diff', '--name-status', `${personHead}`, task.commit).split('\n').sort()).toEqual(['A\tbig-hash.txt', 'A\tseen.txt', 'A\tsrc/new.ts', 'A\tstatus.txt', 'D\tsrc/old.ts', 'M\tsrc/keep.ts']);
+
+    // On disk: the worktree's folder holds the link alone; the task's layer, what it wrote, not the 1 MB file.
+    expect(readdirSync(task.worktreePath)).toEqual(['.git']);
+    expect(bytesBelow(taskLayersDir(d.dataDir))).toBeLessThan(64 * 1024);
+    // Nothing of the run is left on the daemon or in the data dir; the person's checkout and branch are as they were.
+    expect(await leftOnDocker(d)).toEqual({ containers: 0, volumes: 0 });
+    expect(readdirSync(containerRunsRoot(d.dataDir))).toEqual([]);
+    expect(git(d.repo, 'status', '--porcelain')).toBe('');
+    expect(git(d.repo, 'rev-parse', 'HEAD')).toBe(personHead);
+  });
+});
