@@ -11,8 +11,9 @@ import { loadDeskId } from '../../src/main/core/git/desk-id';
 import { git } from '../../src/main/core/git/git-test-fixture';
 import { DESK_LABEL } from '../../src/main/core/runners/docker/container-spec';
 import { containerRunsRoot } from '../../src/main/core/runners/docker/container-task-git';
+import { layerVolumeOptions } from '../../src/main/core/runners/docker/layer-volume-spec';
 import { taskLayersDir } from '../../src/main/core/sandbox/task-layers';
-import { desksPerTest, policyAllowing, taskEvents, type Desk } from '../../src/main/core/test-support/desk-harness';
+import { desksPerTest, policyAllowing, startDesk, taskEvents, type Desk } from '../../src/main/core/test-support/desk-harness';
 import { dockerRunnersFor } from './docker-test-config';
 
 const host = inject('dockerHost');
@@ -95,5 +96,52 @@ else describe('a docker task whose worktree is a layer over a snapshot of the ba
     expect(readdirSync(containerRunsRoot(d.dataDir))).toEqual([]);
     expect(git(d.repo, 'status', '--porcelain')).toBe('');
     expect(git(d.repo, 'rev-parse', 'HEAD')).toBe(personHead);
+  });
+
+  it("shows the live diff while its container runs, and a follow-up's container continues from the layer with git seeing the first turn as committed", async () => {
+    const d = await openDesk({ files: FILES, layers: 'always', runners: dockerRunnersFor(host, image), policy: policyAllowing('execute', 'edit', 'delete') });
+    expect((await d.api('POST', '/', { id: 'turns', prompt: 'write one.txt 1\nsleep 6000', runner: 'docker' })).status).toBe(202);
+    await d.waitForStatus('turns', 'in-progress');
+    // Read through the daemon's mount while the layer is lent to it: the task's write shows before its turn ends.
+    await expect.poll(async () => {
+      const diff = await d.api('GET', '/api/tasks/turns/diff');
+      return diff.status === 200 && diff.json.live === true ? (diff.json.files as { path: string }[]).map((file) => file.path) : diff.json;
+    }, { timeout: 30_000, interval: 250 }).toEqual(['one.txt']);
+    expect(await d.waitForStatus('turns', ['completed', 'error'], 120_000)).toBe('completed');
+    const first = (await d.api('GET', '/tasks/turns')).json.commit as string;
+
+    expect((await d.api('POST', '/tasks/turns/prompt', { prompt: 'run git status --porcelain > status.txt && read -r x < one.txt && echo "$x" > copy.txt' })).status).toBe(202);
+    await d.waitForStatus('turns', 'in-progress');
+    expect(await d.waitForStatus('turns', ['completed', 'error'], 120_000)).toBe('completed');
+    const followUp = (await d.api('GET', '/tasks/turns')).json as { commit: string; worktreePath: string };
+    expect(git(d.repo, 'rev-parse', `${followUp.commit}^`)).toBe(first);
+    expect(git(d.repo, 'show', `${followUp.commit}:copy.txt`)).toBe('1');
+    expect(git(d.repo, 'show', `${followUp.commit}:status.txt`)).toBe('?? status.txt');
+    expect(readdirSync(followUp.worktreePath)).toEqual(['.git']);
+    expect(await leftOnDocker(d)).toEqual({ containers: 0, volumes: 0 });
+  });
+
+  it("runs the repository's check in a container of its own on the layer the turn committed", async () => {
+    const files = { ...FILES, '.desk/config.json': JSON.stringify({ check: 'test "$(git status --porcelain)" = "" && read -r x < one.txt && test "$x" = 1' }) };
+    const d = await openDesk({ files, layers: 'always', runners: dockerRunnersFor(host, image), policy: policyAllowing('execute', 'edit', 'delete') });
+    await d.api('POST', '/', { id: 'checked', prompt: 'write one.txt 1', runner: 'docker' });
+    expect(await d.waitForStatus('checked', ['completed', 'error'], 120_000)).toBe('completed');
+    expect((await d.api('GET', '/tasks/checked')).json.check).toMatchObject({ status: 'passed' });
+    expect(await leftOnDocker(d)).toEqual({ containers: 0, volumes: 0 });
+  });
+
+  it('leaves no layer volume behind a desk that was stopped: the next start removes it before any task runs', async () => {
+    const first = await startDesk({ files: FILES, layers: 'always', runners: dockerRunnersFor(host, image) });
+    const deskId = await loadDeskId(first.dataDir);
+    // What a desk killed mid-run leaves: a volume with its labels (never mounted here: its paths need not exist).
+    await docker.createVolume(layerVolumeOptions({ deskId, taskId: 'killed', lower: '/nowhere/lower', upper: '/nowhere/upper', work: '/nowhere/work' }));
+    const otherDesk = await docker.createVolume(layerVolumeOptions({ deskId: 'otherdsk', taskId: 'killed', lower: '/nowhere/lower', upper: '/nowhere/upper', work: '/nowhere/work' }));
+    expect(await leftOnDocker(first)).toEqual({ containers: 0, volumes: 1 });
+    await first.close();
+    const again = await openDesk({ reuse: { root: first.root, repo: first.repo, dataDir: first.dataDir }, layers: 'always', runners: dockerRunnersFor(host, image) });
+    expect(await leftOnDocker(again)).toEqual({ containers: 0, volumes: 0 });
+    // Another desk's volume is not this desk's to remove.
+    expect((await docker.getVolume(otherDesk.name).inspect()).Name).toBe(otherDesk.name);
+    await docker.getVolume(otherDesk.name).remove();
   });
 });
