@@ -1,5 +1,6 @@
 // A task's worktree layer on its own: mounted in a namespace of the desk's, reached by the desk through its holder,
 // mounted again after its holder ended (a restart), removed whole; and refused, saying why, where it cannot be mounted.
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -89,6 +90,33 @@ describe.skipIf(!tools)('a task layer', () => {
     expect(readFileSync(again?.deskPath(join(target, 'written.txt')) ?? '', 'utf8')).toBe('by the borrower\n');
     expect(readFileSync(again?.deskPath(join(target, 'base.txt')) ?? '', 'utf8')).toBe('base\n');
     layers.close();
+  });
+
+  // A root daemon's work dir is what a desk that is not root cannot remove; a mount in its place is what root cannot.
+  it.skipIf(process.getuid?.() !== 0)("is retired, and made again at its worktree path, when part of its folder cannot be removed", async () => {
+    const { lower, dataDir, target } = place();
+    const released: string[] = [];
+    const layers = createTaskLayers({ dataDir, tools, onRemoved: async (taskId) => { released.push(taskId); } });
+    await layers.create({ taskId: 't', base: 'c'.repeat(40), lower, target, seed: {} });
+    const lent = await layers.lend(target);
+    if (!lent) throw new Error('not lent');
+    const stuck = join(lent.workDir, 'work');
+    mkdirSync(stuck);
+    execFileSync('mount', ['-t', 'tmpfs', 'tmpfs', stuck]);
+    try {
+      lent.giveBack();
+      await layers.remove(target);
+      expect(await layers.has(target)).toBe(false);
+      expect(released).toEqual(['t']);
+      const left = readdirSync(layers.dir);
+      expect(left).toEqual([expect.stringMatching(/^\.left-[0-9a-f]{12}$/)]);
+      await layers.create({ taskId: 't', base: 'c'.repeat(40), lower, target, seed: {} });
+      expect(await layers.has(target)).toBe(true);
+      execFileSync('umount', [join(layers.dir, left[0] as string, 'lent-work', 'work')]);
+    } finally {
+      spawnSync('umount', [stuck], { stdio: 'ignore' });
+      layers.close();
+    }
   });
 
   it('is refused, saying why, where the tools to mount it are missing', async () => {

@@ -5,8 +5,8 @@
 // The holder is started when the layer is first needed after a start of the desk and ends with the desk, so a crash
 // leaves no mount behind; the upper dir stays on disk until the task's worktree is retired. A layer may be lent to
 // another mount (a local Docker daemon's volume, ../runners/docker/layer-volume.ts): one overlay on an upper dir at a time.
-import { createHash } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { deskError } from '../../../shared/desk-error';
 import { isWithin } from './sandbox-layout';
@@ -184,7 +184,7 @@ export function createTaskLayers(deps: {
       lent.delete(target);
       await unmount(target);
       const root = rootOf(target);
-      await removeLayerTree(root);
+      await removeLayerRoot(dir, root);
       const upper = join(root, 'upper');
       await mkdir(upper, { recursive: true, mode: 0o700 });
       await Promise.all(Object.entries(seed).map(([path, text]) => writeFile(join(upper, path), text)));
@@ -236,7 +236,7 @@ export function createTaskLayers(deps: {
       const file = await readLayerFile(target);
       lent.delete(target);
       await unmount(target);
-      await removeLayerTree(rootOf(target));
+      await removeLayerRoot(dir, rootOf(target));
       if (file) await deps.onRemoved?.(file.taskId);
     },
     close() {
@@ -246,4 +246,19 @@ export function createTaskLayers(deps: {
       lent.clear();
     },
   };
+}
+
+/**
+ * Removes a layer's folder. A root Docker daemon's work dir in it (`lent-work/work`, mode 000, root's) cannot be removed
+ * by a desk that is not root: the folder is then moved aside as `.left-<random>` in the layers' folder (a few empty
+ * directories), so neither the retirement nor a new layer at that worktree path fails on it (docs/runners.md).
+ */
+async function removeLayerRoot(layersDir: string, root: string): Promise<void> {
+  try {
+    await removeLayerTree(root);
+  } catch (error) {
+    const aside = join(layersDir, `.left-${randomBytes(6).toString('hex')}`);
+    await rename(root, aside).catch(() => { throw error; });
+    await removeLayerTree(aside).catch(() => undefined);
+  }
 }
