@@ -209,18 +209,26 @@ export function createTaskLayers(deps: {
       return layer?.namespace.alive() ? layer.deskPath : undefined;
     },
     async lend(target) {
-      if (lent.has(target)) throw new Error(`The layer at ${target} is lent already`);
       const file = await readLayerFile(target);
       if (!file) return undefined;
-      const holder = await unmount(target);
-      // The mount goes with the holder's namespace: the borrower mounts once it has.
-      for (const started = Date.now(); holder?.namespace.alive() && Date.now() - started < HOLDER_END_LIMIT_MS;) await new Promise((resolve) => { setTimeout(resolve, 10); });
+      // Asked after the read, with nothing awaited until it is set below: two lends never both pass.
+      if (lent.has(target)) throw new Error(`The layer at ${target} is lent already`);
       const root = rootOf(target);
       const upperDir = join(root, 'upper');
       const workDir = join(root, LENT_WORK);
-      await Promise.all([mkdir(upperDir, { recursive: true, mode: 0o700 }), mkdir(workDir, { recursive: true, mode: 0o700 })]);
+      // Lent before the holder goes: an `open` meanwhile must not mount the layer again.
       const entry: { layer: LayerFile & { upperDir: string }; reach?: (path: string) => string } = { layer: { ...file, upperDir } };
       lent.set(target, entry);
+      try {
+        const holder = await unmount(target);
+        // The mount goes with the holder's namespace: the borrower mounts once it has.
+        for (const started = Date.now(); holder?.namespace.alive() && Date.now() - started < HOLDER_END_LIMIT_MS;) await new Promise((resolve) => { setTimeout(resolve, 10); });
+        if (holder?.namespace.alive()) throw new Error(`the layer's holder (process ${holder.namespace.pid}) did not end`);
+        await Promise.all([mkdir(upperDir, { recursive: true, mode: 0o700 }), mkdir(workDir, { recursive: true, mode: 0o700 })]);
+      } catch (error) {
+        lent.delete(target);
+        throw error;
+      }
       return {
         upperDir, lower: file.lower, base: file.base, workDir,
         reachThrough: (reach) => {
