@@ -130,6 +130,22 @@ else describe('a docker task whose worktree is a layer over a snapshot of the ba
     expect(await leftOnDocker(d)).toEqual({ containers: 0, volumes: 0 });
   });
 
+  it('gives the layer back when its run is cancelled: no container or volume is left, and a follow-up works on it', async () => {
+    const d = await openDesk({ files: FILES, layers: 'always', runners: dockerRunnersFor(host, image), policy: policyAllowing('execute', 'edit', 'delete') });
+    await d.api('POST', '/', { id: 'stopped', prompt: 'write early.txt 1\nsleep 60000', runner: 'docker' });
+    await expect.poll(async () => (await d.api('GET', '/api/tasks/stopped/diff')).json.files?.length, { timeout: 30_000, interval: 250 }).toBe(1);
+    expect((await d.api('DELETE', '/stopped')).status).toBeLessThan(300);
+    expect(await d.waitForStatus('stopped', ['cancelled', 'error'], 30_000)).toBe('cancelled');
+    expect(await leftOnDocker(d)).toEqual({ containers: 0, volumes: 0 });
+    // What the cancelled run wrote stays in the layer: a follow-up lends it again and commits it with its own.
+    expect((await d.api('POST', '/tasks/stopped/prompt', { prompt: 'write late.txt 2' })).status).toBe(202);
+    await d.waitForStatus('stopped', 'in-progress');
+    expect(await d.waitForStatus('stopped', ['completed', 'error'], 120_000)).toBe('completed');
+    const commit = (await d.api('GET', '/tasks/stopped')).json.commit as string;
+    expect(git(d.repo, 'ls-tree', '-r', '--name-only', commit).split('\n')).toEqual(expect.arrayContaining(['early.txt', 'late.txt']));
+    expect(await leftOnDocker(d)).toEqual({ containers: 0, volumes: 0 });
+  });
+
   it('leaves no layer volume behind a desk that was stopped: the next start removes it before any task runs', async () => {
     const first = await startDesk({ files: FILES, layers: 'always', runners: dockerRunnersFor(host, image) });
     const deskId = await loadDeskId(first.dataDir);
