@@ -3,7 +3,9 @@
 // the container sees the snapshot's files and the agent's git works on them, the desk reads and writes them through
 // the daemon's mount, and the turn's commit is exactly the task's change; the worktree's folder holds only `.git`,
 // the task adds only what it wrote to the disk, and the person's repository is untouched.
-import { readdirSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Docker from 'dockerode';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
@@ -32,6 +34,20 @@ const FILES = {
 
 const openDesk = desksPerTest();
 let docker: Docker;
+
+/** An image with nothing in it but a /tmp: no shell. */
+async function emptyImage(): Promise<string> {
+  const root = mkdtempSync(join(tmpdir(), 'desk-empty-image-'));
+  try {
+    mkdirSync(join(root, 'tmp'));
+    const tar = spawn('tar', ['-C', root, '-c', '.'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const stream = await docker.importImage(tar.stdout as unknown as string, { repo: 'desk-test-empty', tag: 'latest' });
+    await new Promise<void>((resolve, reject) => docker.modem.followProgress(stream, (error: Error | null) => (error ? reject(error) : resolve())));
+    return 'desk-test-empty:latest';
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
 
 /** Bytes of the files below `dir` (what it costs on disk, near enough). */
 function bytesBelow(dir: string): number {
@@ -143,6 +159,15 @@ else describe('a docker task whose worktree is a layer over a snapshot of the ba
     expect(await d.waitForStatus('stopped', ['completed', 'error'], 120_000)).toBe('completed');
     const commit = (await d.api('GET', '/tasks/stopped')).json.commit as string;
     expect(git(d.repo, 'ls-tree', '-r', '--name-only', commit).split('\n')).toEqual(expect.arrayContaining(['early.txt', 'late.txt']));
+    expect(await leftOnDocker(d)).toEqual({ containers: 0, volumes: 0 });
+  });
+
+  it('ends in error saying why when the image cannot hold the layer mounted (no sh), and leaves nothing on the daemon', async () => {
+    const empty = await emptyImage();
+    const d = await openDesk({ files: FILES, layers: 'always', runners: dockerRunnersFor(host, empty), policy: policyAllowing('execute', 'edit', 'delete') });
+    await d.api('POST', '/', { id: 'no-shell', prompt: 'write x.txt x', runner: 'docker' });
+    expect(await d.waitForStatus('no-shell', ['completed', 'error'], 60_000)).toBe('error');
+    expect((await d.api('GET', '/tasks/no-shell')).json.errorMessage).toMatch(/copy-on-write layer, which the Docker daemon could not mount for its containers: .*Layered worktrees on docker/s);
     expect(await leftOnDocker(d)).toEqual({ containers: 0, volumes: 0 });
   });
 

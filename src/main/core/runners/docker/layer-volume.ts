@@ -44,16 +44,23 @@ export async function openLayerVolume(
     keeper = await docker.createContainer(keeperOptions(request, options.Name));
     await keeper.start();
     const pid = ((await keeper.inspect()) as { State?: { Pid?: number } }).State?.Pid ?? 0;
-    const reach = (path: string) => `/proc/${pid}/root${path}`;
+    let kept = true;
+    const reach = (path: string) => {
+      if (!kept) throw new Error(`The task's files at ${request.worktree} are out of the desk's reach: the container that held them mounted has ended.`);
+      return `/proc/${pid}/root${path}`;
+    };
     // The keeper's processes must be this machine's: a daemon in another process namespace is no local one.
     if (pid <= 0 || !existsSync(reach(join(request.worktree, '.git')))) {
       throw new Error(`the desk cannot reach the worktree in the Docker daemon's containers (keeper process ${pid}): is the daemon on this machine, in this process namespace?`);
     }
     lent.reachThrough(reach);
+    // A keeper that ends before the run does (killed from outside) leaves no way in: its process id may be another's soon.
+    const ended = () => { kept = false; lent.reachThrough(undefined); };
+    void keeper.wait().then(ended, ended);
     return { name: options.Name, reach, close };
   } catch (error) {
     await close().catch(() => undefined);
-    throw new Error(`The task's worktree is a copy-on-write layer, which the Docker daemon could not mount for its containers: ${(error as Error).message}. Resubmit the task to start it in a checkout of its own.`);
+    throw new Error(`The task's worktree is a copy-on-write layer, which the Docker daemon could not mount for its containers: ${(error as Error).message}. Its committed work stays on its branch; "Layered worktrees on docker" in docs/runners.md says what the daemon and the image need.`);
   }
 }
 
