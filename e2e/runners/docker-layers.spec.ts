@@ -4,6 +4,8 @@
 // the daemon's mount, and the turn's commit is exactly the task's change; the worktree's folder holds only `.git`,
 // the task adds only what it wrote to the disk, and the person's repository is untouched.
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +17,7 @@ import { DESK_LABEL } from '../../src/main/core/runners/docker/container-spec';
 import { containerRunsRoot } from '../../src/main/core/runners/docker/container-task-git';
 import { layerVolumeOptions } from '../../src/main/core/runners/docker/layer-volume-spec';
 import { taskLayersDir } from '../../src/main/core/sandbox/task-layers';
-import { desksPerTest, policyAllowing, startDesk, taskEvents, type Desk } from '../../src/main/core/test-support/desk-harness';
+import { desksPerTest, policyAllowing, startDesk, taskEvents, TEST_TOKEN, type Desk } from '../../src/main/core/test-support/desk-harness';
 import { dockerRunnersFor } from './docker-test-config';
 
 const host = inject('dockerHost');
@@ -169,6 +171,37 @@ else describe('a docker task whose worktree is a layer over a snapshot of the ba
     expect(await d.waitForStatus('no-shell', ['completed', 'error'], 60_000)).toBe('error');
     expect((await d.api('GET', '/tasks/no-shell')).json.errorMessage).toMatch(/copy-on-write layer, which the Docker daemon could not mount for its containers: .*Layered worktrees on docker/s);
     expect(await leftOnDocker(d)).toEqual({ containers: 0, volumes: 0 });
+  });
+
+  it('leaves no mount of a layer behind a desk killed with SIGKILL mid-run: the restarted desk removes it and runs the task again', async () => {
+    const first = await startDesk({ files: FILES, layers: 'always', runners: dockerRunnersFor(host, image) });
+    await first.close();
+    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'desk-process.ts'), JSON.stringify({
+      repo: first.repo, dataDir: first.dataDir, token: TEST_TOKEN, runners: dockerRunnersFor(host, image), layers: 'always',
+    })], { cwd: join(import.meta.dirname, '../..'), stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      const [line] = await once(createInterface({ input: child.stdout as NodeJS.ReadableStream }), 'line') as [string];
+      const submitted = await fetch(`${line.replace('listening ', '')}/`, {
+        method: 'POST', headers: { authorization: `Bearer ${TEST_TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ id: 'survivor', prompt: 'write early.txt 1\nsleep 10000\nwrite after.txt ran again', runner: 'docker' }),
+      });
+      expect(submitted.status).toBe(202);
+      // The run holds the layer: its keeper and agent containers, and the volume, mounted.
+      await expect.poll(() => leftOnDocker(first), { timeout: 60_000, interval: 200 }).toEqual({ containers: 2, volumes: 1 });
+      child.kill('SIGKILL');
+      await once(child, 'exit');
+      expect((await leftOnDocker(first)).volumes).toBe(1);
+
+      const restarted = await openDesk({ reuse: { root: first.root, repo: first.repo, dataDir: first.dataDir }, layers: 'always', runners: dockerRunnersFor(host, image) });
+      expect(await restarted.waitForStatus('survivor', ['completed', 'error'], 120_000)).toBe('completed');
+      const detail = (await restarted.api('GET', '/tasks/survivor')).json as { commit: string; attempt: number; worktreePath: string };
+      expect(detail.attempt).toBe(2);
+      expect(git(restarted.repo, 'ls-tree', '-r', '--name-only', detail.commit).split('\n')).toEqual(expect.arrayContaining(['early.txt', 'after.txt']));
+      expect(readdirSync(detail.worktreePath)).toEqual(['.git']);
+      expect(await leftOnDocker(restarted)).toEqual({ containers: 0, volumes: 0 });
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
   });
 
   it('leaves no layer volume behind a desk that was stopped: the next start removes it before any task runs', async () => {
