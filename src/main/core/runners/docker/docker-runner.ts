@@ -121,7 +121,8 @@ export function createDockerRunner(deps: DockerRunnerDeps): Runner {
       let volume: LayerVolume | undefined;
       if (deps.taskLayers) {
         try {
-          volume = await openLayerVolume(dockerClient, deps.taskLayers, { deskId: deps.deskId, taskId, image: chosen.image, worktree, user });
+          // A desk that is not root cannot remove what a root daemon's mount leaves: the daemon empties it (layer-volume.ts).
+          volume = await openLayerVolume(dockerClient, deps.taskLayers, { deskId: deps.deskId, taskId, image: chosen.image, worktree, user }, { emptyWorkDir: process.getuid?.() !== 0 });
         } catch (error) {
           await taskGit.close();
           for (const line of await state?.release() ?? []) log(line);

@@ -26,22 +26,25 @@ export async function openLayerVolume(
   docker: DockerClient,
   layers: Pick<TaskLayers, 'lend'>,
   request: Pick<ContainerRequest, 'deskId' | 'taskId' | 'image' | 'worktree' | 'user'>,
+  options: { emptyWorkDir: boolean },
 ): Promise<LayerVolume | undefined> {
   const lent = await layers.lend(request.worktree);
   if (!lent) return undefined;
-  const options = layerVolumeOptions({ deskId: request.deskId, taskId: request.taskId, lower: lent.lower, upper: lent.upperDir, work: lent.workDir });
+  const volume = layerVolumeOptions({ deskId: request.deskId, taskId: request.taskId, lower: lent.lower, upper: lent.upperDir, work: lent.workDir });
   let keeper: ReturnType<DockerClient['getContainer']> | undefined;
   const close = async () => {
     lent.reachThrough(undefined);
     await keeper?.remove({ force: true }).catch((error: { statusCode?: number }) => { if (error.statusCode !== 404) throw error; });
-    await removeVolume(docker, options.Name);
+    await removeVolume(docker, volume.Name);
+    // Should it fail (an image without sh), the layer's removal moves its folder aside instead (../../sandbox/task-layers.ts).
+    if (options.emptyWorkDir) await emptyWorkDir(docker, volume, request).catch(() => undefined);
     lent.giveBack();
   };
   try {
     // A volume of an earlier run that a killed desk left (with its mount's options) is replaced, never reused.
-    await removeVolume(docker, options.Name);
-    await docker.createVolume(options);
-    keeper = await docker.createContainer(keeperOptions(request, options.Name));
+    await removeVolume(docker, volume.Name);
+    await docker.createVolume(volume);
+    keeper = await docker.createContainer(keeperOptions(request, volume.Name));
     await keeper.start();
     const pid = ((await keeper.inspect()) as { State?: { Pid?: number } }).State?.Pid ?? 0;
     let kept = true;
@@ -57,10 +60,27 @@ export async function openLayerVolume(
     // A keeper that ends before the run does (killed from outside) leaves no way in: its process id may be another's soon.
     const ended = () => { kept = false; lent.reachThrough(undefined); };
     void keeper.wait().then(ended, ended);
-    return { name: options.Name, reach, close };
+    return { name: volume.Name, reach, close };
   } catch (error) {
     await close().catch(() => undefined);
     throw new Error(`The task's worktree is a copy-on-write layer, which the Docker daemon could not mount for its containers: ${(error as Error).message}. Its committed work stays on its branch; "Layered worktrees on docker" in docs/runners.md says what the daemon and the image need.`);
+  }
+}
+
+/**
+ * What a root daemon's mount leaves in its work dir (`work/`, mode 000, and the shared whiteout in it, all root's) a desk
+ * that is not root cannot remove. A new mount empties `work/`: the volume is mounted once more, by a container that does
+ * nothing, and removed; the empty `work/` is then the desk's to remove with the layer (its parent is the desk's).
+ */
+async function emptyWorkDir(docker: DockerClient, volume: ReturnType<typeof layerVolumeOptions>, request: Parameters<typeof keeperOptions>[0]): Promise<void> {
+  await docker.createVolume(volume);
+  const once = await docker.createContainer({ ...keeperOptions(request, volume.Name), Cmd: ['-c', ':'], OpenStdin: false });
+  try {
+    await once.start();
+    await once.wait();
+  } finally {
+    await once.remove({ force: true }).catch(() => undefined);
+    await removeVolume(docker, volume.Name);
   }
 }
 
