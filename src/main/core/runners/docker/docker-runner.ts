@@ -156,8 +156,11 @@ export function createDockerRunner(deps: DockerRunnerDeps): Runner {
         },
         async dispose() {
           await Promise.all(agents.map((running) => running.stop()));
-          agentCommit = await endRun(dockerClient, `${DESK_LABEL}=${deps.deskId}`, taskGit, log, volume);
-          for (const line of await state?.release() ?? []) log(line);
+          try {
+            agentCommit = await endRun(dockerClient, `${DESK_LABEL}=${deps.deskId}`, taskGit, log, volume);
+          } finally {
+            for (const line of await state?.release() ?? []) log(line);
+          }
         },
         agentCommit: () => agentCommit,
       };
