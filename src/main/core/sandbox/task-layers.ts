@@ -198,6 +198,8 @@ export function createTaskLayers(deps: {
       if (layer?.namespace.alive()) return layer;
       const file = await readLayerFile(target);
       if (!file) return undefined;
+      // Lent while the file was read: the borrower's mount is the only one.
+      if (lent.has(target)) return borrowed(target);
       const pending = mount(file);
       mounted.set(target, pending);
       pending.catch(() => mounted.delete(target));
