@@ -14,6 +14,7 @@ import { loadDeskId } from '../../src/main/core/git/desk-id';
 import { git } from '../../src/main/core/git/git-test-fixture';
 import { DESK_LABEL, TASK_LABEL } from '../../src/main/core/runners/docker/container-spec';
 import { containerRunsRoot } from '../../src/main/core/runners/docker/container-task-git';
+import { ROLE_LABEL } from '../../src/main/core/runners/docker/layer-volume-spec';
 import { nodePaths } from './test-image';
 import { dockerRunnersFor, type DockerRunnerConfig } from './docker-test-config';
 import { desksPerTest, scriptedAgent, startDesk, destroyDesk, TEST_TOKEN, type Desk } from '../../src/main/core/test-support/desk-harness';
@@ -71,7 +72,8 @@ else describe('the docker runner', () => {
     // The policy's process limit is tighter than runners.json's 256: the tighter one wins.
     const desk = await openDesk({ runners: dockerRunners(), policy: { version: 1, defaults: { containerLimits: { pids: 128 } } } });
     await desk.api('POST', '/', { id: 'long', prompt: 'sleep 60000', runner: 'docker' });
-    const [info] = await waitFor('the container', async () => { const found = await containersOf(desk, 'long'); return found.length > 0 ? found : undefined; });
+    // The agent's container (a layered worktree's keeper, under DESK_TEST_LAYERS=always, is another).
+    const [info] = await waitFor('the container', async () => { const found = (await containersOf(desk, 'long')).filter((c) => c.Labels[ROLE_LABEL] === undefined); return found.length > 0 ? found : undefined; });
     const inspected = await docker.getContainer((info as Docker.ContainerInfo).Id).inspect().catch(async (error: unknown) => {
       const events = (await desk.api('GET', '/api/tasks/long/events')).json.events as { event: unknown }[];
       throw new Error(`${String(error)}; the task's events: ${JSON.stringify(events.map((e) => e.event))}`);

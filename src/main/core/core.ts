@@ -234,7 +234,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     createLocalRunner({ sandbox, capacity: () => taskConfig.concurrency }),
     createDockerRunner({
       config: runnersConfig.docker, deskId, dataDir: config.dataDir, repoRoot, gitCommonDir: repository.commonDir, policyFor: (agentId) => governance.policyFor(agentId),
-      stateLayers, home: homedir(),
+      stateLayers, home: homedir(), ...(layers && { taskLayers: layers.taskLayers }),
     }),
     ...(cluster && runnerGate ? [cluster.createClusterRunner({
       config: runnersConfig.cluster, deskId, dataDir: config.dataDir, gitCommonDir: repository.commonDir, gate: runnerGate,

@@ -16,6 +16,8 @@ export interface RunnerSet {
   confines(kind: RunnerKind, agentId: string): boolean;
   /** Why a ready task may not start on `kind` now, given how many tasks already run (or are starting) there. */
   heldBy(kind: RunnerKind, runningThere: number): string | undefined;
+  /** The runner's Docker daemon as configured, for whether its tasks may work in a layer (../workspace/layer-choice.ts). */
+  daemonHostOf(kind: RunnerKind): string | undefined;
   /** The capacity of every runner but `local` (whose capacity is the desk's concurrency setting). */
   extraCapacity(): number;
   isolate(kind: RunnerKind, request: IsolateRequest): Promise<RunnerIsolation>;
@@ -44,6 +46,7 @@ export function createRunnerSet(runners: readonly Runner[], defaultKind: RunnerK
       if (!runner) return `Waiting: runner ${kind} is not set up on this desk.`;
       return runningThere >= runner.capacity ? `Waiting: runner ${kind} runs ${runner.capacity} task${runner.capacity === 1 ? '' : 's'} at once.` : undefined;
     },
+    daemonHostOf: (kind) => byKind.get(kind)?.daemonHost,
     extraCapacity: () => [...byKind.values()].filter((runner) => runner.kind !== 'local').reduce((sum, runner) => sum + runner.capacity, 0),
     async isolate(kind, request) {
       const isolation = await get(kind).isolate(request);

@@ -57,6 +57,8 @@ export interface Runner {
   state(): Promise<Pick<RunnerState, 'available' | 'detail'>>;
   /** Whether the agent's tasks run confined (a container always confines). */
   confines(agentId: string): boolean;
+  /** A Docker runner's daemon as configured (its `host`, else `DOCKER_HOST`); undefined: the local socket, or no daemon. */
+  readonly daemonHost?: string | undefined;
   /** Removes what a killed desk left behind on this runner; called before any task of this desk runs. */
   sweep(): Promise<void>;
   /** Throws `sandbox_unavailable`, `runner_unavailable` or `worktree_tampered` (the task ends in error). */

@@ -4,10 +4,12 @@
 // the task enters; the desk itself reaches the same view through the holder, at `/proc/<pid>/root/<worktree>`.
 // The holder is started when the layer is first needed after a start of the desk and ends with the desk, so a crash
 // leaves no mount behind; the upper dir stays on disk until the task's worktree is retired (or, should a crash leave it
-// behind, until the start-up sweep finds no worktree uses it: ./layer-sweep.ts).
-import { createHash, randomUUID } from 'node:crypto';
+// behind, until the start-up sweep finds no worktree uses it: ./layer-sweep.ts). A layer may be lent to another mount
+// (a local Docker daemon's volume, ../runners/docker/layer-volume.ts): one overlay on an upper dir at a time.
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { deskError } from '../../../shared/desk-error';
 import { isWithin } from './sandbox-layout';
 import { removeLayerTree } from './state-layers';
 import { openStateNamespace, type NamespaceTools, type StateNamespace } from './state-namespace';
@@ -49,6 +51,19 @@ export interface ListedLayer {
   problem?: string;
 }
 
+/** A layer lent to a mount of another's (a Docker volume): the holder's mount is gone until it is given back. */
+export interface LentLayer {
+  readonly upperDir: string;
+  readonly lower: string;
+  readonly base: string;
+  /** The borrower's own work dir, beside the holder's on the upper dir's file system (an overlay needs one there). */
+  readonly workDir: string;
+  /** How the desk reaches a path of the worktree through the borrower's mount; undefined while none can. */
+  reachThrough(reach: ((path: string) => string) | undefined): void;
+  /** The borrower's mount is gone: the layer is mounted by its holder again when next needed. */
+  giveBack(): void;
+}
+
 export interface TaskLayers {
   /** undefined where layers can be mounted, else why not (found once, by mounting a small overlay). */
   refusal(): Promise<string | undefined>;
@@ -59,8 +74,13 @@ export interface TaskLayers {
   create(request: LayerFile & { seed: Readonly<Record<string, string>> }): Promise<void>;
   /** The layer shown at worktree `target`, mounted (its holder started when none runs); undefined when that worktree is no layer. */
   open(target: string): Promise<MountedTaskLayer | undefined>;
-  /** How the desk reaches the worktree at `target` when it is a layer mounted now; undefined otherwise. */
+  /** How the desk reaches the worktree at `target` when it is a layer mounted now (or lent, through the borrower); undefined otherwise. */
   reachOf(target: string): ((path: string) => string) | undefined;
+  /**
+   * Unmounts the layer at `target` (its holder ends) for another mount of it; undefined when that worktree is no layer.
+   * While lent, `open` gives the layer as the borrower's mount shows it, or refuses (`layer_lent`) while none does.
+   */
+  lend(target: string): Promise<LentLayer | undefined>;
   /** Whether the worktree at `target` is a layer (read from disk: true after a restart too). */
   has(target: string): Promise<boolean>;
   /** Where the task's writes in the worktree at `target` land when it is a layer (its upper dir); undefined otherwise. */
@@ -93,6 +113,10 @@ function parseLayerFile(text: string): LayerFile {
   }
   return { taskId, base, lower, target } as LayerFile;
 }
+/** The work dir of a borrower's mount, beside the holder's `work`. */
+const LENT_WORK = 'lent-work';
+/** How long an ended holder's mount may take to go (the holder is killed: a few ms). */
+const HOLDER_END_LIMIT_MS = 3000;
 
 export function taskLayersDir(dataDir: string): string {
   return join(dataDir, 'task-layers');
@@ -109,6 +133,8 @@ export function createTaskLayers(deps: {
   const mounted = new Map<string, Promise<MountedTaskLayer>>();
   // The mounted ones by worktree path, for the policy's synchronous look-ups.
   const byTarget = new Map<string, MountedTaskLayer>();
+  // Lent layers by worktree path, with how the borrower's mount is reached now.
+  const lent = new Map<string, { layer: LayerFile & { upperDir: string }; reach?: (path: string) => string }>();
   let refusal: Promise<string | undefined> | undefined;
 
   const readLayerFile = async (target: string): Promise<LayerFile | undefined> => {
@@ -152,6 +178,30 @@ export function createTaskLayers(deps: {
     const layer = await pending?.catch(() => undefined);
     layer?.namespace.close();
     if (layer && byTarget.get(layer.target) === layer) byTarget.delete(layer.target);
+    return layer;
+  };
+
+  /** The lent layer as the borrower's mount shows it: read and written through it; nothing enters it from here. */
+  const borrowed = (target: string): MountedTaskLayer => {
+    const entry = lent.get(target);
+    const reach = entry?.reach;
+    if (!entry || !reach) {
+      throw deskError('conflict', 'layer_lent', `The task's files at ${target} are mounted for its Docker containers and cannot be read until one runs; try again once its run has started, or when its turn ends.`);
+    }
+    const { layer } = entry;
+    return {
+      upperDir: layer.upperDir, dir: rootOf(target), base: layer.base, lower: layer.lower, target,
+      namespace: {
+        pid: 0,
+        alive: () => lent.get(target) === entry,
+        enter: () => { throw deskError('conflict', 'layer_lent', `The task's files at ${target} are in its Docker containers until its turn ends.`); },
+        close: () => undefined,
+      },
+      deskPath: (path) => {
+        if (!isWithin(path, target)) throw new Error(`${path} is not in the task's worktree ${target}`);
+        return reach(path);
+      },
+    };
   };
 
   return {
@@ -175,9 +225,10 @@ export function createTaskLayers(deps: {
       return refusal;
     },
     async create({ taskId, base, lower, target, seed }) {
+      lent.delete(target);
       await unmount(target);
       const root = rootOf(target);
-      await removeLayerTree(root);
+      await removeLayerRoot(dir, root);
       const upper = join(root, 'upper');
       await mkdir(upper, { recursive: true, mode: 0o700 });
       await Promise.all(Object.entries(seed).map(([path, text]) => writeFile(join(upper, path), text)));
@@ -185,28 +236,65 @@ export function createTaskLayers(deps: {
       await writeFile(join(root, LAYER_FILE), JSON.stringify({ taskId, base, lower, target } satisfies LayerFile));
     },
     async open(target) {
+      if (lent.has(target)) return borrowed(target);
       const current = mounted.get(target);
       const layer = current ? await current.catch(() => undefined) : undefined;
       if (layer?.namespace.alive()) return layer;
       const file = await readLayerFile(target);
       if (!file) return undefined;
+      // Lent while the file was read: the borrower's mount is the only one.
+      if (lent.has(target)) return borrowed(target);
       const pending = mount(file);
       mounted.set(target, pending);
       pending.catch(() => mounted.delete(target));
       return pending;
     },
     reachOf(target) {
+      if (lent.has(target)) return lent.get(target)?.reach;
       const layer = byTarget.get(target);
       return layer?.namespace.alive() ? layer.deskPath : undefined;
+    },
+    async lend(target) {
+      const file = await readLayerFile(target);
+      if (!file) return undefined;
+      // Asked after the read, with nothing awaited until it is set below: two lends never both pass.
+      if (lent.has(target)) throw new Error(`The layer at ${target} is lent already`);
+      const root = rootOf(target);
+      const upperDir = join(root, 'upper');
+      const workDir = join(root, LENT_WORK);
+      // Lent before the holder goes: an `open` meanwhile must not mount the layer again.
+      const entry: { layer: LayerFile & { upperDir: string }; reach?: (path: string) => string } = { layer: { ...file, upperDir } };
+      lent.set(target, entry);
+      try {
+        const holder = await unmount(target);
+        // The mount goes with the holder's namespace: the borrower mounts once it has.
+        for (const started = Date.now(); holder?.namespace.alive() && Date.now() - started < HOLDER_END_LIMIT_MS;) await new Promise((resolve) => { setTimeout(resolve, 10); });
+        if (holder?.namespace.alive()) throw new Error(`the layer's holder (process ${holder.namespace.pid}) did not end`);
+        await Promise.all([mkdir(upperDir, { recursive: true, mode: 0o700 }), mkdir(workDir, { recursive: true, mode: 0o700 })]);
+      } catch (error) {
+        lent.delete(target);
+        throw error;
+      }
+      return {
+        upperDir, lower: file.lower, base: file.base, workDir,
+        reachThrough: (reach) => {
+          if (lent.get(target) !== entry) return;
+          if (reach) entry.reach = reach;
+          else delete entry.reach;
+        },
+        giveBack: () => { if (lent.get(target) === entry) lent.delete(target); },
+      };
     },
     has: async (target) => (await readLayerFile(target)) !== undefined,
     upperOf: async (target) => ((await readLayerFile(target)) === undefined ? undefined : join(rootOf(target), 'upper')),
     async remove(target) {
       const file = await readLayerFile(target);
+      lent.delete(target);
       await unmount(target);
       const removing = await setAside(rootOf(target));
       if (file) await deps.onRemoved?.(file.taskId);
-      if (removing !== undefined) await removeLayerTree(removing);
+      // What a root daemon's mount left (its work dir) may not be this desk's to delete: it stays aside, tried again by clearRemoved.
+      if (removing !== undefined) await removeLayerTree(removing).catch(() => undefined);
     },
     async list() {
       const names = await readdir(dir).catch((error: NodeJS.ErrnoException) => {
@@ -232,12 +320,29 @@ export function createTaskLayers(deps: {
     },
     async clearRemoved() {
       const names = await readdir(dir).catch(() => []);
-      for (const name of names.filter((entry) => entry.startsWith(REMOVING))) await removeLayerTree(join(dir, name));
+      // What a root daemon's mount left there may not be this desk's to delete (../runners/docker/layer-volume.ts): kept for the next try.
+      for (const name of names.filter((entry) => entry.startsWith(REMOVING))) await removeLayerTree(join(dir, name)).catch(() => undefined);
     },
     close() {
       for (const pending of mounted.values()) void pending.then((layer) => layer.namespace.close(), () => undefined);
       mounted.clear();
       byTarget.clear();
+      lent.clear();
     },
   };
+}
+
+/**
+ * Removes a layer's folder. A root Docker daemon's work dir in it (`lent-work/work`, mode 000, root's) cannot be removed
+ * by a desk that is not root: the folder is then moved aside as `.left-<random>` in the layers' folder (a few empty
+ * directories), so neither the retirement nor a new layer at that worktree path fails on it (docs/runners.md).
+ */
+async function removeLayerRoot(layersDir: string, root: string): Promise<void> {
+  try {
+    await removeLayerTree(root);
+  } catch (error) {
+    const aside = join(layersDir, `.left-${randomBytes(6).toString('hex')}`);
+    await rename(root, aside).catch(() => { throw error; });
+    await removeLayerTree(aside).catch(() => undefined);
+  }
 }

@@ -18,6 +18,7 @@ import type { TaskRecords } from './task-records';
 import { dependenciesToMerge, type TaskRepos } from './task-repos';
 import type { RunContext, RunOutcome } from './task-runner';
 import { isActive } from './task-state';
+import { runnerLayerChoice } from '../workspace/layer-choice';
 
 export interface TaskRuns {
   /** Starts the ready tasks there is room for (after `start`, until `shutdown`). */
@@ -41,7 +42,7 @@ export interface TaskRunsDeps {
   agents: AgentRegistry;
   repos: TaskRepos;
   sandbox: Pick<TaskSandbox, 'isolate'> & Partial<Pick<TaskSandbox, 'confines'>>;
-  runners?: Pick<RunnerSet, 'isolate' | 'heldBy' | 'extraCapacity'> | undefined;
+  runners?: Pick<RunnerSet, 'isolate' | 'heldBy' | 'extraCapacity'> & Partial<Pick<RunnerSet, 'daemonHostOf'>> | undefined;
   run(context: RunContext): Promise<RunOutcome>;
   limits?(agentId: string): AgentLimits;
   commandMode?(agentId: string): CapabilityMode;
@@ -147,10 +148,10 @@ export function createTaskRuns(deps: TaskRunsDeps): TaskRuns {
       cleanUpPrevious: () => deps.cleanUp(current),
       // The local runner's agent is a process the desk starts in the worktree: its launcher can check the files out.
       checkoutAtLaunch: run.runner === 'local',
-      // A layer is mounted where the desk's sandbox is made: only for an agent this machine confines.
-      ...(repo.snapshots && run.runner === 'local' && deps.sandbox.confines?.(task.agent) === true && {
-        snapshotFor: (request) => (repo.snapshots as BaseSnapshots).snapshotFor({ ...request, taskId: task.id }),
-      }),
+      // A layer is mounted where the desk's sandbox is made (an agent this machine confines), or by a Docker daemon of this machine.
+      ...(repo.snapshots && layerSnapshots(repo.snapshots, task, runnerLayerChoice({
+        runner: run.runner, confined: deps.sandbox.confines?.(task.agent) === true, dockerHost: deps.runners?.daemonHostOf?.(run.runner),
+      }))),
     };
     run.done = deps.run(context)
       .catch((error: unknown): RunOutcome => ({ status: 'error', message: error instanceof Error ? error.message : String(error) }))
@@ -215,4 +216,12 @@ export function createTaskRuns(deps: TaskRunsDeps): TaskRuns {
       await Promise.all(runs.map((run) => run.done));
     },
   };
+}
+
+/** The run's `snapshotFor` as the runner's choice allows: the repository's snapshots, or a checkout and why (if it says). */
+function layerSnapshots(snapshots: BaseSnapshots, task: TaskRecord, choice: ReturnType<typeof runnerLayerChoice>): Pick<RunContext, 'snapshotFor'> | undefined {
+  if (choice.layer) return { snapshotFor: (request) => snapshots.snapshotFor({ ...request, taskId: task.id }) };
+  const { why } = choice;
+  if (why === undefined) return undefined;
+  return { snapshotFor: async ({ log }) => { log(why); return undefined; } };
 }

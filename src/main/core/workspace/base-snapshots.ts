@@ -1,8 +1,9 @@
 // Which new worktrees are layers over a snapshot of their base (issue 41), and the snapshot each gets: one repository's
 // side of ./snapshot-store.ts. A task gets a checkout instead where layers cannot be mounted (said once, at the first
-// task), where its runner or policy does not confine it in the desk's sandbox (the layer is mounted where the sandbox
-// is made), where the repository is small and has nothing to copy or prepare (./layer-choice.ts), or where the
-// snapshot could not be made (said in the task's activity; a failed `prepare` ends the task in error instead).
+// task), where its runner cannot show it (../tasks/task-runs.ts asks ./layer-choice.ts: the local runner without the
+// desk's sandbox, a remote Docker daemon, the cluster), where the repository is small and has nothing to copy or
+// prepare (./layer-choice.ts), or where the snapshot could not be made (said in the task's activity; a failed
+// `prepare` ends the task in error instead).
 import { open } from 'node:fs/promises';
 import type { RepoConfig } from '../../../shared/repo-config';
 import { isDeskError } from '../../../shared/desk-error';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { indexEntryCount, LAYER_MIN_FILES, wantsLayer } from './layer-choice';
+import { indexEntryCount, LAYER_MIN_FILES, runnerLayerChoice, wantsLayer } from './layer-choice';
 
 describe('whether a worktree is a layer', () => {
   const facts = { mode: 'auto' as const, trackedFiles: 10, copies: 0, prepares: false };
@@ -30,5 +30,26 @@ describe("an index file's header", () => {
     expect(indexEntryCount(header)).toBe(51234);
     expect(indexEntryCount(Buffer.from('not an index'))).toBeUndefined();
     expect(indexEntryCount(Buffer.alloc(4))).toBeUndefined();
+  });
+});
+
+describe('which runners give a task a layer', () => {
+  it("gives one to a local task the desk's sandbox confines, and silently none to an unconfined one or a cluster task", () => {
+    expect(runnerLayerChoice({ runner: 'local', confined: true, dockerHost: undefined })).toEqual({ layer: true });
+    expect(runnerLayerChoice({ runner: 'local', confined: false, dockerHost: undefined })).toEqual({ layer: false });
+    expect(runnerLayerChoice({ runner: 'cluster', confined: true, dockerHost: undefined })).toEqual({ layer: false });
+  });
+
+  it("gives one to a docker task whose daemon is on this machine's socket, the default one or a named one", () => {
+    expect(runnerLayerChoice({ runner: 'docker', confined: true, dockerHost: undefined })).toEqual({ layer: true });
+    expect(runnerLayerChoice({ runner: 'docker', confined: true, dockerHost: 'unix:///var/run/docker.sock' })).toEqual({ layer: true });
+    expect(runnerLayerChoice({ runner: 'docker', confined: true, dockerHost: '' })).toEqual({ layer: true });
+  });
+
+  it('keeps a checkout for a docker task on a remote daemon, and says why', () => {
+    for (const host of ['tcp://build-box:2375', 'https://build-box:2376', 'ssh://you@build-box']) {
+      const choice = runnerLayerChoice({ runner: 'docker', confined: true, dockerHost: host });
+      expect(choice).toEqual({ layer: false, why: expect.stringContaining(`daemon at ${host} is not on this machine`) });
+    }
   });
 });

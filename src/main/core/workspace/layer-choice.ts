@@ -28,3 +28,40 @@ export function indexEntryCount(header: Buffer): number | undefined {
   if (header.length < 12 || header.toString('latin1', 0, 4) !== 'DIRC') return undefined;
   return header.readUInt32BE(8);
 }
+
+/** What decides whether a task's runner can work in a layer of this machine. */
+export interface RunnerLayerFacts {
+  runner: 'local' | 'docker' | 'cluster';
+  /** `local`: whether the desk's sandbox confines the agent (the layer is mounted where the sandbox is made). */
+  confined: boolean;
+  /** `docker`: the daemon's address as configured (`docker.host`, else `DOCKER_HOST`); undefined: the local socket. */
+  dockerHost: string | undefined;
+}
+
+/**
+ * Whether a task on `runner` may get a layer (then ./base-snapshots.ts decides whether it pays), and when not, what its
+ * activity says, if anything. A docker daemon mounts the layer itself (../runners/docker/layer-volume.ts), from paths of
+ * this machine: only a daemon on this machine's own socket can. The cluster has no disk of the desk's.
+ */
+export function runnerLayerChoice(facts: RunnerLayerFacts): { layer: true } | { layer: false; why?: string } {
+  switch (facts.runner) {
+    case 'local':
+      return facts.confined ? { layer: true } : { layer: false };
+    case 'docker': {
+      const remote = remoteDockerHost(facts.dockerHost);
+      return remote === undefined ? { layer: true } : {
+        layer: false,
+        why: `The worktree is a checkout of its own: the docker runner's daemon at ${remote} is not on this machine's socket, and a copy-on-write layer is made of paths of this machine.`,
+      };
+    }
+    default:
+      return { layer: false };
+  }
+}
+
+/** The host when `host` names a daemon reached over a network (`tcp://`, `https://`, `ssh://`, …); undefined for a unix socket or none. */
+export function remoteDockerHost(host: string | undefined): string | undefined {
+  const named = host?.trim();
+  if (named === undefined || named === '' || named.startsWith('unix://')) return undefined;
+  return named;
+}

@@ -12,6 +12,8 @@ export interface ContainerRequest {
   image: string;
   /** The task's worktree, mounted read-write at the same path (so paths the agent and the desk name agree). */
   worktree: string;
+  /** A named volume that is the worktree (a layer over a snapshot, ./layer-volume.ts), mounted there instead of the folder. */
+  worktreeVolume?: string;
   /** The run's task git dir and the repository's objects, config and hooks read-only (container-git.ts). */
   gitBinds: readonly string[];
   /** More paths of this machine, read-only at the same place. */
@@ -52,7 +54,7 @@ export function containerEnv(env: Readonly<Record<string, string>>, home?: strin
 
 export function binds(request: ContainerRequest): string[] {
   return [
-    `${request.worktree}:${request.worktree}:rw`,
+    `${request.worktreeVolume ?? request.worktree}:${request.worktree}:rw`,
     ...request.gitBinds,
     ...request.readOnly.map((path) => `${path}:${path}:ro`),
     ...(request.home === undefined ? [] : [`${request.home}:${CONTAINER_HOME}:rw`]),

@@ -9,6 +9,8 @@ import { createGitRunner, type GitRunner } from '../../git/git-runner';
 import { linkedGitDir } from '../../sandbox/task-sandbox';
 import { expandHome } from '../../sandbox/sandbox-layout';
 import type { StateLayers } from '../../sandbox/state-layers';
+import type { TaskLayers } from '../../sandbox/task-layers';
+import { remoteDockerHost } from '../../workspace/layer-choice';
 import { runnerUnavailable } from '../runner-set';
 import type { Runner } from '../runner';
 import type { DockerClient } from './docker-client';
@@ -18,6 +20,7 @@ import { createOptions, DESK_LABEL, runArguments, tighterLimits, type ContainerR
 import { containerRunsRoot, openContainerTaskGit, type ContainerTaskGit } from './container-task-git';
 import { chooseImage } from './image-choice';
 import { removeRunContainers } from './run-containers';
+import { openLayerVolume, removeLeftoverVolumes, type LayerVolume } from './layer-volume';
 
 export interface DockerRunnerDeps {
   config: RunnersConfig['docker'];
@@ -35,6 +38,8 @@ export interface DockerRunnerDeps {
   stateLayers?: StateLayers;
   /** The person's home, where the agent's state is read from (an agent's own `env.HOME` wins). */
   home?: string;
+  /** Worktrees that are layers over a snapshot (../../sandbox/task-layers.ts): a local daemon mounts them itself for the run. */
+  taskLayers?: Pick<TaskLayers, 'lend' | 'has'>;
 }
 
 export function createDockerRunner(deps: DockerRunnerDeps): Runner {
@@ -42,6 +47,7 @@ export function createDockerRunner(deps: DockerRunnerDeps): Runner {
   const daemon = dockerDaemon(config.host, deps.connect);
   const { where } = daemon;
   const git = deps.git ?? createGitRunner({ hooksDir: join(deps.dataDir, 'no-hooks') });
+  const daemonHost = config.host ?? process.env.DOCKER_HOST;
 
   async function ensureImage(dockerClient: DockerClient, image: string): Promise<void> {
     const present = await dockerClient.getImage(image).inspect().then(() => true, () => false);
@@ -67,10 +73,13 @@ export function createDockerRunner(deps: DockerRunnerDeps): Runner {
       }
     },
     confines: () => true,
+    daemonHost,
     async sweep() {
       await daemon.sweep(async (dockerClient) => {
         const left = await dockerClient.listContainers({ all: true, filters: { label: [`${DESK_LABEL}=${deps.deskId}`] } });
         await Promise.all(left.map((info) => dockerClient.getContainer(info.Id).remove({ force: true }).catch(() => undefined)));
+        // The layers' volumes, once nothing uses them: every layer is then the desk's holder's to mount.
+        await removeLeftoverVolumes(dockerClient, deps.deskId);
       });
       // Task git dirs of runs a stopped desk left: their containers are gone, and their commits were never taken.
       await rm(containerRunsRoot(deps.dataDir), { recursive: true, force: true }).catch(() => undefined);
@@ -80,6 +89,11 @@ export function createDockerRunner(deps: DockerRunnerDeps): Runner {
         throw isDeskError(error) ? runnerUnavailable(error.message) : error;
       });
       if (!chosen) throw runnerUnavailable('No image for the docker runner: set "image" in .desk/config.json, .devcontainer/devcontainer.json or runners.json (see docs/runners.md).');
+      // A layer is made of paths of this machine: a daemon elsewhere cannot mount it (../../workspace/layer-choice.ts).
+      const remote = remoteDockerHost(daemonHost);
+      if (remote !== undefined && await deps.taskLayers?.has(worktree)) {
+        throw runnerUnavailable(`This task's worktree is a copy-on-write layer of this machine, and the docker runner's daemon at ${remote} is not on this machine. Resubmit the task to start it in a checkout of its own.`);
+      }
       const dockerClient = await daemon.reach();
       await ensureImage(dockerClient, chosen.image);
       // The task's own repository, when the desk has several: its history is what the container may read.
@@ -102,18 +116,34 @@ export function createDockerRunner(deps: DockerRunnerDeps): Runner {
         stateFiles: (agent.stateFiles ?? []).map((file) => expandHome(file, agentHome)),
         loginFiles: (agent.loginFiles ?? []).map((file) => expandHome(file, agentHome)),
       });
+      const user = `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`;
+      // Last, so nothing after it can fail: a layered worktree is the daemon's mount until the run ends.
+      let volume: LayerVolume | undefined;
+      if (deps.taskLayers) {
+        try {
+          // A desk that is not root cannot remove what a root daemon's mount leaves: the daemon empties it (layer-volume.ts).
+          volume = await openLayerVolume(dockerClient, deps.taskLayers, { deskId: deps.deskId, taskId, image: chosen.image, worktree, user }, { emptyWorkDir: process.getuid?.() !== 0 });
+        } catch (error) {
+          await taskGit.close();
+          for (const line of await state?.release() ?? []) log(line);
+          throw runnerUnavailable((error as Error).message);
+        }
+      }
       const base: Omit<ContainerRequest, 'env'> = {
         deskId: deps.deskId, taskId, image: chosen.image, worktree, gitBinds: taskGit.binds,
-        readOnly: config.mounts, network, limits, user: `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`,
+        readOnly: config.mounts, network, limits, user,
         ...(state && { home: state.home }),
+        ...(volume && { worktreeVolume: volume.name }),
       };
       const agents: { stop(): Promise<void> }[] = [];
       const hostArgs = config.host !== undefined ? ['--host', config.host] : [];
       const limitsNote = [limits.cpus && `${limits.cpus} CPUs`, limits.memoryMb && `${limits.memoryMb} MB`, limits.pids && `${limits.pids} processes`].filter(Boolean).join(', ');
       return {
         kind: 'container',
-        description: `In a Docker container (${chosen.image}, from ${chosen.from}) at ${where}: writes only to the worktree, its own git dir (the repository's objects read-only, its refs out of reach), its own /tmp${state ? ' and its own home with a copy of the agent\'s state (nothing written there reaches your home but a refreshed login)' : ''}; ${network === 'none' ? 'network off' : `network "${network}"`}${limitsNote ? `; at most ${limitsNote}` : ''}.`,
+        description: `In a Docker container (${chosen.image}, from ${chosen.from}) at ${where}: writes only to the worktree${volume ? ' (its copy-on-write layer, mounted by the daemon)' : ''}, its own git dir (the repository's objects read-only, its refs out of reach), its own /tmp${state ? ' and its own home with a copy of the agent\'s state (nothing written there reaches your home but a refreshed login)' : ''}; ${network === 'none' ? 'network off' : `network "${network}"`}${limitsNote ? `; at most ${limitsNote}` : ''}.`,
         env: {},
+        // A layered worktree's files are in the daemon's mount while the run lasts: the desk reads and writes them there.
+        ...(volume && { reach: volume.reach }),
         // Setup commands and terminals run in containers of their own, beside the agent's, through the docker CLI.
         wrap: (command, args, options = {}) => ({
           command: 'docker',
@@ -126,8 +156,11 @@ export function createDockerRunner(deps: DockerRunnerDeps): Runner {
         },
         async dispose() {
           await Promise.all(agents.map((running) => running.stop()));
-          agentCommit = await endRun(dockerClient, `${DESK_LABEL}=${deps.deskId}`, taskGit, log);
-          for (const line of await state?.release() ?? []) log(line);
+          try {
+            agentCommit = await endRun(dockerClient, `${DESK_LABEL}=${deps.deskId}`, taskGit, log, volume);
+          } finally {
+            for (const line of await state?.release() ?? []) log(line);
+          }
         },
         agentCommit: () => agentCommit,
       };
@@ -136,9 +169,11 @@ export function createDockerRunner(deps: DockerRunnerDeps): Runner {
 }
 
 /** After the agent: no container of the run is left to change the task git dir while the desk takes its commits. */
-async function endRun(dockerClient: DockerClient, deskLabel: string, taskGit: ContainerTaskGit, log: (line: string) => void): Promise<string | undefined> {
+async function endRun(dockerClient: DockerClient, deskLabel: string, taskGit: ContainerTaskGit, log: (line: string) => void, volume: LayerVolume | undefined): Promise<string | undefined> {
   try {
     await removeRunContainers(dockerClient, deskLabel, taskGit.root);
+    // Then the layer's mount goes, and the layer is the holder's again (the desk's commit mounts it).
+    await volume?.close();
     return await taskGit.takeCommits(log);
   } finally {
     await taskGit.close();
