@@ -5,7 +5,8 @@
 // The holder is started when the layer is first needed after a start of the desk and ends with the desk, so a crash
 // leaves no mount behind; the upper dir stays on disk until the task's worktree is retired.
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isWithin } from './sandbox-layout';
 import { removeLayerTree } from './state-layers';
@@ -76,8 +77,10 @@ export function createTaskLayers(deps: {
   const byTarget = new Map<string, MountedTaskLayer>();
   let refusal: Promise<string | undefined> | undefined;
 
+  // Blocking, like the mkdirs before a mount: microseconds, where the thread pool may be queued behind a run's other
+  // files for milliseconds while the holder waits to start (./task-sandbox.ts opens the layer beside its git dir).
   const readLayerFile = async (target: string): Promise<LayerFile | undefined> => {
-    const text = await readFile(join(rootOf(target), LAYER_FILE), 'utf8').catch(() => undefined);
+    const text = readTextIfThere(join(rootOf(target), LAYER_FILE));
     if (text === undefined) return undefined;
     const { taskId, base, lower } = JSON.parse(text) as Partial<LayerFile>;
     return typeof taskId === 'string' && typeof base === 'string' && typeof lower === 'string' ? { taskId, base, lower, target } : undefined;
@@ -88,7 +91,9 @@ export function createTaskLayers(deps: {
     const root = rootOf(layer.target);
     const upperDir = join(root, 'upper');
     const work = join(root, 'work');
-    await Promise.all([mkdir(upperDir, { recursive: true, mode: 0o700 }), mkdir(work, { recursive: true, mode: 0o700 }), mkdir(layer.target, { recursive: true })]);
+    mkdirSync(upperDir, { recursive: true, mode: 0o700 });
+    mkdirSync(work, { recursive: true, mode: 0o700 });
+    mkdirSync(layer.target, { recursive: true });
     const namespace = await openStateNamespace(deps.tools, [{ lower: layer.lower, upper: upperDir, work, target: layer.target }]);
     const proc = `/proc/${namespace.pid}/root`;
     const layerOf: MountedTaskLayer = {
@@ -168,4 +173,12 @@ export function createTaskLayers(deps: {
       byTarget.clear();
     },
   };
+}
+
+function readTextIfThere(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
 }
