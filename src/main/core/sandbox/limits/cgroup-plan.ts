@@ -19,8 +19,8 @@ export interface GroupPlan {
   procsFiles: string[];
   /**
    * A process joins the group by writing `0` (itself) to each of these: on v2 `cgroup.procs`; on v1 each hierarchy's
-   * `tasks`, which moves the writing thread alone. The joining shell has one thread, so it moves whole, and the kernel
-   * (6.2 on) moves a thread that moves itself without the global lock `cgroup.procs` takes, whose RCU grace period made
+   * `tasks`, which moves the writing thread alone. The joining shell has one thread, so it moves whole, and recent kernels
+   * (6.18 measured) move a thread that moves itself without the global lock `cgroup.procs` takes, whose RCU grace period made
    * each v1 join wait about 7 ms (two hierarchies, ~15 ms before every agent and terminal).
    */
   joinFiles: string[];
