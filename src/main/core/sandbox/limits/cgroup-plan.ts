@@ -19,9 +19,9 @@ export interface GroupPlan {
   procsFiles: string[];
   /**
    * A process joins the group by writing `0` (itself) to each of these: on v2 `cgroup.procs`; on v1 each hierarchy's
-   * `tasks`, which moves the writing thread alone. The joining shell has one thread, so it moves whole, and recent kernels
-   * (6.18 measured) move a thread that moves itself without the global lock `cgroup.procs` takes, whose RCU grace period made
-   * each v1 join wait about 7 ms (two hierarchies, ~15 ms before every agent and terminal).
+   * `tasks`, which moves the writing thread alone. The joining shell has one thread, so it moves whole, and recent
+   * kernels (6.18 measured) move a thread that moves itself without the global lock `cgroup.procs` takes, whose RCU
+   * grace period made each v1 join wait about 7 ms (two hierarchies: ~15 ms before every agent and terminal).
    */
   joinFiles: string[];
   /** The kernel's counts of memory OOM kills (`oom_kill N`) and refused forks (`max N`). */
