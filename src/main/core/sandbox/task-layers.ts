@@ -7,6 +7,7 @@
 // behind, until the start-up sweep finds no worktree uses it: ./layer-sweep.ts). A layer may be lent to another mount
 // (a local Docker daemon's volume, ../runners/docker/layer-volume.ts): one overlay on an upper dir at a time.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { deskError } from '../../../shared/desk-error';
@@ -137,8 +138,10 @@ export function createTaskLayers(deps: {
   const lent = new Map<string, { layer: LayerFile & { upperDir: string }; reach?: (path: string) => string }>();
   let refusal: Promise<string | undefined> | undefined;
 
+  // Blocking, like the mkdirs before a mount: microseconds, where the thread pool may be queued behind a run's other
+  // files for milliseconds while the holder waits to start (./task-sandbox.ts opens the layer beside its git dir).
   const readLayerFile = async (target: string): Promise<LayerFile | undefined> => {
-    const text = await readFile(join(rootOf(target), LAYER_FILE), 'utf8').catch(() => undefined);
+    const text = readTextIfThere(join(rootOf(target), LAYER_FILE));
     if (text === undefined) return undefined;
     const { taskId, base, lower } = JSON.parse(text) as Partial<LayerFile>;
     return typeof taskId === 'string' && typeof base === 'string' && typeof lower === 'string' ? { taskId, base, lower, target } : undefined;
@@ -149,7 +152,9 @@ export function createTaskLayers(deps: {
     const root = rootOf(layer.target);
     const upperDir = join(root, 'upper');
     const work = join(root, 'work');
-    await Promise.all([mkdir(upperDir, { recursive: true, mode: 0o700 }), mkdir(work, { recursive: true, mode: 0o700 }), mkdir(layer.target, { recursive: true })]);
+    mkdirSync(upperDir, { recursive: true, mode: 0o700 });
+    mkdirSync(work, { recursive: true, mode: 0o700 });
+    mkdirSync(layer.target, { recursive: true });
     const namespace = await openStateNamespace(deps.tools, [{ lower: layer.lower, upper: upperDir, work, target: layer.target }]);
     const proc = `/proc/${namespace.pid}/root`;
     const layerOf: MountedTaskLayer = {
@@ -344,5 +349,13 @@ async function removeLayerRoot(layersDir: string, root: string): Promise<void> {
     const aside = join(layersDir, `.left-${randomBytes(6).toString('hex')}`);
     await rename(root, aside).catch(() => { throw error; });
     await removeLayerTree(aside).catch(() => undefined);
+  }
+}
+
+function readTextIfThere(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
   }
 }

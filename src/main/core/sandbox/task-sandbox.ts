@@ -195,6 +195,10 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
         return unconfined(`Unsandboxed: ${status.reason ?? 'no sandbox on this machine'} ${status.fix ?? ''}`.trim(), await openLimits());
       }
 
+      // A worktree that is a layer is mounted in a namespace of its own, by a holder process that takes a few ms to
+      // start: started now, it mounts while the git dir and the rest are made. Awaited (and its error thrown) below.
+      const layerOpening = deps.taskLayers?.open(worktree);
+      layerOpening?.catch(() => undefined);
       const worktreeGitDir = await linkedGitDir(worktree, gitCommonDir);
       // Short on purpose: the network proxy's socket lives below it, and socket paths are limited to 107 bytes.
       const { root, tempDir, owned } = runPlaces(runFolders, randomBytes(6).toString('hex'));
@@ -257,8 +261,8 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
       // The read view is the same for every task of the agent: remembered (./fixed-view.ts); the layout is the task's.
       const fixed = fixedViews.viewFor({ home: deps.home, agent, policy, environment });
       // What the task writes to the agent's state lands in a layer of its own (./state-layers.ts).
-      // A worktree that is a layer is mounted in a namespace of its own: the state's overlays go in a copy of it.
-      const worktreeLayer = await deps.taskLayers?.open(worktree);
+      // The state's overlays go in a copy of the worktree layer's namespace.
+      const worktreeLayer = await layerOpening;
       const state = await stateLayers.open({
         taskId: request.taskId, agentId: agent.id, stateDirs, stateFiles, loginFiles, fresh: fresh === true, log,
         ...(worktreeLayer && { within: worktreeLayer.namespace }),

@@ -20,6 +20,7 @@ describe('planGroup', () => {
       { file: '/cg/desk/t1/cpu.max', value: '150000 100000' },
     ]);
     expect(plan.procsFiles).toEqual(['/cg/desk/t1/cgroup.procs']);
+    expect(plan.joinFiles).toEqual(['/cg/desk/t1/cgroup.procs']);
     expect(plan.counters).toEqual({ memory: '/cg/desk/t1/memory.events', pids: '/cg/desk/t1/pids.events' });
   });
 
@@ -31,6 +32,8 @@ describe('planGroup', () => {
       '/c/desk/t1/cpu.cfs_period_us', '/c/desk/t1/cpu.cfs_quota_us',
     ]);
     expect(plan.procsFiles).toEqual(['/m/desk/t1/cgroup.procs', '/p/desk/t1/cgroup.procs', '/c/desk/t1/cgroup.procs']);
+    // The joining shell moves its one thread itself: no wait for the lock cgroup.procs takes.
+    expect(plan.joinFiles).toEqual(['/m/desk/t1/tasks', '/p/desk/t1/tasks', '/c/desk/t1/tasks']);
     expect(plan.counters).toEqual({ memory: '/m/desk/t1/memory.oom_control', pids: '/p/desk/t1/pids.events' });
   });
 
@@ -72,14 +75,13 @@ describe('limitHitNotices', () => {
 });
 
 describe('joinGroupCommand', () => {
-  it('writes the process\'s own pid to every group before it becomes the command', () => {
+  it('writes 0, the process itself, to every group before it becomes the command', () => {
     const dir = mkdtempSync(join(tmpdir(), 'desk-join-'));
     try {
       const files = [join(dir, 'a'), join(dir, 'with space')];
-      const { command, args } = joinGroupCommand(files, '/bin/sh', ['-c', 'echo $$']);
-      const pid = execFileSync(command, args, { encoding: 'utf8' }).trim();
-      expect(readFileSync(files[0] as string, 'utf8').trim()).toBe(pid);
-      expect(readFileSync(files[1] as string, 'utf8').trim()).toBe(pid);
+      // The command reads both files: they were written before it ran.
+      const { command, args } = joinGroupCommand(files, '/bin/sh', ['-c', 'cat "$1" "$2"', 'sh', ...files]);
+      expect(execFileSync(command, args, { encoding: 'utf8' })).toBe('0\n0\n');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -15,8 +15,15 @@ export interface GroupPlan {
   /** Created in this order, removed in reverse. */
   dirs: string[];
   writes: LimitWrite[];
-  /** A process joins the group by writing its pid to each of these. */
+  /** The group's processes, one pid a line: what is left running in it is read here. */
   procsFiles: string[];
+  /**
+   * A process joins the group by writing `0` (itself) to each of these: on v2 `cgroup.procs`; on v1 each hierarchy's
+   * `tasks`, which moves the writing thread alone. The joining shell has one thread, so it moves whole, and recent
+   * kernels (6.18 measured) move a thread that moves itself without the global lock `cgroup.procs` takes, whose RCU
+   * grace period made each v1 join wait about 7 ms (two hierarchies: ~15 ms before every agent and terminal).
+   */
+  joinFiles: string[];
   /** The kernel's counts of memory OOM kills (`oom_kill N`) and refused forks (`max N`). */
   counters: { memory: string; pids: string };
 }
@@ -39,6 +46,8 @@ export function planGroup(layout: CgroupLayout, name: string, limits: ResolvedLi
         ...(quota !== undefined && layout.cpu ? [{ file: join(dir, 'cpu.max'), value: `${quota} ${CFS_PERIOD_US}` }] : []),
       ],
       procsFiles: [join(dir, 'cgroup.procs')],
+      // cgroup.threads takes a thread only within a threaded subtree: a domain group is joined through cgroup.procs.
+      joinFiles: [join(dir, 'cgroup.procs')],
       counters: { memory: join(dir, 'memory.events'), pids: join(dir, 'pids.events') },
     };
   }
@@ -57,7 +66,8 @@ export function planGroup(layout: CgroupLayout, name: string, limits: ResolvedLi
         { file: join(cpu, 'cpu.cfs_quota_us'), value: quota },
       ] : []),
     ],
-    procsFiles: [join(memory, 'cgroup.procs'), join(pids, 'cgroup.procs'), ...(cpu ? [join(cpu, 'cgroup.procs')] : [])],
+    procsFiles: [memory, pids, ...(cpu ? [cpu] : [])].map((dir) => join(dir, 'cgroup.procs')),
+    joinFiles: [memory, pids, ...(cpu ? [cpu] : [])].map((dir) => join(dir, 'tasks')),
     counters: { memory: join(memory, 'memory.oom_control'), pids: join(pids, 'pids.events') },
   };
 }
@@ -99,11 +109,11 @@ export function limitHitNotices(before: LimitCounts, after: LimitCounts, limits:
 }
 
 /**
- * Runs `command` as a member of the group from its first instruction: a shell writes its own pid into each group,
- * then becomes the command (exec keeps the pid), so nothing it starts is ever outside. A join that fails ends it
- * with status 125 before the command runs.
+ * Runs `command` as a member of the group from its first instruction: a shell (one thread) writes `0`, itself, into
+ * each group's join file (GroupPlan.joinFiles), then becomes the command (exec keeps the pid), so nothing it starts is
+ * ever outside. A join that fails ends it with status 125 before the command runs.
  */
-export function joinGroupCommand(procsFiles: readonly string[], command: string, args: readonly string[]): { command: string; args: string[] } {
-  const script = 'n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1" || { echo "desk: cannot join the task\'s cgroup $1" >&2; exit 125; }; shift; n=$((n-1)); done; exec "$@"';
-  return { command: '/bin/sh', args: ['-c', script, 'desk-join-cgroup', String(procsFiles.length), ...procsFiles, command, ...args] };
+export function joinGroupCommand(joinFiles: readonly string[], command: string, args: readonly string[]): { command: string; args: string[] } {
+  const script = 'n=$1; shift; while [ "$n" -gt 0 ]; do echo 0 > "$1" || { echo "desk: cannot join the task\'s cgroup $1" >&2; exit 125; }; shift; n=$((n-1)); done; exec "$@"';
+  return { command: '/bin/sh', args: ['-c', script, 'desk-join-cgroup', String(joinFiles.length), ...joinFiles, command, ...args] };
 }

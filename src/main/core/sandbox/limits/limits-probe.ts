@@ -127,7 +127,7 @@ async function trialJoin(layout: CgroupLayout): Promise<void> {
   await removeGroup(plan);
   await createGroup(plan);
   try {
-    const { command, args } = joinGroupCommand(plan.procsFiles, '/bin/true', []);
+    const { command, args } = joinGroupCommand(plan.joinFiles, '/bin/true', []);
     await new Promise<void>((resolve, reject) => {
       execFile(command, args, { timeout: 10_000 }, (error, _stdout, stderr) => (error ? reject(new Error(String(stderr).trim() || error.message)) : resolve()));
     });

@@ -45,7 +45,7 @@ describe.skipIf(skip)(`task groups${skip ? ` (skipped: ${skip})` : ''}`, () => {
     await enforcement.ready();
     const plan = planGroup(enforcement.layout!, name, resolveLimits({ pids: 16 }, machine)); // enforced: a layout exists
     await createGroup(plan);
-    const { command, args } = joinGroupCommand(plan.procsFiles, 'sleep', ['60']);
+    const { command, args } = joinGroupCommand(plan.joinFiles, 'sleep', ['60']);
     const child = spawn(command, args, { stdio: 'ignore', detached: true });
     child.unref();
     await new Promise((resolve) => child.once('spawn', resolve));

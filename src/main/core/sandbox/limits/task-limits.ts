@@ -80,7 +80,7 @@ export function createTaskLimits(deps: TaskLimitsDeps): TaskLimits {
       timer.unref();
       return {
         description: `Limits: ${describeLimits(limits)}; ${status.mode === 'cgroup-v1' ? 'cgroup v1' : 'cgroup v2'}.`,
-        wrap: (command, args) => joinGroupCommand(plan.procsFiles, command, args),
+        wrap: (command, args) => joinGroupCommand(plan.joinFiles, command, args),
         async close() {
           clearInterval(timer);
           await check();
