@@ -5,6 +5,7 @@
 import { lstat, realpath, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, isAbsolute } from 'node:path';
 import type { FileDiff } from '../../../shared/review';
+import { resolvedThrough } from '../agents/view-paths';
 import type { GitService } from '../git/git-service';
 
 /** What was swept: files removed or put back, and those left as they are (with why). */
@@ -12,9 +13,10 @@ export interface CheckSweep { removed: string[]; restored: string[]; left: strin
 
 /**
  * Reads the worktree against `head` (the commit it holds) before the check; the function it answers sweeps what the
- * check changed since. Without a head, or when the worktree cannot be read, the sweep does nothing.
+ * check changed since. Without a head, or when the worktree cannot be read, the sweep does nothing. `reach`: how the
+ * desk reaches the worktree's files when they are a layer (their folder on disk holds only `.git`).
  */
-export async function watchCheckLeftovers(git: Pick<GitService, 'liveDiff'>, worktree: string, head: string | undefined): Promise<() => Promise<CheckSweep>> {
+export async function watchCheckLeftovers(git: Pick<GitService, 'liveDiff'>, worktree: string, head: string | undefined, reach?: (path: string) => string): Promise<() => Promise<CheckSweep>> {
   const nothing = async (): Promise<CheckSweep> => ({ removed: [], restored: [], left: [] });
   if (head === undefined) return nothing;
   const before = await git.liveDiff(worktree, head).catch(() => undefined);
@@ -26,8 +28,9 @@ export async function watchCheckLeftovers(git: Pick<GitService, 'liveDiff'>, wor
     for (const file of after?.files ?? []) {
       // Changed before the check too (an agent's file the commit left out): not the check's.
       if (earlier.get(file.path) === stateOf(file)) continue;
-      const path = join(worktree, file.path);
-      if (!(await insideWorktree(worktree, path))) {
+      const inView = join(worktree, file.path);
+      const path = reach ? reach(inView) : inView;
+      if (!(await insideWorktree(worktree, inView, reach))) {
         sweep.left.push(file.path);
       } else if (file.status === 'added' && !earlier.has(file.path)) {
         await rm(path, { force: true });
@@ -46,9 +49,13 @@ export async function watchCheckLeftovers(git: Pick<GitService, 'liveDiff'>, wor
 /** A file's change as it stood, so a change made again by the check is told from the same change left from before. */
 const stateOf = (file: FileDiff) => `${file.status}:${file.additions}:${file.deletions}:${file.newText?.length ?? ''}`;
 
-/** Whether `path`'s folder is really inside the worktree (no link leads out of it). */
-async function insideWorktree(worktree: string, path: string): Promise<boolean> {
+/** Whether `path`'s folder is really inside the worktree (no link leads out of it), as the task's processes see it. */
+async function insideWorktree(worktree: string, path: string, reach?: (path: string) => string): Promise<boolean> {
   try {
+    if (reach) {
+      const inner = relative(worktree, resolvedThrough(dirname(path), worktree, reach));
+      return inner === '' || (!inner.startsWith('..') && !isAbsolute(inner));
+    }
     const [root, folder] = await Promise.all([realpath(worktree), realpath(dirname(path))]);
     const inner = relative(root, folder);
     return inner === '' || (!inner.startsWith('..') && !isAbsolute(inner));

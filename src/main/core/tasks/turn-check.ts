@@ -46,7 +46,7 @@ export async function checkTurn(context: CheckContext, spec: AgentSpec, worktree
     log(reason, 'warn');
     return checkNotRun(reason);
   }
-  const sweep = context.git ? await watchCheckLeftovers(context.git, worktree, head) : undefined;
+  const sweep = context.git ? await watchCheckLeftovers(context.git, worktree, head, isolation.reach) : undefined;
   const startedAt = performance.now();
   try {
     const env = { ...agentEnvironment(process.env, spec), ...isolation.env };

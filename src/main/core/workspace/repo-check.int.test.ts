@@ -61,17 +61,19 @@ describe('a repository\'s check', () => {
     expect((await detail(desk, 'again')).check).toMatchObject({ status: 'passed', exitCode: 0 });
   });
 
-  it('leaves nothing it wrote for a follow-up\'s commit: files it added are removed, tracked files it changed put back', async () => {
-    const desk = await openDesk({ files: withConfig({ check: 'echo byproduct > check-output.txt; echo touched >> README.md; mkdir -p reports; echo r > reports/r.txt' }) });
+  it.each([['a checkout', undefined], ['a copy-on-write layer', 'always']] as const)('leaves nothing it wrote for a follow-up\'s commit in %s: files it added are removed, tracked files it changed put back', async (_kind, layers) => {
+    const desk = await openDesk({ files: withConfig({ check: 'echo byproduct > check-output.txt; echo touched >> README.md; mkdir -p reports; echo r > reports/r.txt' }), ...(layers && { layers }) });
     await desk.api('POST', '/', { id: 'swept', prompt: 'write done.txt finished' });
     await desk.waitForStatus('swept', 'completed');
     const first = await detail(desk, 'swept');
     expect(first.check.status).toBe('passed');
-    expect(existsSync(join(first.worktreePath, 'check-output.txt'))).toBe(false);
-    expect(existsSync(join(first.worktreePath, 'reports/r.txt'))).toBe(false);
-    expect(readFileSync(join(first.worktreePath, 'README.md'), 'utf8')).toBe('# Fixture\n');
+    // The files as the task's processes see them (a layer's folder on disk holds only `.git`).
+    const files = await desk.core.worktreeView('swept') as string;
+    expect(existsSync(join(files, 'check-output.txt'))).toBe(false);
+    expect(existsSync(join(files, 'reports/r.txt'))).toBe(false);
+    expect(readFileSync(join(files, 'README.md'), 'utf8')).toBe('# Fixture\n');
     // The agent's work stays.
-    expect(readFileSync(join(first.worktreePath, 'done.txt'), 'utf8').trim()).toBe('finished');
+    expect(readFileSync(join(files, 'done.txt'), 'utf8').trim()).toBe('finished');
     const said = (await taskEvents(desk, 'swept')).flatMap((e) => (e.type === 'log' ? [e.text] : []));
     expect(said).toContain('What the check wrote is not the agent\'s work: removed check-output.txt, reports/r.txt; put back README.md as committed.');
 
