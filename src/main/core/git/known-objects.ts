@@ -1,7 +1,7 @@
 // Trees and commits the desk has read already, by their full names: an object never changes, so a layer's next commit
 // on the same base reads its base trees and its branch's head commit from memory instead of starting git. Bounded by
 // size, the least recently used forgotten first.
-import type { GitObject } from './object-reader';
+import type { GitObject } from './tree-object';
 
 export interface KnownObjects {
   get(sha: string): GitObject | undefined;

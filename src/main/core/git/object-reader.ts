@@ -3,9 +3,9 @@
 import { openGitPipe, type GitPipe } from './git-pipe';
 import type { GitRepo, GitRunner } from './git-runner';
 import type { KnownObjects } from './known-objects';
-import { readLooseObject } from './tree-object';
+import { readLooseObject, type GitObject } from './tree-object';
 
-export interface GitObject { sha: string; type: string; body: Buffer }
+export type { GitObject } from './tree-object';
 
 export interface ObjectReader {
   /** The object `spec` names (an object name or a full ref name: no newline), or undefined when there is none. */

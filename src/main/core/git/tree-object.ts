@@ -10,6 +10,9 @@ const deflateAsync = promisify(deflate);
 /** Past this many bytes an object is compressed in the thread pool, not on the desk's thread. */
 const DEFLATE_INLINE_MAX = 64 * 1024;
 
+/** An object of the repository: its full name, its type and its body (without git's header). */
+export interface GitObject { sha: string; type: string; body: Buffer }
+
 export const MODE_TREE = '40000';
 export const MODE_FILE = '100644';
 export const MODE_EXECUTABLE = '100755';
