@@ -392,11 +392,12 @@ export function createGitService(options: GitServiceOptions): GitService {
 
     async readyIndex(worktreePath) {
       const path = resolve(worktreePath);
-      const layer = await options.taskLayers?.open(path);
-      // The usual case, a worktree whose index is where its branch is, costs one file read.
-      if (!layer || await indexBehindSince(layer.dir) === undefined) return;
+      // Not mounted for this: the index is synced from the git dir alone, and the run about to start mounts the layer
+      // beside its other steps (../sandbox/task-sandbox.ts). The usual case costs two small file reads.
+      const layerDir = await options.taskLayers?.dirOf(path);
+      if (layerDir === undefined || await indexBehindSince(layerDir) === undefined) return;
       const worktree = await intactWorktree((await ready()).repository, path);
-      await indexLock.run(() => syncLayerIndex(git, worktree, layer.dir));
+      await indexLock.run(() => syncLayerIndex(git, worktree, layerDir));
     },
 
     async leaveOutLocalFiles(worktreePath) {

@@ -86,6 +86,8 @@ export interface TaskLayers {
   has(target: string): Promise<boolean>;
   /** Where the task's writes in the worktree at `target` land when it is a layer (its upper dir); undefined otherwise. */
   upperOf(target: string): Promise<string | undefined>;
+  /** The folder of the layer shown at `target` (its `dir` once mounted), without mounting it; undefined when that worktree is no layer. */
+  dirOf(target: string): Promise<string | undefined>;
   /** Unmounts the layer at `target` and removes it: its worktree is retired. */
   remove(target: string): Promise<void>;
   /** Every layer's folder, read for the start-up sweep (the refusal's probe and other dot names left out). */
@@ -292,6 +294,7 @@ export function createTaskLayers(deps: {
     },
     has: async (target) => (await readLayerFile(target)) !== undefined,
     upperOf: async (target) => ((await readLayerFile(target)) === undefined ? undefined : join(rootOf(target), 'upper')),
+    dirOf: async (target) => ((await readLayerFile(target)) === undefined ? undefined : rootOf(target)),
     async remove(target) {
       const file = await readLayerFile(target);
       lent.delete(target);
