@@ -58,12 +58,18 @@ export function createIgnoreCheck(git: GitRunner, repo: GitRepo, mergedDir: stri
     return done;
   };
 
-  const inStandIn = async (path: string, isDir: boolean): Promise<boolean> => {
+  const standInFor = async (path: string, isDir: boolean): Promise<void> => {
     const slash = path.lastIndexOf('/');
     await prepareDir(slash === -1 ? '' : path.slice(0, slash));
     if (isDir) await prepareDir(path);
+  };
+  const inStandIn = async (path: string, isDir: boolean): Promise<boolean> => {
+    await standInFor(path, isDir);
     return byRules.ask(path);
   };
+  // The snapshot's kept git, or the stand-in should that git have ended.
+  const inSnapshot = (rules: SnapshotRules, path: string, isDir: boolean): Promise<boolean> =>
+    rules.rules.ignored(rules, isDir ? `${path}/` : path).catch(() => inStandIn(path, isDir));
   const byRules = checkIgnorePipe(() => openGitPipe(git, { ...repo, workTree: scratch }, checkIgnoreArgs(false), { cwd: scratch }));
   const byIndex = checkIgnorePipe(() => openGitPipe(git, { ...repo, workTree: scratch }, checkIgnoreArgs(true), { cwd: scratch }));
   const rulesAsInSnapshot = snapshot && sameRulesAsSnapshot(snapshot, mergedDir);
@@ -71,12 +77,12 @@ export function createIgnoreCheck(git: GitRunner, repo: GitRepo, mergedDir: stri
   return {
     async ignored(path, isDir) {
       const bySnapshot = snapshot !== undefined && rulesAsInSnapshot !== undefined && await rulesAsInSnapshot(path, isDir);
-      const ignoredByRules = bySnapshot ? await snapshot.rules.ignored(snapshot, isDir ? `${path}/` : path) : await inStandIn(path, isDir);
+      const ignoredByRules = bySnapshot ? await inSnapshot(snapshot, path, isDir) : await inStandIn(path, isDir);
       if (!ignoredByRules) return false;
       // A dir is never an entry of the index: the rules decide.
       if (isDir) return true;
-      // Asked in the stand-in, which then holds the path's dirs and rules.
-      if (bySnapshot) await inStandIn(path, false);
+      // Asked in the stand-in, which must then hold the path's dirs and rules.
+      await standInFor(path, false);
       return byIndex.ask(path);
     },
     async close() {

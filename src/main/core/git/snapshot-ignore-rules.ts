@@ -17,8 +17,7 @@ const IDLE_MS = 30_000;
 /** `commonDir`: the repository's, whose `info/exclude` applies. */
 export function createSnapshotIgnoreRules(git: GitRunner, commonDir: string, idleMs = IDLE_MS): SnapshotIgnoreRules {
   const running = new Map<string, { pipe: CheckIgnorePipe; idle: NodeJS.Timeout }>();
-  const pipeFor = (lower: string, commit: string): CheckIgnorePipe => {
-    const key = `${commit}\0${lower}`;
+  const pipeFor = (key: string, lower: string): CheckIgnorePipe => {
     const kept = running.get(key);
     if (kept) {
       kept.idle.refresh();
@@ -35,8 +34,17 @@ export function createSnapshotIgnoreRules(git: GitRunner, commonDir: string, idl
   };
   return {
     async ignored({ lower, commit }, path) {
-      const pipe = pipeFor(lower, commit);
-      const answer = pipe.ask(path);
+      const key = `${commit}\0${lower}`;
+      const pipe = pipeFor(key, lower);
+      const answer = pipe.ask(path).catch((error: unknown) => {
+        // A git that ended (killed, its snapshot gone) is forgotten: the next question starts another.
+        const kept = running.get(key);
+        if (kept?.pipe === pipe) {
+          clearTimeout(kept.idle);
+          running.delete(key);
+        }
+        throw error;
+      });
       // Kept for later questions, it must not keep the desk from ending.
       await pipe.unref();
       return answer;
