@@ -23,11 +23,13 @@ export async function checkoutForLauncher(checkout: PendingCheckout | undefined,
  * The task's error when the launcher's checkout failed (the agent never ran), with the worktree's registration undone
  * as when the desk's own checkout fails; undefined for any other end.
  */
-export async function launcherCheckoutFailure(checkout: PendingCheckout | undefined, launcher: CheckoutFirst | undefined, agent: RunningAgent, exitCode: number | null | undefined): Promise<string | undefined> {
-  if (!checkout || !launcher || exitCode !== CHECKOUT_FAILED_STATUS) return undefined;
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([agent.logEnded, new Promise<void>((done) => { timer = setTimeout(done, LOG_WAIT_MS); })]);
-  clearTimeout(timer);
+export async function launcherCheckoutFailure(checkout: PendingCheckout | undefined, launcher: CheckoutFirst | undefined, agent: RunningAgent): Promise<string | undefined> {
+  if (!checkout || !launcher) return undefined;
+  // The turn may end a moment before the launcher's exit is reported (the desk's first write to it failing with EPIPE):
+  // its exit is waited for, briefly, as its log is.
+  const exit = await withinLogWait(agent.exited);
+  if (exit?.code !== CHECKOUT_FAILED_STATUS) return undefined;
+  if (agent.logEnded) await withinLogWait(agent.logEnded);
   const failure = launcher.failure(agent.recentLog());
   if (!failure) return undefined;
   // Nothing runs in the worktree: its launcher ended before it became the agent.
@@ -36,4 +38,14 @@ export async function launcherCheckoutFailure(checkout: PendingCheckout | undefi
   return failure.step === 'copy'
     ? `The task's index could not be copied into its sandbox's git dir${said}\nResubmit the task to try again.`
     : `The task's files could not be checked out in its new worktree (git reset --hard exited with ${failure.exitCode})${said}\nResubmit the task to try again; a full disk or a lock file left in the repository's .git are the usual causes.`;
+}
+
+/** `done`'s value, or undefined once the log's wait is over. */
+async function withinLogWait<T>(done: Promise<T>): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([done, new Promise<undefined>((resolve) => { timer = setTimeout(() => resolve(undefined), LOG_WAIT_MS); })]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -180,8 +180,6 @@ export async function runTask(given: RunContext): Promise<RunOutcome> {
     const agent = isolation.startAgent
       ? await isolation.startAgent({ command: spec.command, args: spec.args, cwd: worktree, env, onLogLine, ...(launchThrough && { launchThrough }) })
       : await spawnAgent({ ...launchedThrough(isolation.wrap(spec.command, spec.args), launchThrough), program: spec.command, cwd: worktree, env, onLogLine });
-    let exitCode: number | null | undefined;
-    void agent.exited.then((exit) => { exitCode = exit.code; });
     context.mark?.('spawned');
     if (agent.pid !== undefined) context.update({ agentPid: agent.pid });
     log(`Started ${spec.name} (${agent.where}) in ${worktree}`);
@@ -193,7 +191,7 @@ export async function runTask(given: RunContext): Promise<RunOutcome> {
       const ended = await converse(context, agent, worktree, spec, { terminals, files: isolation.files ?? createWorktreeFiles(worktree, isolation.reach && { reach: isolation.reach }), confined, endpoints }, said.append);
       if (signal.aborted) return { status: 'cancelled', output: said.text() };
       if (ended.status !== 'ended') {
-        const checkoutFailed = await launcherCheckoutFailure(checkout, launcher, agent, exitCode);
+        const checkoutFailed = await launcherCheckoutFailure(checkout, launcher, agent);
         return checkoutFailed === undefined ? { ...ended, output: said.text() } : { status: 'error', message: checkoutFailed };
       }
       // An agent on a disk of its own hands its work back while it is still there to do so.
