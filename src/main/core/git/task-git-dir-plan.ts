@@ -53,6 +53,10 @@ export function planTaskGitDir(facts: TaskGitDirFacts): TaskGitDirPlan {
     ...(sha256 ? ['[extensions]', '\tobjectformat = sha256'] : []),
     '[include]',
     `\tpath = ${join(facts.commonDir, 'config')}`,
+    // After the person's config, so it holds: a split index's shared part is lent read-only (./task-git-dir.ts), and
+    // git freshening it would warn at every write. The agent's git writes its index whole instead, when it writes one.
+    '[core]',
+    '\tsplitIndex = false',
     // Auto-gc would repack into the task's objects what the borrowed ones hold; nothing is gained in one turn.
     '[gc]',
     '\tauto = 0',

@@ -47,6 +47,12 @@ export interface TaskGitDir {
   readonly link: string;
   /** Places in `dir` the agent must not change: what steers git (config, info) and where objects are borrowed from. */
   readonly readOnly: readonly string[];
+  /**
+   * Files of `dir` that are the worktree's own, to be seen read-only at `path` from `source` wherever the run is
+   * confined: a split index's shared part (tens of MB on a large repository) is borrowed, not copied into each run.
+   * At `path` itself the desk leaves an empty file, the mount's target.
+   */
+  readonly borrowed: readonly { path: string; source: string }[];
   /** The commit the task's branch was on when the run started. */
   readonly startCommit: string;
   /**
@@ -59,6 +65,10 @@ export interface TaskGitDir {
 
 /** Files of the worktree's git dir the agent's git reads as its own: the index, and a merge waiting on conflicts. */
 const COPIED_STATE = ['index', 'MERGE_HEAD', 'MERGE_MSG', 'MERGE_MODE'];
+/**
+ * A split index's shared part (a layer's, ../workspace/snapshot-index.ts), which git looks for beside the index. git
+ * never writes one in place: it writes a new one under another name, so the worktree's can be lent read-only.
+ */
 const SHARED_INDEX = /^sharedindex\.[0-9a-f]{40,64}$/;
 const MERGE_STATE = ['MERGE_HEAD', 'MERGE_MSG', 'MERGE_MODE', 'AUTO_MERGE'];
 /** The person's ignore and attribute files, read as they were. */
@@ -76,11 +86,12 @@ export async function openTaskGitDir(git: GitRunner, request: TaskGitDirRequest,
   const plan = planTaskGitDir({ commonDir, worktreeHead, refs });
   const link = `${dir}.link`;
   await Promise.all(['objects/info', 'objects/pack', dirname(plan.branchRef), 'refs/tags', 'info'].map((sub) => files.mkdir(join(dir, sub))));
-  // A split index (a layer's, ../workspace/snapshot-index.ts) is read with its shared part, which git looks for beside it.
-  const sharedIndexes = (await readdir(worktreeGitDir).catch(() => [])).filter((name) => SHARED_INDEX.test(name));
+  const borrowed = (await readdir(worktreeGitDir).catch(() => [])).filter((name) => SHARED_INDEX.test(name))
+    .map((name) => ({ path: join(dir, name), source: join(worktreeGitDir, name) }));
   await Promise.all([
     ...Object.entries(plan.files).map(([name, text]) => files.writeFile(join(dir, name), text)),
-    ...[...COPIED_STATE, ...sharedIndexes].map((name) => files.copyIfThere(join(worktreeGitDir, name), join(dir, name))),
+    ...COPIED_STATE.map((name) => files.copyIfThere(join(worktreeGitDir, name), join(dir, name))),
+    ...borrowed.map((file) => files.writeFile(file.path, '')),
     ...COPIED_INFO.map((name) => files.copyIfThere(join(commonDir, 'info', name), join(dir, 'info', name))),
     files.writeFile(link, `gitdir: ${dir}\n`),
   ]);
@@ -118,6 +129,7 @@ export async function openTaskGitDir(git: GitRunner, request: TaskGitDirRequest,
     dir,
     link,
     readOnly: [join(dir, 'config'), join(dir, 'info'), join(dir, 'objects', 'info')],
+    borrowed,
     startCommit: start,
     async takeCommits(log) {
       // Files only: a turn whose agent made no commit costs no git process here.

@@ -23,7 +23,7 @@ export interface LayoutFacts {
   /** The repository's git dir shared by all its worktrees (objects, refs, config). */
   gitCommonDir: string;
   /** The task's own git dir for this run (../git/task-git-dir.ts), which the worktree's `.git` names inside. */
-  taskGitDir: { dir: string; link: string; readOnly: readonly string[] };
+  taskGitDir: { dir: string; link: string; readOnly: readonly string[]; borrowed?: readonly { path: string; source: string }[] };
   worktree: string;
   tempDir: string;
   /** The agent's state dirs (`~/…` or absolute). */
@@ -75,6 +75,8 @@ export function sandboxMounts(facts: LayoutFacts): Mount[] {
     ...(facts.keepReadable ?? []),
   ];
   for (const path of readOnly) if (exists(path)) mounts.push({ kind: 'read-only', path });
+  // The worktree's shared index, lent into the task's git dir: read there, never written.
+  for (const file of facts.taskGitDir.borrowed ?? []) mounts.push({ kind: 'read-only', path: file.path, source: file.source });
   // The worktree's `.git` names the task's git dir in here, and cannot be rewritten to name another.
   const dotGit = join(facts.worktree, '.git');
   if (exists(dotGit)) mounts.push({ kind: 'read-only', path: dotGit, source: facts.taskGitDir.link });

@@ -30,6 +30,11 @@ const treeOf = (d: Desk, commit: string) => git(d.repo, 'ls-tree', '-r', '--form
 async function taskOf(d: Desk, id: string) {
   return (await d.api('GET', `/tasks/${id}`)).json as { status: string; commit?: string; worktreePath: string; errorMessage?: string };
 }
+/** Every file below `dir` (none when it is missing). */
+function filesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name));
+}
 async function logOf(d: Desk, id: string): Promise<string> {
   return (await taskEvents(d, id)).map((event) => ('text' in event ? event.text : JSON.stringify(event))).join('\n');
 }
@@ -86,6 +91,33 @@ describe.skipIf(!sandboxed)('a worktree that is a layer over a snapshot of the b
     expect(show(d, `${followUp}:copy.txt`)).toBe('1');
     // The agent's git saw the first turn's work as committed: only the files of this turn are new to it.
     expect(show(d, `${followUp}:status.txt`)).toBe('?? copy.txt\n?? status.txt');
+  });
+
+  it("lends the snapshot's shared index read-only: an agent writing into it changes nothing the next task reads", async () => {
+    const d = await openDesk({ files: FILES, layers: 'always', policy: policyAllowing('execute', 'edit', 'delete') });
+    // Every shared index the desk keeps, by path, with what it holds: the snapshot's and each worktree's (hard links).
+    const sharedIndexes = () => new Map(filesUnder(d.dataDir).concat(filesUnder(join(d.repo, '.git', 'worktrees')))
+      .filter((path) => /\/sharedindex\.[0-9a-f]+$/.test(path)).map((path) => [path, readFileSync(path).toString('hex')]));
+    const attack = [
+      'run for f in "$(git rev-parse --git-dir)"/sharedindex.*; do (printf poisoned > "$f") 2>/dev/null && echo written >> attack.txt || echo refused >> attack.txt; done',
+      'run echo changed > README.md && git add -A 2> add-errors.txt && git status --porcelain > status.txt 2>> add-errors.txt',
+    ].join('\n');
+    expect((await d.api('POST', '/', { id: 'attacker', prompt: attack })).status).toBe(202);
+    expect(await d.waitForStatus('attacker', ['completed', 'error'])).toBe('completed');
+    const before = sharedIndexes();
+    expect(before.size).toBeGreaterThan(0);
+    const attacker = await taskOf(d, 'attacker');
+    expect(show(d, `${attacker.commit}:attack.txt`)).toBe('refused');
+    // The agent's own git reads the lent index and writes its own, without a word.
+    expect(show(d, `${attacker.commit}:add-errors.txt`)).toBe('');
+    expect(show(d, `${attacker.commit}:status.txt`)).toBe('M  README.md\nA  add-errors.txt\nA  attack.txt\n?? status.txt');
+    for (const [path, held] of before) expect(Buffer.from(held, 'hex').subarray(-20).toString('hex'), path).toBe(path.slice(path.lastIndexOf('.') + 1));
+
+    await d.api('POST', '/', { id: 'next', prompt: 'run git status --porcelain > status.txt && cat README.md > seen.txt' });
+    expect(await d.waitForStatus('next', ['completed', 'error'])).toBe('completed');
+    const next = await taskOf(d, 'next');
+    expect(show(d, `${next.commit}:status.txt`)).toBe('?? status.txt');
+    expect(show(d, `${next.commit}:seen.txt`)).toBe('# Fixture');
   });
 
   it("leaves the index to what runs next in the worktree: the commit reads none, a check's and a follow-up's git see the branch", async () => {

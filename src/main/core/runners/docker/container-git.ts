@@ -7,7 +7,7 @@ export interface ContainerGitFacts {
   commonDir: string;
   worktree: string;
   /** The run's task git dir, its `.git` link file and the places in it the agent must not change. */
-  taskGitDir: { dir: string; link: string; readOnly: readonly string[] };
+  taskGitDir: { dir: string; link: string; readOnly: readonly string[]; borrowed?: readonly { path: string; source: string }[] };
   /** Whether a path exists on the Docker host: a missing bind source would be made there, as root. */
   exists(path: string): boolean;
 }
@@ -20,11 +20,13 @@ const SHARED_PARTS = ['objects', 'config', 'hooks', 'info'];
  * daemon mounts parents before children, so read-only places inside the writable task git dir stay read-only.
  */
 export function containerGitBinds(facts: ContainerGitFacts): string[] {
-  const { dir, link, readOnly } = facts.taskGitDir;
+  const { dir, link, readOnly, borrowed = [] } = facts.taskGitDir;
   const same = (path: string, mode: 'ro' | 'rw') => `${path}:${path}:${mode}`;
   return [
     same(dir, 'rw'),
     ...readOnly.filter(facts.exists).map((path) => same(path, 'ro')),
+    // The worktree's shared index, lent into the task's git dir: read there, never written.
+    ...borrowed.map((file) => `${file.source}:${file.path}:ro`),
     ...SHARED_PARTS.map((part) => join(facts.commonDir, part)).filter(facts.exists).map((path) => same(path, 'ro')),
     // The worktree's `.git` names the task git dir in here, and cannot be rewritten to name another.
     `${link}:${join(facts.worktree, '.git')}:ro`,
