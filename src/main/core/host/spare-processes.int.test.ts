@@ -1,0 +1,108 @@
+// Spare processes as a caller sees them: what it takes runs the launch given (its words verbatim, exactly its
+// environment, in its directory), is the same process with the same pipes, and ends as the launched command ends.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createSpareProcesses, spareLaunchLines, type SpareProcesses } from './spare-processes';
+
+const opened: SpareProcesses[] = [];
+const folders: string[] = [];
+afterEach(() => {
+  for (const spares of opened.splice(0)) spares.close();
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
+
+function spares(refillDelayMs = 0): SpareProcesses {
+  const made = createSpareProcesses({ refillDelayMs });
+  opened.push(made);
+  return made;
+}
+
+/** Takes a spare once one waits (they start after the refill delay). */
+async function takeWhenReady(from: SpareProcesses, launch: Parameters<SpareProcesses['take']>[0]): Promise<ChildProcessWithoutNullStreams> {
+  for (let tries = 0; tries < 200; tries++) {
+    const child = from.take(launch);
+    if (child) return child;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error('no spare process started');
+}
+
+function ended(child: ChildProcessWithoutNullStreams): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
+  child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+describe.skipIf(process.platform === 'win32')('spare processes', () => {
+  it('run the launch given: its words verbatim, exactly its environment, in its directory', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'spare-'));
+    folders.push(dir);
+    const words = ['two words', ' edges ', '$HOME `id` "q" \'s\' \\n', '-n', ''];
+    const child = await takeWhenReady(spares(), {
+      command: '/bin/sh',
+      args: ['-c', 'pwd; for w in "$@"; do printf "[%s]\\n" "$w"; done; env | sort', 'sh', ...words],
+      cwd: dir,
+      env: { ONLY: 'this one', TRICKY: 'a=b; $(echo no) ', __desk: 'not ours', PATH: '/usr/bin:/bin' },
+    });
+    const { code, stdout } = await ended(child);
+    expect(code).toBe(0);
+    const lines = stdout.split('\n');
+    expect(lines[0]).toBe(dir);
+    expect(lines.slice(1, 6)).toEqual(words.map((word) => `[${word}]`));
+    // The shell's own additions (PWD after its cd) aside, the environment is the launch's, nothing of the desk's.
+    const env = lines.slice(6).filter((line) => line !== '' && !line.startsWith('PWD=') && !line.startsWith('OLDPWD='));
+    expect(env).toEqual(['ONLY=this one', 'PATH=/usr/bin:/bin', 'TRICKY=a=b; $(echo no) ', '__desk=not ours']);
+  });
+
+  it('hand over the process itself: its pid, its stdin after the launch, its exit code and signal', async () => {
+    const from = spares();
+    const cat = await takeWhenReady(from, { command: '/bin/sh', args: ['-c', 'echo "pid $$"; cat; exit 7'], env: {} });
+    const result = ended(cat);
+    cat.stdin.end('line one\nline two\n');
+    const { code, stdout } = await result;
+    expect(code).toBe(7);
+    expect(stdout).toBe(`pid ${cat.pid}\nline one\nline two\n`);
+
+    const sleeper = await takeWhenReady(from, { command: '/bin/sleep', args: ['30'], env: {} });
+    const killed = new Promise((resolve) => sleeper.on('exit', (_code, signal) => resolve(signal)));
+    // Its own process group, as an agent's must be: stopped whole by the group's id.
+    process.kill(-(sleeper.pid as number), 'SIGTERM');
+    expect(await killed).toBe('SIGTERM');
+  });
+
+  it('give none for a launch a line cannot carry, and none once closed', async () => {
+    const from = spares();
+    await takeWhenReady(from, { command: '/bin/true', args: [], env: {} }).then(ended);
+    expect(from.take({ command: '/bin/echo', args: ['two\nlines'], env: {} })).toBeUndefined();
+    expect(from.take({ command: '/bin/true', args: [], env: { 'BAD NAME': 'x' } })).toBeUndefined();
+    expect(from.take({ command: '/bin/true', args: [], env: { __desk_n: '0' } })).toBeUndefined();
+    from.close();
+    expect(from.take({ command: '/bin/true', args: [], env: {} })).toBeUndefined();
+  });
+
+  it('are replaced after each take, and one killed while waiting is never handed out', async () => {
+    const from = spares();
+    const first = await takeWhenReady(from, { command: '/bin/true', args: [], env: {} });
+    await ended(first);
+    // Both waiting again (one taken, one replaced): kill every spare the desk has waiting, from outside.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const { execFileSync } = await import('node:child_process');
+    const waitingPids = execFileSync('pgrep', ['-f', 'desk-spare', '-P', String(process.pid)], { encoding: 'utf8' }).trim().split('\n').map(Number);
+    expect(waitingPids.length).toBe(2);
+    for (const pid of waitingPids) process.kill(pid, 'SIGKILL');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const next = await takeWhenReady(from, { command: '/bin/echo', args: ['fresh'], env: {} });
+    expect(waitingPids).not.toContain(next.pid);
+    expect((await ended(next)).stdout).toBe('fresh\n');
+  });
+
+  it('say in lines what the shell reads: counts, then each text whole', () => {
+    expect(spareLaunchLines({ command: '/x', args: ['a b'], cwd: '/w', env: { A: '1', B: undefined } })).toBe('1\nA=1\n/w\n2\n/x\na b\n');
+    expect(spareLaunchLines({ command: '', args: [], env: {} })).toBeUndefined();
+  });
+});
