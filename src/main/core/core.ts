@@ -67,6 +67,7 @@ import type { RepoOpener } from './repos/repo-set';
 import type { LayerMode } from './workspace/layer-choice';
 import { createStateLayers } from './sandbox/state-layers';
 import { findNamespaceTools } from './sandbox/state-namespace';
+import { createSpareProcesses, type SpareProcesses } from './host/spare-processes';
 import { startTaskLimits } from './sandbox/limits/desk-limits';
 import { createDeskReposRepo } from './store/desk-repos-repo';
 import { createRepoSet, openRepo, type RepoSet } from './repos/repo-set';
@@ -138,7 +139,9 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   const agents = createAgentRegistry({ ...config.agents, searchDirs: [...config.agents.searchDirs, binDir(agentCacheDir(config.dataDir)), binDir(repoRoot)] });
   if (!agents.get(config.defaultAgent)) throw unknownAgent(config.defaultAgent, agents.list().map((a) => a.id));
   // Worktrees as layers over one snapshot per base commit (sandbox/task-layers.ts, workspace/snapshot-store.ts).
-  const layers = config.layers === 'never' ? undefined : openLayers(config.dataDir, config.layers ?? 'auto', log);
+  // A task's holders and launcher start from processes that wait for them, not from a fork of the desk (host/spare-processes.ts).
+  const spares = createSpareProcesses({ count: 3 });
+  const layers = config.layers === 'never' ? undefined : openLayers(config.dataDir, config.layers ?? 'auto', log, spares);
   const opener = { dataDir: config.dataDir, deskId, now, ...(layers && { layers }) };
   const first = await openRepo(opener, { path: repoRoot, repository, isDefault: true, ...(config.baseBranch !== undefined && { baseBranch: config.baseBranch }) });
   const { git, baseBranch } = first;
@@ -195,9 +198,10 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   const machineCheck = createMachineCheck({ sandbox: sandboxProbe, limits: deskLimits, status: sandboxStatus, log });
   if (!sandboxStatus.available) log(`Agents run unsandboxed: ${sandboxStatus.reason} ${sandboxStatus.fix ?? ''}`.trim());
   // Each task's own layer of its agent's state, for the local sandbox and the docker runner alike.
-  const stateLayers = createStateLayers({ dataDir: config.dataDir, tools: findNamespaceTools(process.env.PATH ?? '') });
+  const stateLayers = createStateLayers({ dataDir: config.dataDir, tools: findNamespaceTools(process.env.PATH ?? ''), spares });
   const sandbox = createTaskSandbox({
     status: sandboxStatus,
+    spares,
     stateLayers,
     ...(layers && { taskLayers: layers.taskLayers }),
     dataDir: config.dataDir,
@@ -382,6 +386,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
       await devServers.stopAll();
       await poller?.stop();
       await tasks.shutdown();
+      spares.close();
       sandbox.close();
       await layerSweep;
       layers?.taskLayers.close();
@@ -417,10 +422,10 @@ function clusterHosts(runnersConfig: RunnersConfig): string[] {
  * and said in the log when they cannot: each task then gets a checkout, as before. A layer's removal (its task's worktree
  * retired) ends the task's lease on its snapshot, and snapshots nothing uses any more go, but each repository's newest.
  */
-function openLayers(dataDir: string, mode: LayerMode, log: (line: string) => void): NonNullable<RepoOpener['layers']> & { snapshotStore: SnapshotStore } {
+function openLayers(dataDir: string, mode: LayerMode, log: (line: string) => void, spares: Pick<SpareProcesses, 'take'>): NonNullable<RepoOpener['layers']> & { snapshotStore: SnapshotStore } {
   const snapshotStore = createSnapshotStore({ dir: join(dataDir, 'snapshots'), git: createGitRunner({ hooksDir: join(dataDir, 'no-hooks') }), runPrepare: runPrepareCommand });
   const taskLayers = createTaskLayers({
-    dataDir, tools: findNamespaceTools(process.env.PATH ?? ''),
+    dataDir, tools: findNamespaceTools(process.env.PATH ?? ''), spares,
     onRemoved: async (taskId) => {
       await snapshotStore.release(taskId);
       await snapshotStore.sweep();

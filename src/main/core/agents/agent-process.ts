@@ -4,6 +4,7 @@ import type { Readable, Writable } from 'node:stream';
 import { endProcessTree } from './process-tree';
 import { endSandboxNamespace } from './namespace-end';
 import { DeskError } from '../../../shared/desk-error';
+import type { SpareProcesses } from '../host/spare-processes';
 
 export interface AgentExit { code: number | null; signal: NodeJS.Signals | null }
 
@@ -53,12 +54,16 @@ export interface SpawnAgentOptions {
    * waits for that namespace to end instead of walking the process table (./namespace-end.ts).
    */
   pidNamespace?: boolean;
+  /** Where a process waits to become this launch (../host/spare-processes.ts): only for a `command` known to exist. */
+  spares?: Pick<SpareProcesses, 'take'>;
 }
 
 const KEPT_LOG_LINES = 20;
 
 export async function spawnAgent(options: SpawnAgentOptions): Promise<AgentProcess> {
-  const child = spawn(options.command, options.args, {
+  // A spare is already started, in a process group of its own as below: no fork of the desk now.
+  const spare = options.spares?.take({ command: options.command, args: options.args, cwd: options.cwd, env: options.env });
+  const child = spare ?? spawn(options.command, options.args, {
     cwd: options.cwd,
     env: options.env,
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -76,7 +81,7 @@ export async function spawnAgent(options: SpawnAgentOptions): Promise<AgentProce
   const logEnded = new Promise<void>((resolve) => lines.once('close', resolve));
   const exited = new Promise<AgentExit>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
 
-  await new Promise<void>((resolve, reject) => {
+  if (!spare) await new Promise<void>((resolve, reject) => {
     child.once('spawn', resolve);
     const program = options.program ?? options.command;
     child.once('error', (error: NodeJS.ErrnoException) => reject(agentStartFailed(error.code === 'ENOENT'

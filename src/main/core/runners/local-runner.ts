@@ -29,6 +29,8 @@ export function createLocalRunner(deps: { sandbox: TaskSandbox; capacity(): numb
           ...(options.onLogLine && { onLogLine: options.onLogLine }),
           // Every bubblewrap command line unshares the PID namespace (../sandbox/bwrap-arguments.ts).
           pidNamespace: isolation.kind === 'bubblewrap',
+          // The launcher from a process waiting for it, when the sandbox has one (../host/spare-processes.ts).
+          ...(isolation.spares && { spares: isolation.spares }),
         }),
       };
     },

@@ -8,6 +8,7 @@ import { dirname, join, relative } from 'node:path';
 import type { Mount } from './bwrap-arguments';
 import { layerPathOf, overlayNameable, planStateLayer, stateLayersDir, taskKey, type LayeredDir, type StateLayerPlan } from './state-layer-plan';
 import { openStateNamespace, type NamespaceTools, type StateNamespace } from './state-namespace';
+import type { SpareProcesses } from '../host/spare-processes';
 import { digestOf, replaceFile } from './state-scratch';
 import { isWithin } from './sandbox-layout';
 
@@ -71,7 +72,7 @@ interface Held {
   holders: number;
 }
 
-export function createStateLayers(deps: { dataDir: string; tools: NamespaceTools | undefined }): StateLayers {
+export function createStateLayers(deps: { dataDir: string; tools: NamespaceTools | undefined; spares?: Pick<SpareProcesses, 'take'> }): StateLayers {
   const held = new Map<string, Promise<Held>>();
   // Found at the first run that tries: a kernel or policy that refuses overlays refuses them for every task.
   let overlayRefusal: string | undefined = deps.tools ? undefined : 'unshare and nsenter (util-linux) are not on PATH';
@@ -94,7 +95,7 @@ export function createStateLayers(deps: { dataDir: string; tools: NamespaceTools
           const real = await realpath(dir.path);
           return { lower: real, upper: dir.upper, work: dir.work, target: real };
         }));
-        return { plan, mode: 'overlay', namespace: await openStateNamespace(deps.tools, overlays, request.within), holders: 0 };
+        return { plan, mode: 'overlay', namespace: await openStateNamespace(deps.tools, overlays, request.within, deps.spares), holders: 0 };
       } catch (error) {
         overlayRefusal = error instanceof Error ? error.message : String(error);
       }

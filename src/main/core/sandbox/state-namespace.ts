@@ -6,6 +6,7 @@
 // The holder reads its stdin until the desk closes it or dies: the namespace and its mounts never outlive the desk.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { findOnPath } from '../host/find-on-path';
+import type { SpareProcesses } from '../host/spare-processes';
 
 /** One overlay: `lower` (read-only, the person's) under `upper` (the task's), shown at `target`. */
 export interface Overlay {
@@ -34,16 +35,20 @@ export interface StateNamespace {
 const READY = 'ready';
 const START_LIMIT_MS = 10_000;
 
-// $1…$4 of each overlay as positional words, never spliced into the script: a path is never read as shell.
+// $1…$4 of each overlay as positional words, never spliced into the script: a path is never read as shell. One line, so
+// that a spare process (../host/spare-processes.ts) can be handed it as one word. It then waits until the desk closes
+// the pipe (or dies): the namespace goes, and its mounts with it.
 const HOLDER_SCRIPT = [
-  'while [ "$#" -gt 0 ]; do',
-  '  mount -t overlay overlay -o "lowerdir=$1,upperdir=$2,workdir=$3,userxattr" "$4" || exit 1',
-  '  shift 4',
-  'done',
+  'while [ "$#" -gt 0 ]; do mount -t overlay overlay -o "lowerdir=$1,upperdir=$2,workdir=$3,userxattr" "$4" || exit 1; shift 4; done',
   `echo ${READY}`,
-  // Waits until the desk closes the pipe (or dies): then the namespace goes, and its mounts with it.
   'read _ || true',
-].join('\n');
+].join('; ');
+
+/** What the holder's programs need of the desk's environment: where they are, and the language of mount's words. */
+export function holderEnvironment(env: NodeJS.ProcessEnv): Record<string, string> {
+  const kept = ['PATH', 'LANG', 'LC_ALL', 'LC_MESSAGES'].flatMap((name) => (env[name] === undefined ? [] : [[name, env[name]] as const]));
+  return Object.fromEntries(kept);
+}
 
 export function findNamespaceTools(searchPath: string): NamespaceTools | undefined {
   const unshare = findOnPath('unshare', searchPath);
@@ -56,7 +61,7 @@ export function findNamespaceTools(searchPath: string): NamespaceTools | undefin
  * `within`: the holder's mount namespace is a copy of that one's (a task's worktree layer, ../workspace/task-layers.ts),
  * so its processes see both sets of overlays while each upper dir stays mounted once.
  */
-export async function openStateNamespace(tools: NamespaceTools, overlays: readonly Overlay[], within?: StateNamespace): Promise<StateNamespace> {
+export async function openStateNamespace(tools: NamespaceTools, overlays: readonly Overlay[], within?: StateNamespace, spares?: Pick<SpareProcesses, 'take'>): Promise<StateNamespace> {
   const words = overlays.flatMap((overlay) => [overlay.lower, overlay.upper, overlay.work, overlay.target]);
   const holderArgs = ['sh', '-c', HOLDER_SCRIPT, 'desk-state', ...words];
   // -U -r: a user namespace where the desk's user is root, which may mount an overlay (Linux 5.11+); -m: its mounts.
@@ -64,7 +69,9 @@ export async function openStateNamespace(tools: NamespaceTools, overlays: readon
   const [command, args] = within
     ? [tools.nsenter, [`--target=${within.pid}`, '--user', '--mount', '--', tools.unshare, '--mount', ...holderArgs]]
     : [tools.unshare, ['--user', '--map-root-user', '--mount', ...holderArgs]];
-  const holder = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+  const env = holderEnvironment(process.env);
+  // From a spare when one waits (its own process group; the holder is stopped by its pid): no fork of the desk now.
+  const holder = spares?.take({ command, args, env }) ?? spawn(command, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
   let ended = false;
   holder.on('exit', () => { ended = true; });
   await holderReady(holder);

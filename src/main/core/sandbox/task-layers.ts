@@ -14,6 +14,7 @@ import { deskError } from '../../../shared/desk-error';
 import { isWithin } from './sandbox-layout';
 import { removeLayerTree } from './state-layers';
 import { openStateNamespace, type NamespaceTools, type StateNamespace } from './state-namespace';
+import type { SpareProcesses } from '../host/spare-processes';
 
 /** What is kept of a layer on disk, so that a later start of the desk can mount it again. */
 export interface LayerFile {
@@ -128,6 +129,8 @@ export function taskLayersDir(dataDir: string): string {
 export function createTaskLayers(deps: {
   dataDir: string;
   tools: NamespaceTools | undefined;
+  /** Processes started ahead of need, which a layer's holder is taken from (../host/spare-processes.ts). */
+  spares?: Pick<SpareProcesses, 'take'>;
   /** After a task's layer is removed: its snapshot is no longer used by it. */
   onRemoved?(taskId: string): Promise<void>;
 }): TaskLayers {
@@ -157,7 +160,7 @@ export function createTaskLayers(deps: {
     mkdirSync(upperDir, { recursive: true, mode: 0o700 });
     mkdirSync(work, { recursive: true, mode: 0o700 });
     mkdirSync(layer.target, { recursive: true });
-    const namespace = await openStateNamespace(deps.tools, [{ lower: layer.lower, upper: upperDir, work, target: layer.target }]);
+    const namespace = await openStateNamespace(deps.tools, [{ lower: layer.lower, upper: upperDir, work, target: layer.target }], undefined, deps.spares);
     const proc = `/proc/${namespace.pid}/root`;
     const layerOf: MountedTaskLayer = {
       upperDir, dir: root, base: layer.base, lower: layer.lower, target: layer.target, namespace,

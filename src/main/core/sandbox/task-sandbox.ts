@@ -37,6 +37,7 @@ import { createRefSnapshots } from '../git/ref-snapshot';
 import { TaskGitDirRefused } from '../git/task-git-dir-plan';
 import type { TaskLimitGroup, TaskLimits } from './limits/task-limits';
 import type { NetworkBridge } from './network/network-bridge';
+import type { SpareProcesses } from '../host/spare-processes';
 
 /** How one task's processes are started. */
 export interface TaskIsolation {
@@ -65,6 +66,8 @@ export interface TaskIsolation {
   readonly agentIndex?: string;
   /** Where the desk reaches a path of the worktree when not by the path itself: a layer (./task-layers.ts), through its holder. */
   readonly reach?: (path: string) => string;
+  /** Processes waiting to become what `wrap` returns (the desk's own programs, which exist): no fork of the desk then. */
+  readonly spares?: Pick<SpareProcesses, 'take'>;
 }
 
 /** The network allowlist as the sandbox uses it (./network/sandbox-network.ts). */
@@ -107,6 +110,8 @@ export interface TaskSandboxDeps {
   git?: GitRunner;
   /** Each task's own layer of its agent's state (./state-layers.ts); default: in the data dir, overlays where possible. */
   stateLayers?: StateLayers;
+  /** Processes started ahead of need, which a sandboxed agent's launcher is taken from (../host/spare-processes.ts). */
+  spares?: Pick<SpareProcesses, 'take'>;
   /** Tasks whose worktree is a layer over a snapshot of their base (./task-layers.ts): their processes run where it is mounted. */
   taskLayers?: Pick<TaskLayers, 'open'>;
 }
@@ -343,6 +348,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
         agentCommit: () => agentCommit,
         agentIndex: join(taskGit.dir, 'index'),
         ...(worktreeLayer && { reach: worktreeLayer.deskPath }),
+        ...(deps.spares && { spares: deps.spares }),
       };
     },
   };

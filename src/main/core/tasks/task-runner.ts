@@ -179,7 +179,7 @@ export async function runTask(given: RunContext): Promise<RunOutcome> {
     // A runner starts the agent its own way (a container); the sandbox alone only says how to wrap the command.
     const agent = isolation.startAgent
       ? await isolation.startAgent({ command: spec.command, args: spec.args, cwd: worktree, env, onLogLine, ...(launchThrough && { launchThrough }) })
-      : await spawnAgent({ ...launchedThrough(isolation.wrap(spec.command, spec.args), launchThrough), program: spec.command, cwd: worktree, env, onLogLine });
+      : await spawnAgent({ ...launchedThrough(isolation.wrap(spec.command, spec.args), launchThrough), program: spec.command, cwd: worktree, env, onLogLine, ...(isolation.spares && { spares: isolation.spares }) });
     context.mark?.('spawned');
     if (agent.pid !== undefined) context.update({ agentPid: agent.pid });
     log(`Started ${spec.name} (${agent.where}) in ${worktree}`);

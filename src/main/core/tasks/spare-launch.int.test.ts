@@ -1,0 +1,52 @@
+// A task's start forks nothing of the desk for its long-lived processes: its layer's holder and its agent's launcher
+// are processes that were waiting before the task was submitted (host/spare-processes.ts). Seen from /proc: both
+// started before a marker process the test starts just before it submits.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { desksPerTest, policyAllowing } from '../test-support/desk-harness';
+
+const openDesk = desksPerTest();
+const sandboxed = existsSync('/usr/bin/bwrap') || process.env.DESK_REQUIRE_SANDBOX === '1';
+
+/** When a process started, in clock ticks since boot (field 22 of /proc/<pid>/stat). */
+function startTicks(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+}
+
+/** The processes whose command line holds `word`, by pid. */
+function processesWith(word: string): number[] {
+  return readdirSync('/proc').filter((name) => /^\d+$/.test(name)).flatMap((name) => {
+    try {
+      return readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').includes(word) ? [Number(name)] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+describe.skipIf(!sandboxed || process.platform !== 'linux')("a task's start", () => {
+  it("takes its layer's holder and its agent's launcher from processes that waited for it", async () => {
+    const d = await openDesk({ files: { 'README.md': '# Fixture\n' }, layers: 'always', policy: policyAllowing('execute', 'edit') });
+    // The spares start a moment after the desk; a clock tick (10 ms) apart from the marker at least.
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    const marker = spawnSync('/bin/sh', ['-c', 'cat /proc/self/stat'], { encoding: 'utf8' }).stdout;
+    const markerTicks = Number(marker.slice(marker.lastIndexOf(')') + 2).split(' ')[19]);
+    expect((await d.api('POST', '/', { id: 'quick', prompt: 'run sleep 2 && echo done > done.txt' })).status).toBe(202);
+    await d.waitForStatus('quick', 'in-progress');
+    let agentPid: number | undefined;
+    for (let tries = 0; tries < 100 && agentPid === undefined; tries++) {
+      agentPid = (await d.api('GET', '/tasks/quick')).json.agentPid as number | undefined;
+      if (agentPid === undefined) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(agentPid).toBeDefined();
+    const holders = processesWith('desk-state');
+    expect(holders.length).toBeGreaterThan(0);
+    expect(startTicks(agentPid as number)).toBeLessThan(markerTicks);
+    for (const holder of holders) expect(startTicks(holder)).toBeLessThan(markerTicks);
+    expect(await d.waitForStatus('quick', ['completed', 'error'])).toBe('completed');
+    const commit = (await d.api('GET', '/tasks/quick')).json.commit as string;
+    expect(execFileSync('git', ['-C', d.repo, 'show', `${commit}:done.txt`], { encoding: 'utf8' })).toBe('done\n');
+  });
+});
