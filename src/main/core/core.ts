@@ -142,7 +142,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   // A task's holders and launcher start from processes that wait for them, not from a fork of the desk (host/spare-processes.ts).
   const spares = createSpareProcesses({ count: 3 });
   const layers = config.layers === 'never' ? undefined : openLayers(config.dataDir, config.layers ?? 'auto', log, spares);
-  const opener = { dataDir: config.dataDir, deskId, now, ...(layers && { layers }) };
+  const opener = { dataDir: config.dataDir, deskId, now, spares, ...(layers && { layers }) };
   const first = await openRepo(opener, { path: repoRoot, repository, isDefault: true, ...(config.baseBranch !== undefined && { baseBranch: config.baseBranch }) });
   const { git, baseBranch } = first;
   // Every repository named on the command line must open before anything starts: a typo stops the host here.

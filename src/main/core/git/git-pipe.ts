@@ -114,7 +114,10 @@ export async function openGitPipe(git: GitRunner, repo: GitRepo, args: readonly 
 export async function runGitScript(git: GitRunner, repo: GitRepo, args: readonly string[], script: string, parameters: readonly string[], options: { input?: string; config?: readonly string[] } = {}): Promise<{ exitCode: number; stdout: string; stderr: string }> {
   const { env } = await git.invocation(repo, args, options.config ? { config: options.config } : {});
   return new Promise((resolve, reject) => {
-    const child = spawn('/bin/sh', ['-c', script, 'sh', ...parameters], { cwd: repo.workTree ?? repo.gitDir, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const cwd = repo.workTree ?? repo.gitDir;
+    const launch = { command: '/bin/sh', args: ['-c', script, 'sh', ...parameters] };
+    // A shell waiting for it when the runner has one: no fork of the desk (../host/spare-processes.ts).
+    const child = git.spares?.take({ ...launch, cwd, env }) ?? spawn(launch.command, launch.args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => out.push(chunk));

@@ -3,6 +3,7 @@
 // tree from the desk's own records and carries settings that leave git nothing to execute that the
 // repository's content or config chose (hooks, fsmonitor, filters, textconv, merge drivers).
 import { randomUUID } from 'node:crypto';
+import type { SpareProcesses } from '../host/spare-processes';
 import { existsSync, statSync, type BigIntStats } from 'node:fs';
 import { join } from 'node:path';
 import { GitPluginError, simpleGit } from 'simple-git';
@@ -67,6 +68,8 @@ export interface GitRunner {
    * arguments must be the desk's own, fixed ones.
    */
   invocation(repo: GitRepo, args: readonly string[], options?: Pick<GitCallOptions, 'config'>): Promise<GitInvocation>;
+  /** Processes waiting to become a script of git commands (./git-pipe.ts runGitScript), when the runner was given them. */
+  readonly spares?: Pick<SpareProcesses, 'take'>;
 }
 
 export interface GitRunnerOptions {
@@ -81,6 +84,8 @@ export interface GitRunnerOptions {
   now?: () => number;
   /** Whether `first` and its command share one `sh` (default: everywhere but Windows); otherwise two processes. */
   chainInShell?: boolean;
+  /** Processes started ahead of need, for runGitScript (../host/spare-processes.ts). */
+  spares?: Pick<SpareProcesses, 'take'>;
 }
 
 // A merge driver cannot be switched off by an empty value (git then fails the merge), so a driver
@@ -252,7 +257,7 @@ export function createGitRunner(options: GitRunnerOptions = {}): GitRunner {
     { args: [...args], env: environmentFor(repo, globalConfig, await settingsFor(repo, args, call)) }
   );
 
-  return { exec, run, blob, configuredKeys: async (repo) => (await configLookUp(repo)).keys, invocation };
+  return { exec, run, blob, configuredKeys: async (repo) => (await configLookUp(repo)).keys, invocation, ...(options.spares && { spares: options.spares }) };
 }
 
 /** Two git commands in one `sh`: the arguments it is started with, and how to read its outcome. */

@@ -3,6 +3,7 @@
 // command names the repository and worktree from the desk's own records, and a worktree whose link
 // to the repository was changed gets no commit.
 import { existsSync } from 'node:fs';
+import type { SpareProcesses } from '../host/spare-processes';
 import { mkdir, readFile, realpath, stat, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { branchNameFor, worktreeDirNameFor } from './branch-names';
@@ -175,6 +176,8 @@ export interface GitServiceOptions {
   now?: () => Date;
   /** Worktrees as layers over snapshots of their base (../sandbox/task-layers.ts); without, every worktree is a checkout. */
   taskLayers?: TaskLayers;
+  /** Processes waiting to become the desk's git scripts, such as a layer's commit (../host/spare-processes.ts). */
+  spares?: Pick<SpareProcesses, 'take'>;
 }
 
 export function createGitService(options: GitServiceOptions): GitService {
@@ -185,7 +188,7 @@ export function createGitService(options: GitServiceOptions): GitService {
   const { deskId } = options;
   const now = options.now ?? (() => new Date());
   const globalConfig = join(stateDir, 'empty-gitconfig');
-  const git = createGitRunner({ hooksDir, globalConfig });
+  const git = createGitRunner({ hooksDir, globalConfig, ...(options.spares && { spares: options.spares }) });
   const records = createWorktreeRecords(join(stateDir, 'worktrees'));
   // Where git and env are, for the launchers that check new worktrees out (./pending-checkout.ts).
   const programs = rememberedOnPath();

@@ -67,13 +67,13 @@ async function headOf(reader: ObjectReader, repo: LayerTreeRequest['repo'], ref:
 const BRANCH_MOVED = 3;
 /**
  * $1 tree, $2 parent, $3 reflog message, $4 ref. The message is the script's stdin, which commit-tree reads; update-ref
- * moves the ref only if it still names the parent.
+ * moves the ref only if it still names the parent. One line, so that a spare process can be handed it as one word.
  */
 const COMMIT_AND_MOVE = [
   'c=$(git commit-tree "$1" -p "$2") || exit $?',
   `git update-ref -m "$3" "$4" "$c" "$2" </dev/null || exit ${BRANCH_MOVED}`,
   'printf "%s\\n" "$c"',
-].join('\n');
+].join('; ');
 
 /** A commit of `tree` on `parent`, and the branch moved from `parent` to it (compare-and-swap). */
 async function commitOnto(request: LayerCommitRequest, tree: string, parent: string): Promise<string> {

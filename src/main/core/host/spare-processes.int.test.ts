@@ -81,6 +81,7 @@ describe.skipIf(process.platform === 'win32')('spare processes', () => {
     expect(from.take({ command: '/bin/echo', args: ['two\nlines'], env: {} })).toBeUndefined();
     expect(from.take({ command: '/bin/true', args: [], env: { 'BAD NAME': 'x' } })).toBeUndefined();
     expect(from.take({ command: '/bin/true', args: [], env: { __desk_n: '0' } })).toBeUndefined();
+    expect(from.take({ command: '/bin/true', args: [], env: { SHELLOPTS: 'braceexpand' } })).toBeUndefined();
     from.close();
     expect(from.take({ command: '/bin/true', args: [], env: {} })).toBeUndefined();
   });

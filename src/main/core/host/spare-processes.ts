@@ -55,12 +55,14 @@ const WAIT_SCRIPT = [
 ].join('\n');
 
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** Read-only in bash, the `sh` of some systems, where exporting one ends the shell: such a launch is spawned instead. */
+const SHELL_READ_ONLY = new Set(['SHELLOPTS', 'BASHOPTS', 'BASH_VERSINFO', 'EUID', 'PPID', 'UID']);
 
 /** The lines that make a waiting shell `launch`, or undefined when a word cannot be passed as a line. */
 export function spareLaunchLines(launch: SpareLaunch): string | undefined {
   const pairs = Object.entries(launch.env).filter((entry): entry is [string, string] => entry[1] !== undefined);
   // A name the shell could not export, or one of its own; a value or word that a newline would cut in two.
-  if (pairs.some(([name]) => !VARIABLE_NAME.test(name) || name.startsWith('__desk_'))) return undefined;
+  if (pairs.some(([name]) => !VARIABLE_NAME.test(name) || name.startsWith('__desk_') || SHELL_READ_ONLY.has(name))) return undefined;
   const words = [launch.command, ...launch.args];
   const texts = [...pairs.map(([name, value]) => `${name}=${value}`), launch.cwd ?? '', ...words];
   if (launch.command === '' || texts.some((text) => text.includes('\n') || text.includes('\0'))) return undefined;

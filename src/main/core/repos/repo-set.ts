@@ -2,6 +2,7 @@
 // keyed by the repository), its worktree setup and its base branch. The first is the default, the one `/`
 // speaks for; the list is kept in the database so a restart opens them all again.
 import { createHash } from 'node:crypto';
+import type { SpareProcesses } from '../host/spare-processes';
 import { join } from 'node:path';
 import type { RepoConfig } from '../../../shared/repo-config';
 import { createGitService, type GitService } from '../git/git-service';
@@ -37,6 +38,8 @@ export interface RepoOpener {
   now(): Date;
   /** Worktrees as layers over snapshots of the base (issue 41); without, every worktree is a checkout. */
   layers?: { taskLayers: TaskLayers; snapshotStore: Pick<SnapshotStore, 'snapshot'>; mode: LayerMode };
+  /** Processes waiting to become the desk's git scripts (../host/spare-processes.ts). */
+  spares?: Pick<SpareProcesses, 'take'>;
 }
 
 /**
@@ -56,6 +59,7 @@ export async function openRepo(opener: RepoOpener, request: { path: string; name
     deskId: opener.deskId,
     now: opener.now,
     ...(opener.layers && { taskLayers: opener.layers.taskLayers }),
+    ...(opener.spares && { spares: opener.spares }),
   });
   // HEAD as found at open answers both questions for its own branch, without two more git processes.
   const head = repository.headAtOpen;
