@@ -1,7 +1,7 @@
 // The runner keeps its look-up of configured drivers while the repository's config files stay as they
 // were; whatever changes them (or a file they include) must still have its drivers turned off.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -94,6 +94,24 @@ describe('the driver look-up kept between commands', () => {
     await runner.run(target, ['add', 'b.txt']);
     expect(lookUps()).toBe(2);
     expect(configStamp(target, '/dev/null')).toBeUndefined();
+  });
+
+  it("is kept at once when the too-new file is the desk's empty global config, which holds no setting", async () => {
+    // A clock at which the repository's config is old enough to trust, and the global config, written later, is not.
+    const repoConfigChanged = statSync(join(repo, '.git', 'config')).ctimeMs;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const emptyGlobal = join(root, 'empty-gitconfig');
+    writeFileSync(emptyGlobal, '');
+    const now = () => repoConfigChanged + 2_100;
+    expect(now() - statSync(emptyGlobal).ctimeMs).toBeLessThan(2_000);
+    const runner = createGitRunner({ globalConfig: emptyGlobal, now });
+    writeFiles(repo, { 'a.txt': 'a\n', 'b.txt': 'b\n' });
+    await runner.run(target, ['add', 'a.txt']);
+    await runner.run(target, ['add', 'b.txt']);
+    expect(lookUps()).toBe(1);
+    // Given a setting, it is a file like any other again: too new to trust.
+    writeFileSync(emptyGlobal, '[core]\n\tquotePath = false\n');
+    expect(configStamp(target, emptyGlobal, now())).toBeUndefined();
   });
 
   it('stamps the config files by content changes even when their size stays the same', async () => {

@@ -322,6 +322,12 @@ export function configStamp(repo: GitRepo, globalConfig: string, now: number = D
       stamps.push('absent');
       continue;
     }
+    // An empty file says nothing whatever its timestamps: a change that leaves it empty changes no setting. The desk's
+    // own global config is one, new on a desk's first start, when its first tasks would otherwise each look up again.
+    if (info.isFile() && info.size === 0n) {
+      stamps.push(`${info.dev}:${info.ino}:empty`);
+      continue;
+    }
     if (now - Number(info.mtimeMs) < RACY_CONFIG_MS || now - Number(info.ctimeMs) < RACY_CONFIG_MS) return undefined;
     stamps.push(`${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`);
   }
