@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSpareProcesses, spareLaunchLines, type SpareProcesses } from './spare-processes';
+import { createSpareProcesses, spareLaunchText, type SpareProcesses } from './spare-processes';
 
 const opened: SpareProcesses[] = [];
 const folders: string[] = [];
@@ -42,21 +42,21 @@ describe.skipIf(process.platform === 'win32')('spare processes', () => {
   it('run the launch given: its words verbatim, exactly its environment, in its directory', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'spare-'));
     folders.push(dir);
-    const words = ['two words', ' edges ', '$HOME `id` "q" \'s\' \\n', '-n', ''];
+    const words = ['two words', ' edges ', '$HOME `id` "q" \'s\' \\n', '-n', '', 'two\nlines\n'];
     const child = await takeWhenReady(spares(), {
       command: '/bin/sh',
-      args: ['-c', 'pwd; for w in "$@"; do printf "[%s]\\n" "$w"; done; env | sort', 'sh', ...words],
+      args: ['-c', 'pwd; for w in "$@"; do printf "[%s]\\n" "$w"; done; env -0 | sort -z | tr "\\0" "\\n"', 'sh', ...words],
       cwd: dir,
-      env: { ONLY: 'this one', TRICKY: 'a=b; $(echo no) ', __desk: 'not ours', PATH: '/usr/bin:/bin' },
+      env: { ONLY: 'this one', TRICKY: "a=b; $(echo no) 'q'\nsecond line", __desk: 'not ours', PATH: '/usr/bin:/bin' },
     });
     const { code, stdout } = await ended(child);
     expect(code).toBe(0);
     const lines = stdout.split('\n');
     expect(lines[0]).toBe(dir);
-    expect(lines.slice(1, 6)).toEqual(words.map((word) => `[${word}]`));
+    expect(lines.slice(1, 9).join('\n')).toBe(words.map((word) => `[${word}]`).join('\n'));
     // The shell's own additions (PWD after its cd) aside, the environment is the launch's, nothing of the desk's.
-    const env = lines.slice(6).filter((line) => line !== '' && !line.startsWith('PWD=') && !line.startsWith('OLDPWD='));
-    expect(env).toEqual(['ONLY=this one', 'PATH=/usr/bin:/bin', 'TRICKY=a=b; $(echo no) ', '__desk=not ours']);
+    const env = lines.slice(9).filter((line) => line !== '' && !line.startsWith('PWD=') && !line.startsWith('OLDPWD='));
+    expect(env).toEqual(['ONLY=this one', 'PATH=/usr/bin:/bin', "TRICKY=a=b; $(echo no) 'q'", 'second line', '__desk=not ours']);
   });
 
   it('hand over the process itself: its pid, its stdin after the launch, its exit code and signal', async () => {
@@ -75,10 +75,11 @@ describe.skipIf(process.platform === 'win32')('spare processes', () => {
     expect(await killed).toBe('SIGTERM');
   });
 
-  it('give none for a launch a line cannot carry, and none once closed', async () => {
+  it('give none for a launch the shell could not run as given, and none once closed', async () => {
     const from = spares();
     await takeWhenReady(from, { command: '/bin/true', args: [], env: {} }).then(ended);
-    expect(from.take({ command: '/bin/echo', args: ['two\nlines'], env: {} })).toBeUndefined();
+    expect(from.take({ command: '/bin/echo', args: ['a\0b'], env: {} })).toBeUndefined();
+    expect(from.take({ command: '-x', args: [], env: {} })).toBeUndefined();
     expect(from.take({ command: '/bin/true', args: [], env: { 'BAD NAME': 'x' } })).toBeUndefined();
     expect(from.take({ command: '/bin/true', args: [], env: { __desk_n: '0' } })).toBeUndefined();
     expect(from.take({ command: '/bin/true', args: [], env: { SHELLOPTS: 'braceexpand' } })).toBeUndefined();
@@ -102,8 +103,15 @@ describe.skipIf(process.platform === 'win32')('spare processes', () => {
     expect((await ended(next)).stdout).toBe('fresh\n');
   });
 
-  it('say in lines what the shell reads: counts, then each text whole', () => {
-    expect(spareLaunchLines({ command: '/x', args: ['a b'], cwd: '/w', env: { A: '1', B: undefined } })).toBe('1\nA=1\n/w\n2\n/x\na b\n');
-    expect(spareLaunchLines({ command: '', args: [], env: {} })).toBeUndefined();
+  it('say what the shell runs after a line with its length in bytes, every word quoted', () => {
+    const text = "export 'A=1'\ncd '/w' || exit 126\nexec '/x' 'a b' 'it'\\''s é'";
+    expect(spareLaunchText({ command: '/x', args: ['a b', "it's é"], cwd: '/w', env: { A: '1', B: undefined } })).toBe(`${Buffer.byteLength(text)}\n${text}`);
+    expect(spareLaunchText({ command: '', args: [], env: {} })).toBeUndefined();
+  });
+
+  it('run a launch longer than a pipe carries at once, whole', async () => {
+    const many = Array.from({ length: 3000 }, (_, index) => `word-${index}-${'x'.repeat(40)}`);
+    const child = await takeWhenReady(spares(), { command: '/bin/sh', args: ['-c', 'printf "%s\\n" "$#" "$1" "${3000}"', 'sh', ...many], env: {} });
+    expect((await ended(child)).stdout).toBe(`3000\n${many[0]}\n${many[2999]}\n`);
   });
 });

@@ -3,8 +3,9 @@
 // during which the desk's thread waits. A task's start needs two long-lived processes (its layer's holder, its agent's
 // launcher); taken from here, each costs a write to a pipe, and the forks that replace them happen while the task's
 // agent is starting and the desk waits anyway.
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { Socket } from 'node:net';
+import { findOnPath } from './find-on-path';
 
 export interface SpareLaunch {
   command: string;
@@ -31,6 +32,8 @@ export interface SpareProcessOptions {
   count?: number;
   /** How long after a take the replacement is started (default REFILL_DELAY_MS). */
   refillDelayMs?: number;
+  /** The dd that reads each launch (default: dd on PATH). */
+  dd?: string;
 }
 
 /**
@@ -38,35 +41,49 @@ export interface SpareProcessOptions {
  * agent's own start (tens of ms, the desk waiting on it) is where they cost nothing.
  */
 export const REFILL_DELAY_MS = 100;
-
-// Reads the environment's `NAME=value` lines, the directory, then the command's words, each after its count; a line's
-// text is taken verbatim (IFS= read -r), and only ever as one word. Its own variables have names no launch may give
-// (checked below). Stdin at its end (the desk closed it or died): it ends without running anything.
-const WAIT_SCRIPT = [
-  'IFS= read -r __desk_n || exit 0',
-  'while [ "$__desk_n" -gt 0 ]; do IFS= read -r __desk_w || exit 0; export "$__desk_w"; __desk_n=$((__desk_n - 1)); done',
-  'IFS= read -r __desk_w || exit 0',
-  '[ -z "$__desk_w" ] || cd "$__desk_w" || exit 126',
-  'IFS= read -r __desk_n || exit 0',
-  'set --',
-  'while [ "$__desk_n" -gt 0 ]; do IFS= read -r __desk_w || exit 0; set -- "$@" "$__desk_w"; __desk_n=$((__desk_n - 1)); done',
-  'unset __desk_n __desk_w',
-  'exec "$@"',
-].join('\n');
+const BETWEEN_STARTS_MS = 20;
 
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Read-only in bash, the `sh` of some systems, where exporting one ends the shell: such a launch is spawned instead. */
 const SHELL_READ_ONLY = new Set(['SHELLOPTS', 'BASHOPTS', 'BASH_VERSINFO', 'EUID', 'PPID', 'UID']);
 
-/** The lines that make a waiting shell `launch`, or undefined when a word cannot be passed as a line. */
-export function spareLaunchLines(launch: SpareLaunch): string | undefined {
+/**
+ * What a waiting shell runs: it reads a line with the launch's length in bytes (the shell's `read` takes a pipe a byte
+ * at a time, so it never reads past its line), then the launch itself in one read by dd (exactly that many bytes: what
+ * the caller writes after it is the launched command's), checks it came whole, and runs it. Stdin at its end (the desk
+ * closed it or died): it ends without running anything. In the C locale (no environment), `${#…}` counts bytes.
+ */
+function waitScript(dd: string): string {
+  return [
+    'IFS= read -r __desk_n || exit 0',
+    `__desk_s=$(${quoted(dd)} bs="$__desk_n" count=1 iflag=fullblock 2>/dev/null) || exit 126`,
+    '[ "${#__desk_s}" -eq "$__desk_n" ] || exit 126',
+    'eval "$__desk_s"',
+  ].join('\n');
+}
+
+/**
+ * The shell text that makes a waiting shell `launch` (its environment exported, its directory, then `exec`), after a
+ * line with its length; undefined when the launch cannot be said so (a name the shell would refuse, a NUL, a word it
+ * would take as an option).
+ */
+export function spareLaunchText(launch: SpareLaunch): string | undefined {
   const pairs = Object.entries(launch.env).filter((entry): entry is [string, string] => entry[1] !== undefined);
-  // A name the shell could not export, or one of its own; a value or word that a newline would cut in two.
   if (pairs.some(([name]) => !VARIABLE_NAME.test(name) || name.startsWith('__desk_') || SHELL_READ_ONLY.has(name))) return undefined;
   const words = [launch.command, ...launch.args];
-  const texts = [...pairs.map(([name, value]) => `${name}=${value}`), launch.cwd ?? '', ...words];
-  if (launch.command === '' || texts.some((text) => text.includes('\n') || text.includes('\0'))) return undefined;
-  return [String(pairs.length), ...pairs.map(([name, value]) => `${name}=${value}`), launch.cwd ?? '', String(words.length), ...words, ''].join('\n');
+  if (launch.command === '' || launch.command.startsWith('-') || launch.cwd?.startsWith('-')) return undefined;
+  if ([...pairs.flat(), launch.cwd ?? '', ...words].some((text) => text.includes('\0'))) return undefined;
+  const text = [
+    ...(pairs.length > 0 ? [`export ${pairs.map(([name, value]) => quoted(`${name}=${value}`)).join(' ')}`] : []),
+    ...(launch.cwd !== undefined ? [`cd ${quoted(launch.cwd)} || exit 126`] : []),
+    `exec ${words.map(quoted).join(' ')}`,
+  ].join('\n');
+  return `${Buffer.byteLength(text, 'utf8')}\n${text}`;
+}
+
+/** One word for the shell, whatever it holds: in single quotes, each of its own quotes closed, escaped and reopened. */
+function quoted(word: string): string {
+  return `'${word.replaceAll("'", "'\\''")}'`;
 }
 
 export function createSpareProcesses(options: SpareProcessOptions = {}): SpareProcesses {
@@ -75,10 +92,12 @@ export function createSpareProcesses(options: SpareProcessOptions = {}): SparePr
   const waiting: { child: ChildProcessWithoutNullStreams; drop: () => void }[] = [];
   let refill: NodeJS.Timeout | undefined;
   let closed = false;
+  // Found with the first fill, off any task's way: without a dd that reads whole blocks, no spare is ever started.
+  let script: string | undefined | null;
 
-  const start = () => {
+  const start = (waitFor: string) => {
     // No environment: the launch brings its own. Its own process group, as the agent's must be (stopped whole).
-    const child = spawn('/bin/sh', ['-c', WAIT_SCRIPT, 'desk-spare'], { env: {}, stdio: ['pipe', 'pipe', 'pipe'], detached: process.platform !== 'win32' });
+    const child = spawn('/bin/sh', ['-c', waitFor, 'desk-spare'], { env: {}, stdio: ['pipe', 'pipe', 'pipe'], detached: process.platform !== 'win32' });
     // One that ends while waiting (killed from outside) is dropped.
     const drop = () => {
       const at = waiting.findIndex((spare) => spare.child === child);
@@ -92,7 +111,17 @@ export function createSpareProcesses(options: SpareProcessOptions = {}): SparePr
   };
   const fill = () => {
     refill = undefined;
-    while (!closed && waiting.length < count) start();
+    if (script === undefined) {
+      const dd = options.dd ?? findOnPath('dd', process.env.PATH ?? '');
+      script = dd !== undefined && readsWholeBlocks(dd) ? waitScript(dd) : null;
+    }
+    if (closed || script === null || waiting.length >= count) return;
+    // One at a time: each is a fork of the desk, and a burst of them would hold its thread for their sum.
+    start(script);
+    if (waiting.length < count) {
+      refill = setTimeout(fill, BETWEEN_STARTS_MS);
+      refill.unref();
+    }
   };
   const fillLater = () => {
     if (closed || refill !== undefined) return;
@@ -104,7 +133,7 @@ export function createSpareProcesses(options: SpareProcessOptions = {}): SparePr
   return {
     take(launch) {
       if (closed) return undefined;
-      const lines = spareLaunchLines(launch);
+      const lines = spareLaunchText(launch);
       const spare = lines === undefined ? undefined : waiting.find(({ child }) => child.exitCode === null && child.signalCode === null);
       if (spare === undefined || lines === undefined) {
         fillLater();
@@ -138,4 +167,9 @@ function holdsLoop(child: ChildProcessWithoutNullStreams, hold: boolean): void {
     if (hold) handle.ref();
     else handle.unref();
   }
+}
+
+/** Whether `dd` knows `iflag=fullblock` (GNU coreutils, busybox): asked once, by running it on nothing. */
+function readsWholeBlocks(dd: string): boolean {
+  return spawnSync(dd, ['if=/dev/null', 'of=/dev/null', 'bs=1', 'count=1', 'iflag=fullblock'], { stdio: 'ignore', timeout: 5_000 }).status === 0;
 }
