@@ -103,9 +103,13 @@ describe.skipIf(process.platform === 'win32')('spare processes', () => {
     expect((await ended(next)).stdout).toBe('fresh\n');
   });
 
-  it('say what the shell runs after a line with its length in bytes, every word quoted', () => {
-    const text = "export 'A=1'\ncd '/w' || exit 126\nexec '/x' 'a b' 'it'\\''s é'";
-    expect(spareLaunchText({ command: '/x', args: ['a b', "it's é"], cwd: '/w', env: { A: '1', B: undefined } })).toBe(`${Buffer.byteLength(text)}\n${text}`);
+  it('say what the shell runs, every word quoted, after a line that says how it comes', () => {
+    const text = "export 'A=1'; cd '/w' || exit 126; exec '/x' 'a b' 'it'\\''s é'";
+    expect(spareLaunchText({ command: '/x', args: ['a b', "it's é"], cwd: '/w', env: { A: '1', B: undefined } })).toBe(`line\n${text}\n`);
+    // Across lines, or long: by its length in bytes.
+    const across = "exec '/x' 'two\nlines'";
+    expect(spareLaunchText({ command: '/x', args: ['two\nlines'], env: {} })).toBe(`${Buffer.byteLength(across)}\n${across}`);
+    expect(spareLaunchText({ command: '/x', args: ['y'.repeat(2000)], env: {} })).toMatch(/^2012\nexec /);
     expect(spareLaunchText({ command: '', args: [], env: {} })).toBeUndefined();
   });
 

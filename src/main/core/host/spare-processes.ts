@@ -48,24 +48,33 @@ const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const SHELL_READ_ONLY = new Set(['SHELLOPTS', 'BASHOPTS', 'BASH_VERSINFO', 'EUID', 'PPID', 'UID']);
 
 /**
- * What a waiting shell runs: it reads a line with the launch's length in bytes (the shell's `read` takes a pipe a byte
- * at a time, so it never reads past its line), then the launch itself in one read by dd (exactly that many bytes: what
- * the caller writes after it is the launched command's), checks it came whole, and runs it. Stdin at its end (the desk
- * closed it or died): it ends without running anything. In the C locale (no environment), `${#…}` counts bytes.
+ * A launch this short, on one line, is read by the shell itself; a longer one by dd. The shell's `read` takes a pipe a
+ * byte at a time (so that it never reads past its line), about a microsecond a byte; dd reads it in one go but is a
+ * process of its own, about 1.5 ms.
+ */
+const LINE_READ_MAX_BYTES = 1024;
+
+/**
+ * What a waiting shell runs. Its first line says how the launch comes: `line`, then the launch on one line; or the
+ * launch's length in bytes, then the launch itself, read by dd in one go (exactly that many bytes: what the caller writes
+ * after it is the launched command's) and checked whole. Then it runs it. Stdin at its end (the desk closed it or died,
+ * even mid-launch): it ends without running anything. In the C locale (no environment), `${#…}` counts bytes.
  */
 function waitScript(dd: string): string {
   return [
     'IFS= read -r __desk_n || exit 0',
-    `__desk_s=$(${quoted(dd)} bs="$__desk_n" count=1 iflag=fullblock 2>/dev/null) || exit 126`,
-    '[ "${#__desk_s}" -eq "$__desk_n" ] || exit 126',
+    'if [ "$__desk_n" = line ]; then IFS= read -r __desk_s || exit 0',
+    `else __desk_s=$(${quoted(dd)} bs="$__desk_n" count=1 iflag=fullblock 2>/dev/null) || exit 126`,
+    '  [ "${#__desk_s}" -eq "$__desk_n" ] || exit 126',
+    'fi',
     'eval "$__desk_s"',
   ].join('\n');
 }
 
 /**
- * The shell text that makes a waiting shell `launch` (its environment exported, its directory, then `exec`), after a
- * line with its length; undefined when the launch cannot be said so (a name the shell would refuse, a NUL, a word it
- * would take as an option).
+ * The shell text that makes a waiting shell `launch` (its environment exported, its directory, then `exec`), after the
+ * line that says how it comes; undefined when the launch cannot be said so (a name the shell would refuse, a NUL, a
+ * word it would take as an option).
  */
 export function spareLaunchText(launch: SpareLaunch): string | undefined {
   const pairs = Object.entries(launch.env).filter((entry): entry is [string, string] => entry[1] !== undefined);
@@ -77,8 +86,9 @@ export function spareLaunchText(launch: SpareLaunch): string | undefined {
     ...(pairs.length > 0 ? [`export ${pairs.map(([name, value]) => quoted(`${name}=${value}`)).join(' ')}`] : []),
     ...(launch.cwd !== undefined ? [`cd ${quoted(launch.cwd)} || exit 126`] : []),
     `exec ${words.map(quoted).join(' ')}`,
-  ].join('\n');
-  return `${Buffer.byteLength(text, 'utf8')}\n${text}`;
+  ].join('; ');
+  const bytes = Buffer.byteLength(text, 'utf8');
+  return !text.includes('\n') && bytes <= LINE_READ_MAX_BYTES ? `line\n${text}\n` : `${bytes}\n${text}`;
 }
 
 /** One word for the shell, whatever it holds: in single quotes, each of its own quotes closed, escaped and reopened. */
