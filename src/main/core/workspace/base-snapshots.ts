@@ -41,10 +41,13 @@ export function createBaseSnapshots(deps: BaseSnapshotsDeps): BaseSnapshots {
   return {
     async snapshotFor({ taskId, baseBranch, log }) {
       if (deps.mode === 'never' || await deps.refusal() !== undefined) return undefined;
-      const config = await deps.config();
-      const trackedFiles = await readHeader(deps.checkoutIndex).then(indexEntryCount, () => undefined);
+      // Three reads of small files, side by side: each is a trip through the thread pool, on every task's way to its start.
+      const [config, trackedFiles, base] = await Promise.all([
+        deps.config(),
+        readHeader(deps.checkoutIndex).then(indexEntryCount, () => undefined),
+        branchInFiles(deps.commonDir, baseBranch),
+      ]);
       if (!wantsLayer({ mode: deps.mode, trackedFiles, copies: config.copy.length, prepares: config.prepare !== undefined })) return undefined;
-      const base = await branchInFiles(deps.commonDir, baseBranch);
       // A branch git must be asked about (a ref store of another kind): the task gets a checkout, as before.
       if (base?.kind !== 'found') return undefined;
       try {
