@@ -103,6 +103,22 @@ describe.skipIf(process.platform === 'win32')('spare processes', () => {
     expect((await ended(next)).stdout).toBe('fresh\n');
   });
 
+  it('hand over one killed before its end was seen as ended, without a broken pipe ending the desk', async () => {
+    const from = createSpareProcesses({ refillDelayMs: 0, count: 1 });
+    opened.push(from);
+    await takeWhenReady(from, { command: '/bin/true', args: [], env: {} }).then(ended);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const { execFileSync } = await import('node:child_process');
+    const [pid] = execFileSync('pgrep', ['-f', 'desk-spare', '-P', String(process.pid)], { encoding: 'utf8' }).trim().split('\n').map(Number);
+    process.kill(pid as number, 'SIGKILL');
+    // Taken at once, before the desk has seen it end: the launch cannot run, and its exit says so.
+    const child = from.take({ command: '/bin/echo', args: ['never'], env: {} });
+    expect(child?.pid).toBe(pid);
+    const { code, stdout } = await ended(child as ChildProcessWithoutNullStreams);
+    expect(code).toBeNull();
+    expect(stdout).toBe('');
+  });
+
   it('say what the shell runs, every word quoted, after a line that says how it comes', () => {
     const text = "export 'A=1'; cd '/w' || exit 126; exec '/x' 'a b' 'it'\\''s é'";
     expect(spareLaunchText({ command: '/x', args: ['a b', "it's é"], cwd: '/w', env: { A: '1', B: undefined } })).toBe(`line\n${text}\n`);

@@ -115,6 +115,9 @@ export function createSpareProcesses(options: SpareProcessOptions = {}): SparePr
     };
     child.once('exit', drop);
     child.once('error', drop);
+    // One killed while waiting and taken before its end was seen refuses the launch written to it: its exit tells the
+    // caller so, and the broken pipe must not end the desk.
+    child.stdin.on('error', () => undefined);
     // Waiting keeps no process alive that would otherwise end (a script, a test run): held again once taken.
     holdsLoop(child, false);
     waiting.push({ child, drop });
@@ -143,9 +146,9 @@ export function createSpareProcesses(options: SpareProcessOptions = {}): SparePr
   return {
     take(launch) {
       if (closed) return undefined;
-      const lines = spareLaunchText(launch);
-      const spare = lines === undefined ? undefined : waiting.find(({ child }) => child.exitCode === null && child.signalCode === null);
-      if (spare === undefined || lines === undefined) {
+      const text = spareLaunchText(launch);
+      const spare = text === undefined ? undefined : waiting.find(({ child }) => child.exitCode === null && child.signalCode === null);
+      if (spare === undefined || text === undefined) {
         fillLater();
         return undefined;
       }
@@ -154,8 +157,8 @@ export function createSpareProcesses(options: SpareProcessOptions = {}): SparePr
       child.off('exit', drop);
       child.off('error', drop);
       holdsLoop(child, true);
-      // Written before anything else the caller writes: the shell reads a pipe a byte at a time, up to its last line.
-      child.stdin.write(lines);
+      // Written before anything the caller writes: the shell reads no further than the launch (see waitScript).
+      child.stdin.write(text);
       fillLater();
       return child;
     },
