@@ -67,7 +67,8 @@ async function headOf(reader: ObjectReader, repo: LayerTreeRequest['repo'], ref:
 const BRANCH_MOVED = 3;
 /**
  * $1 tree, $2 parent, $3 reflog message, $4 ref. The message is the script's stdin, which commit-tree reads; update-ref
- * moves the ref only if it still names the parent. One line, so that a spare process can be handed it as one word.
+ * moves the ref only if it still names the parent. One line: a spare process reads a one-line launch itself, the quicker
+ * way (../host/spare-processes.ts).
  */
 const COMMIT_AND_MOVE = [
   'c=$(git commit-tree "$1" -p "$2") || exit $?',

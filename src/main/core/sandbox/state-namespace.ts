@@ -35,9 +35,9 @@ export interface StateNamespace {
 const READY = 'ready';
 const START_LIMIT_MS = 10_000;
 
-// $1…$4 of each overlay as positional words, never spliced into the script: a path is never read as shell. One line, so
-// that a spare process (../host/spare-processes.ts) can be handed it as one word. It then waits until the desk closes
-// the pipe (or dies): the namespace goes, and its mounts with it.
+// $1…$4 of each overlay as positional words, never spliced into the script: a path is never read as shell. One line: a
+// spare process reads a one-line launch itself, the quicker way (../host/spare-processes.ts). It then waits until the
+// desk closes the pipe (or dies): the namespace goes, and its mounts with it.
 const HOLDER_SCRIPT = [
   'while [ "$#" -gt 0 ]; do mount -t overlay overlay -o "lowerdir=$1,upperdir=$2,workdir=$3,userxattr" "$4" || exit 1; shift 4; done',
   `echo ${READY}`,
