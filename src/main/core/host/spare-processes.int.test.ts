@@ -125,7 +125,7 @@ describe.skipIf(process.platform === 'win32')('spare processes', () => {
     // Across lines, or long: by its length in bytes.
     const across = "exec '/x' 'two\nlines'";
     expect(spareLaunchText({ command: '/x', args: ['two\nlines'], env: {} })).toBe(`${Buffer.byteLength(across)}\n${across}`);
-    expect(spareLaunchText({ command: '/x', args: ['y'.repeat(2000)], env: {} })).toMatch(/^2012\nexec /);
+    expect(spareLaunchText({ command: '/x', args: ['y'.repeat(3000)], env: {} })).toMatch(/^3012\nexec /);
     expect(spareLaunchText({ command: '', args: [], env: {} })).toBeUndefined();
   });
 
