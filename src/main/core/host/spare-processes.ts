@@ -1,8 +1,8 @@
 // Processes started ahead of need, each a shell waiting on its stdin to be told what to become. Node forks the desk to
 // start a process, and fork copies the page tables of everything the desk has touched: a few ms at a few hundred MB,
 // during which the desk's thread waits. A task's start needs two long-lived processes (its layer's holder, its agent's
-// launcher); taken from here, each costs a write to a pipe, and the forks that replace them happen while the task's
-// agent is starting and the desk waits anyway.
+// launcher) and its commit a short git script; taken from here, each costs a write to a pipe, and the forks that
+// replace them come a moment later, while the task's agent works.
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { Socket } from 'node:net';
 import { findOnPath } from './find-on-path';
@@ -19,8 +19,9 @@ export interface SpareLaunch {
 export interface SpareProcesses {
   /**
    * A waiting process, made `launch` (the same process: its pid, pipes and exit are the launched command's, in a process
-   * group of its own), or undefined when none waits or the launch cannot be passed through a pipe (a newline in a word).
-   * The command is run by the shell's `exec`: it must exist (give a program the caller knows is there).
+   * group of its own), or undefined when none waits or the shell could not run the launch as given (a NUL, a variable
+   * name it would refuse, a command that looks like an option): the caller then spawns it itself. The command is run
+   * by the shell's `exec`: it must exist (give a program the caller knows is there).
    */
   take(launch: SpareLaunch): ChildProcessWithoutNullStreams | undefined;
   /** Ends the waiting processes; nothing is taken after. */
