@@ -41,6 +41,12 @@ const threadPoolFiles: TaskGitDirFiles = {
   readPlainFile: (path) => readIfThere(path),
 };
 
+/** A file of the worktree's git dir, seen read-only at `path` in the run's git dir. */
+export interface BorrowedFile {
+  path: string;
+  source: string;
+}
+
 export interface TaskGitDir {
   readonly dir: string;
   /** A `.git` file naming `dir`, mounted over the worktree's own inside the sandbox. */
@@ -52,7 +58,7 @@ export interface TaskGitDir {
    * confined: a split index's shared part (tens of MB on a large repository) is borrowed, not copied into each run.
    * At `path` itself the desk leaves an empty file, the mount's target.
    */
-  readonly borrowed: readonly { path: string; source: string }[];
+  readonly borrowed: readonly BorrowedFile[];
   /** The commit the task's branch was on when the run started. */
   readonly startCommit: string;
   /**

@@ -1,6 +1,7 @@
 // Which places a task's sandbox hides, opens and keeps read-only, from the facts of one task. Pure: the
 // file system is asked through `kindOf`, so tests can lay out any machine.
 import { isAbsolute, join, relative, sep } from 'node:path';
+import type { BorrowedFile } from '../git/task-git-dir';
 import type { Mount } from './bwrap-arguments';
 
 /** Credentials under the home directory that no agent reads unless the policy grants it. */
@@ -23,7 +24,7 @@ export interface LayoutFacts {
   /** The repository's git dir shared by all its worktrees (objects, refs, config). */
   gitCommonDir: string;
   /** The task's own git dir for this run (../git/task-git-dir.ts), which the worktree's `.git` names inside. */
-  taskGitDir: { dir: string; link: string; readOnly: readonly string[]; borrowed?: readonly { path: string; source: string }[] };
+  taskGitDir: { dir: string; link: string; readOnly: readonly string[]; borrowed?: readonly BorrowedFile[] };
   worktree: string;
   tempDir: string;
   /** The agent's state dirs (`~/…` or absolute). */

@@ -1,13 +1,14 @@
 // The git a task's container sees, decided from one run's task git dir (../../git/task-git-dir.ts): the same design
 // as the local sandbox's, so the agent's git commits in a git dir of the task's own and the person's refs are absent.
 import { join } from 'node:path';
+import type { BorrowedFile } from '../../git/task-git-dir';
 
 export interface ContainerGitFacts {
   /** The repository's shared git dir: only its objects, config, hooks and info are seen, read-only. */
   commonDir: string;
   worktree: string;
   /** The run's task git dir, its `.git` link file and the places in it the agent must not change. */
-  taskGitDir: { dir: string; link: string; readOnly: readonly string[]; borrowed?: readonly { path: string; source: string }[] };
+  taskGitDir: { dir: string; link: string; readOnly: readonly string[]; borrowed?: readonly BorrowedFile[] };
   /** Whether a path exists on the Docker host: a missing bind source would be made there, as root. */
   exists(path: string): boolean;
 }
