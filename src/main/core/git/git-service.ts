@@ -41,6 +41,7 @@ import type { TaskDiff } from '../../../shared/review';
 import type { ChangeCount } from '../../../shared/task';
 import type { RetireContext } from './retire-task';
 import type { TaskLayers } from '../sandbox/task-layers';
+import { settledAll } from './settled-all';
 
 export interface PrepareWorktreeRequest {
   taskId: string;
@@ -56,6 +57,12 @@ export interface PrepareWorktreeRequest {
    * a layer over it (../sandbox/task-layers.ts) instead of a checkout, when the snapshot is of the commit the base is on.
    */
   snapshot?: LayerBase;
+  /**
+   * The layer is entered from this machine (the desk's own sandbox makes the agent's view): its holder starts mounting
+   * as soon as the layer exists, while the rest of the worktree and the run are made. Not for a layer a Docker daemon
+   * mounts (lent, ../sandbox/task-layers.ts), which would only stop that holder again.
+   */
+  mountLayer?: boolean;
 }
 
 /** What a task's layer lies over: a checkout of `commit`, and the git index that matches it. */
@@ -291,7 +298,7 @@ export function createGitService(options: GitServiceOptions): GitService {
       await usableBaseCommit(branch);
     },
 
-    async prepareWorktree({ taskId, baseBranch, dependencyBranches, deferCheckout = false, snapshot }) {
+    async prepareWorktree({ taskId, baseBranch, dependencyBranches, deferCheckout = false, snapshot, mountLayer = false }) {
       const context = await ready();
       const repo = checkoutOf(context.repository);
       // The questions below only read refs: asked at once, each a git process of its own.
@@ -349,11 +356,15 @@ export function createGitService(options: GitServiceOptions): GitService {
       if (byFiles && layerBase && layers) {
         try {
           // No checkout: the snapshot is the worktree's files, its index the worktree's; the task writes to its layer.
-          await layerBase.lease();
-          await layerBase.linkIndexInto(byFiles.repo.gitDir);
-          await layers.create({ taskId, base: baseCommit, lower: layerBase.tree, target: path, seed: { '.git': await readFile(join(path, '.git'), 'utf8') } });
+          // Three steps on different files, side by side: each is a few trips through the thread pool. The holder
+          // (a few ms to start and mount) is on its way as soon as the layer is there; the sandbox awaits it.
+          const made = layers.create({ taskId, base: baseCommit, lower: layerBase.tree, target: path, seed: { '.git': byFiles.gitLink } });
+          if (mountLayer) void made.then(() => layers.open(path)).catch(() => undefined);
+          await settledAll([layerBase.lease(), layerBase.linkIndexInto(byFiles.repo.gitDir), made]);
           return { path, branch, baseCommit, layered: true };
         } catch (error) {
+          // The layer goes with its holder and the task's lease on the snapshot; the registration and its record after.
+          await layers.remove(path).catch(() => undefined);
           byFiles.undo();
           await records.remove(taskId);
           throw error;

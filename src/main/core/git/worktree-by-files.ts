@@ -73,6 +73,8 @@ export const CHECKOUT_ARGS: readonly string[] = ['reset', '--hard', '--no-recurs
 export interface RegisteredWorktree {
   /** The worktree as its git commands name it. */
   readonly repo: GitRepo;
+  /** What its `.git` file says: the link to its git dir, as written at the worktree's path. */
+  readonly gitLink: string;
   /**
    * Checks the files out (`git reset --hard`, which also writes the index) and returns git's result; on a failure
    * everything registered is undone. Touches only this worktree's own files, index and branch: needs no lock on the
@@ -95,6 +97,7 @@ export function registerWorktreeByFiles(request: WorktreeByFilesRequest): Regist
   if (!plainForWorktreeFiles(typeof config === 'string' && config !== 'missing' && config !== 'odd' ? config : undefined, exists(join(commonDir, 'reftable')))) return undefined;
   const adminParent = dirname(gitDir);
   const made = new Undo();
+  const gitLink = `gitdir: ${gitDir}\n`;
   try {
     mkdirSync(adminParent, { recursive: true });
     // A worktree registered under this name, or under it and a number (a worktree whose directory was deleted by
@@ -109,7 +112,7 @@ export function registerWorktreeByFiles(request: WorktreeByFilesRequest): Regist
     writeFileSync(join(gitDir, 'gitdir'), `${join(path, '.git')}\n`);
     writeFileSync(join(gitDir, 'commondir'), '../..\n');
     writeFileSync(join(gitDir, 'HEAD'), `ref: refs/heads/${branch}\n`);
-    writeFileSync(join(path, '.git'), `gitdir: ${gitDir}\n`);
+    writeFileSync(join(path, '.git'), gitLink);
     if (!createLooseBranch(commonDir, branch, commit, made)) {
       made.run();
       return undefined;
@@ -121,6 +124,7 @@ export function registerWorktreeByFiles(request: WorktreeByFilesRequest): Regist
   const repo: GitRepo = { gitDir, workTree: path, commonDir };
   return {
     repo,
+    gitLink,
     async fill(git) {
       const filled = await git.exec(repo, CHECKOUT_ARGS);
       if (filled.exitCode !== 0) made.run();

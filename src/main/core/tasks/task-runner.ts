@@ -89,6 +89,7 @@ export interface RunContext {
   /**
    * Whether a new worktree's files may be checked out by the agent's launcher (../git/checkout-first.ts): the task runs
    * on this machine, its agent a process the desk starts in the worktree. Otherwise the desk checks them out first.
+   * A new worktree that is a layer is then mounted by the desk's own holder, started as soon as the layer exists.
    */
   checkoutAtLaunch?: boolean;
   /**
@@ -131,7 +132,7 @@ export async function runTask(given: RunContext): Promise<RunOutcome> {
       if (task.worktreePath) await context.cleanUpPrevious();
       // Dependencies merged in make a commit of the task's own: such a worktree is a checkout, as before.
       const snapshot = dependencyBranches.length === 0 ? await context.snapshotFor?.({ baseBranch: task.baseBranch, log: (line) => log(line) }) : undefined;
-      const prepared = await git.prepareWorktree({ taskId: task.id, baseBranch: task.baseBranch, dependencyBranches, deferCheckout: context.checkoutAtLaunch === true, ...(snapshot && { snapshot }) });
+      const prepared = await git.prepareWorktree({ taskId: task.id, baseBranch: task.baseBranch, dependencyBranches, deferCheckout: context.checkoutAtLaunch === true, mountLayer: context.checkoutAtLaunch === true, ...(snapshot && { snapshot }) });
       layered = prepared.layered === true;
       if (layered) log(`The worktree is a copy-on-write layer over the snapshot of ${task.baseBranch} at ${prepared.baseCommit.slice(0, 12)}: no checkout of its own`);
       context.update({ branch: prepared.branch, worktreePath: prepared.path, baseCommit: prepared.baseCommit });

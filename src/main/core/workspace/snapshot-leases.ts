@@ -1,15 +1,20 @@
 // Which tasks use a snapshot, kept as one small file per task in the snapshot's `leases/` folder: it survives a
 // restart, moves and goes with the snapshot, and taking or dropping one is a create or an unlink (no file rewritten
 // by two writers).
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { leaseFileName } from './snapshot-plan';
 
 const LEASES = 'leases';
 
+/**
+ * Blocking, on every task's way to its start: a folder and a file of a few bytes are microseconds where the file
+ * system is quick, where each trip through the thread pool (four for these two) costs a few hundred.
+ */
 export async function writeLease(snapshotDir: string, taskId: string): Promise<void> {
-  await mkdir(join(snapshotDir, LEASES), { recursive: true });
-  await writeFile(join(snapshotDir, LEASES, leaseFileName(taskId)), taskId);
+  mkdirSync(join(snapshotDir, LEASES), { recursive: true });
+  writeFileSync(join(snapshotDir, LEASES, leaseFileName(taskId)), taskId);
 }
 
 export async function dropLease(snapshotDir: string, taskId: string): Promise<boolean> {

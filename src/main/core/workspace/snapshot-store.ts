@@ -4,7 +4,8 @@
 // overlays made by their runner; the store only makes, reuses, moves and removes snapshots. Each is built in a temp dir
 // renamed into place when finished, so a crash leaves only temp dirs, which `start` removes.
 import { randomUUID } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { deskError } from '../../../shared/desk-error';
 import type { RepoConfig } from '../../../shared/repo-config';
@@ -316,9 +317,10 @@ function snapshotOf(repoKey: string, dir: string, meta: SnapshotMeta): Snapshot 
   };
 }
 
+/** Blocking, like the lease it comes before (./snapshot-leases.ts): a file of a few hundred bytes. */
 async function readMeta(dir: string): Promise<SnapshotMeta | undefined> {
   try {
-    return JSON.parse(await readFile(join(dir, META), 'utf8')) as SnapshotMeta;
+    return JSON.parse(readFileSync(join(dir, META), 'utf8')) as SnapshotMeta;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
     throw error;
