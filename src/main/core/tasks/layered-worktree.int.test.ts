@@ -3,7 +3,7 @@
 // disk holds nothing but its `.git` link (the files are the snapshot's and the layer's), two tasks from one snapshot
 // never see each other's writes, a follow-up and a restart continue from the layer, and the person's repository is
 // untouched.
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commitFiles, git } from '../git/git-test-fixture';
@@ -211,6 +211,36 @@ describe.skipIf(!sandboxed)('a worktree that is a layer over a snapshot of the b
     const task = await taskOf(d, 'boxed');
     expect(task.errorMessage).toMatch(/copy-on-write layer, which only a sandboxed run can enter, and the policy now turns the sandbox off/);
     expect(git(d.repo, 'rev-parse', `${(await d.api('GET', '/tasks/boxed')).json.branch}`)).toBe(committed);
+  });
+
+  it('ends a task whose layer could not be made in error, leaving no holder, layer or lease of it behind', async () => {
+    const d = await openDesk({ files: FILES, layers: 'always', policy: policyAllowing('execute', 'edit', 'delete') });
+    await d.api('POST', '/', { id: 'made', prompt: 'write made.txt one' });
+    expect(await d.waitForStatus('made', ['completed', 'error'])).toBe('completed');
+    // The snapshot loses the index a new task's git dir links to: the next task's layer is made, its holder started,
+    // and then its index cannot be linked.
+    const snapshots = join(d.dataDir, 'snapshots');
+    const [snapshot] = readdirSync(snapshots).flatMap((key) => readdirSync(join(snapshots, key)).filter((name) => /^[0-9a-f]{40}$/.test(name)).map((name) => join(snapshots, key, name)));
+    rmSync(join(snapshot as string, 'git', 'index'));
+
+    await d.api('POST', '/', { id: 'broken', prompt: 'write broken.txt two' });
+    expect(await d.waitForStatus('broken', ['completed', 'error'])).toBe('error');
+    const worktree = join(d.dataDir, 'worktrees');
+    const holders = () => readdirSync('/proc').filter((pid) => /^\d+$/.test(pid)).filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('broken');
+      } catch {
+        return false;
+      }
+    });
+    // The holder is stopped with the layer: allow it its moment to exit.
+    for (let waited = 0; holders().length > 0 && waited < 2_000; waited += 50) await new Promise((done) => setTimeout(done, 50));
+    expect(holders()).toEqual([]);
+    const layerFiles = readdirSync(join(d.dataDir, 'task-layers')).filter((name) => !name.startsWith('.')).map((name) => readFileSync(join(d.dataDir, 'task-layers', name, 'layer.json'), 'utf8'));
+    expect(layerFiles.filter((text) => text.includes('"broken"'))).toEqual([]);
+    expect(layerFiles.filter((text) => text.includes('"made"'))).toHaveLength(1);
+    expect(readdirSync(join(snapshot as string, 'leases')).map((name) => readFileSync(join(snapshot as string, 'leases', name), 'utf8'))).toEqual(['made']);
+    expect(existsSync(worktree) ? filesUnder(worktree).filter((file) => file.includes('broken')) : []).toEqual([]);
   });
 
   it('continues from the layer after the desk restarts, and the retired task leaves no layer behind', async () => {
