@@ -3,14 +3,11 @@
 // `--require` it spares a CommonJS agent (the scripted one) Node's ES-module loader. Its flags come in
 // BRIDGE_SETTINGS_VARIABLE, which it deletes before the agent's code runs; it sets the proxy variables as the wrapper
 // did for its command.
-// A relay alone (the desk's MCP server, which the agent itself calls) is served from the agent's thread. Its port is
-// bound once the agent's first turn of the event loop has run (setImmediate), not before the agent's own code: Node's
-// `listen` loads its DNS module first (over a millisecond), and the agent's answer to `initialize`, already waiting on
-// stdin, goes out before it. Still in time: the agent learns the relay's URL from `session/new`, which the desk sends
-// only once that answer has arrived, so the agent reads it on a later turn of the loop than the one that binds.
-// The egress proxy is served from a worker thread, which this waits for synchronously: the agent's child processes
-// use the proxy, and an agent that waits for one synchronously (execSync) would otherwise stall the very bridge that
-// child needs.
+// A relay alone (the desk's MCP server, which the agent itself calls) is served from the agent's thread: its port
+// is bound on the first tick, before any connection the agent could start (Node defers connects to a tick too, and
+// the agent learns the relay's URL from `session/new`, on stdin). The egress proxy is served from a worker thread,
+// which this waits for synchronously: the agent's child processes use the proxy, and an agent that waits for one
+// synchronously (execSync) would otherwise stall the very bridge that child needs.
 // Quiet by design: never a byte on stdout (the agent's protocol stream), stderr only when the agent is left without
 // its way out; listeners and the worker unref'd so the agent exits exactly when it would have; a second load (an agent
 // relaunching itself with process.execArgv) finds its settings gone, and one in a worker of the agent's own does
@@ -48,7 +45,7 @@ function startBridge(text: string): void {
   if (!flags || !parsed || parsed.rest !== undefined) return say(`${BRIDGE_SETTINGS_VARIABLE} is not a list of bridge flags; the agent runs without the desk's network.`);
   const proxy = parsed.settings.proxy;
   if (!proxy) {
-    setImmediate(() => void openListeners(parsed.settings, true).then(report));
+    void openListeners(parsed.settings, true).then(report);
     return;
   }
   const opened = openInWorkerSync(nodeRequire('node:worker_threads') as typeof WorkerThreads, here, flags);
