@@ -4,7 +4,7 @@
 // desk's sandbox, a remote Docker daemon, the cluster), where the repository is small and has nothing to copy or
 // prepare (./layer-choice.ts), or where the snapshot could not be made (said in the task's activity; a failed
 // `prepare` ends the task in error instead).
-import { open } from 'node:fs/promises';
+import { closeSync, openSync, readSync } from 'node:fs';
 import type { RepoConfig } from '../../../shared/repo-config';
 import { isDeskError } from '../../../shared/desk-error';
 import { branchInFiles } from '../git/branch-files';
@@ -41,12 +41,12 @@ export function createBaseSnapshots(deps: BaseSnapshotsDeps): BaseSnapshots {
   return {
     async snapshotFor({ taskId, baseBranch, log }) {
       if (deps.mode === 'never' || await deps.refusal() !== undefined) return undefined;
-      // Three reads of small files, side by side: each is a trip through the thread pool, on every task's way to its start.
-      const [config, trackedFiles, base] = await Promise.all([
-        deps.config(),
-        readHeader(deps.checkoutIndex).then(indexEntryCount, () => undefined),
-        branchInFiles(deps.commonDir, baseBranch),
-      ]);
+      // Three reads of small files, on every task's way to its start: the repository's config through the thread pool,
+      // the index's first 12 bytes and the base's ref meanwhile, with blocking calls (microseconds, where each trip
+      // through the pool costs a few hundred).
+      const configRead = deps.config();
+      const trackedFiles = indexEntryCount(readHeader(deps.checkoutIndex));
+      const [config, base] = await Promise.all([configRead, branchInFiles(deps.commonDir, baseBranch)]);
       if (!wantsLayer({ mode: deps.mode, trackedFiles, copies: config.copy.length, prepares: config.prepare !== undefined })) return undefined;
       // A branch git must be asked about (a ref store of another kind): the task gets a checkout, as before.
       if (base?.kind !== 'found') return undefined;
@@ -69,14 +69,16 @@ export function createBaseSnapshots(deps: BaseSnapshotsDeps): BaseSnapshots {
   };
 }
 
-/** The first bytes of a file (an index's header). */
-async function readHeader(file: string): Promise<Buffer> {
-  const handle = await open(file, 'r');
+/** The first bytes of a file (an index's header); none when it cannot be read (no index yet). */
+function readHeader(file: string): Buffer {
+  let fd: number | undefined;
   try {
+    fd = openSync(file, 'r');
     const buffer = Buffer.alloc(12);
-    const { bytesRead } = await handle.read(buffer, 0, 12, 0);
-    return buffer.subarray(0, bytesRead);
+    return buffer.subarray(0, readSync(fd, buffer, 0, 12, 0));
+  } catch {
+    return Buffer.alloc(0);
   } finally {
-    await handle.close();
+    if (fd !== undefined) closeSync(fd);
   }
 }
