@@ -103,20 +103,24 @@ describe.skipIf(process.platform === 'win32')('spare processes', () => {
     expect((await ended(next)).stdout).toBe('fresh\n');
   });
 
-  it('hand over one killed before its end was seen as ended, without a broken pipe ending the desk', async () => {
-    const from = createSpareProcesses({ refillDelayMs: 0, count: 1 });
+  it('never hand over one killed a moment before the take, before the desk saw it end', async () => {
+    const from = createSpareProcesses({ refillDelayMs: 0, count: 2 });
     opened.push(from);
     await takeWhenReady(from, { command: '/bin/true', args: [], env: {} }).then(ended);
     await new Promise((resolve) => setTimeout(resolve, 200));
     const { execFileSync } = await import('node:child_process');
-    const [pid] = execFileSync('pgrep', ['-f', 'desk-spare', '-P', String(process.pid)], { encoding: 'utf8' }).trim().split('\n').map(Number);
-    process.kill(pid as number, 'SIGKILL');
-    // Taken at once, before the desk has seen it end: the launch cannot run, and its exit says so.
-    const child = from.take({ command: '/bin/echo', args: ['never'], env: {} });
-    expect(child?.pid).toBe(pid);
-    const { code, stdout } = await ended(child as ChildProcessWithoutNullStreams);
-    expect(code).toBeNull();
-    expect(stdout).toBe('');
+    const pids = execFileSync('pgrep', ['-f', 'desk-spare', '-P', String(process.pid)], { encoding: 'utf8' }).trim().split('\n').map(Number).sort((a, b) => a - b);
+    expect(pids).toHaveLength(2);
+    // Both killed, and the first taken at once, synchronously: the desk's loop has not run to see either end.
+    for (const pid of pids) process.kill(pid, 'SIGKILL');
+    // The thread held (no turn of the loop to report their ends) while the kernel ends them.
+    const busy = Date.now() + 50;
+    while (Date.now() < busy) { /* waiting without a turn of the loop */ }
+    expect(from.take({ command: '/bin/echo', args: ['never'], env: {} })).toBeUndefined();
+    // The caller spawns instead; the spares come back.
+    const next = await takeWhenReady(from, { command: '/bin/echo', args: ['fresh'], env: {} });
+    expect(pids).not.toContain(next.pid);
+    expect((await ended(next)).stdout).toBe('fresh\n');
   });
 
   it('say what the shell runs, every word quoted, after a line that says how it comes', () => {

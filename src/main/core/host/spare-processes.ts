@@ -4,6 +4,7 @@
 // launcher) and its commit a short git script; taken from here, each costs a write to a pipe, and the forks that
 // replace them come a moment later, while the task's agent works.
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { findOnPath } from './find-on-path';
 
@@ -137,6 +138,16 @@ export function createSpareProcesses(options: SpareProcessOptions = {}): SparePr
       refill.unref();
     }
   };
+  // One that ended without the desk having seen it yet (killed from outside a moment ago) is dropped on the way: a
+  // launch written to it would fail its task, where a spawn would have run.
+  const firstStillWaiting = () => {
+    while (waiting.length > 0) {
+      const next = waiting[0] as (typeof waiting)[number];
+      if (stillWaits(next.child)) return next;
+      waiting.shift();
+    }
+    return undefined;
+  };
   const fillLater = () => {
     if (closed || refill !== undefined) return;
     refill = setTimeout(fill, refillDelayMs);
@@ -148,7 +159,7 @@ export function createSpareProcesses(options: SpareProcessOptions = {}): SparePr
     take(launch) {
       if (closed) return undefined;
       const text = spareLaunchText(launch);
-      const spare = text === undefined ? undefined : waiting.find(({ child }) => child.exitCode === null && child.signalCode === null);
+      const spare = text === undefined ? undefined : firstStillWaiting();
       if (spare === undefined || text === undefined) {
         fillLater();
         return undefined;
@@ -172,6 +183,24 @@ export function createSpareProcesses(options: SpareProcessOptions = {}): SparePr
       }
     },
   };
+}
+
+/**
+ * Whether a waiting shell is still there to be told: not ended as the desk has seen it, and, where /proc tells, not a
+ * zombie either (its end not yet reported). A blocking read of a small file, on a take only.
+ */
+function stillWaits(child: ChildProcessWithoutNullStreams): boolean {
+  if (child.exitCode !== null || child.signalCode !== null) return false;
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${child.pid}/stat`, 'latin1');
+  } catch (error) {
+    // No /proc here (another OS): what the desk has seen is all it knows. On Linux, no such process any more.
+    return (error as NodeJS.ErrnoException).code !== 'ENOENT' || !existsSync('/proc/self/stat');
+  }
+  // The state follows the command's name in parentheses, which may itself hold a ')'.
+  const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+  return state !== 'Z' && state !== 'X';
 }
 
 /** Whether the child and its pipes keep the desk's event loop alive. Its pipes are sockets, typed as plain streams. */
