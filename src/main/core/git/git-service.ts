@@ -42,6 +42,7 @@ import type { ChangeCount } from '../../../shared/task';
 import type { RetireContext } from './retire-task';
 import type { TaskLayers } from '../sandbox/task-layers';
 import { settledAll } from './settled-all';
+import { namespaceIdsOf, unshareMapsUsers, type NamespaceIds } from './namespaced-git';
 
 export interface PrepareWorktreeRequest {
   taskId: string;
@@ -199,6 +200,11 @@ export function createGitService(options: GitServiceOptions): GitService {
   const records = createWorktreeRecords(join(stateDir, 'worktrees'));
   // Where git and env are, for the launchers that check new worktrees out (./pending-checkout.ts).
   const programs = rememberedOnPath();
+  // Who the desk's git runs as inside a layer's namespace: looked up once, when git first runs in one.
+  let namespaceIds: { ids: NamespaceIds | undefined } | undefined;
+  const idsInLayers = () => (namespaceIds ??= {
+    ids: namespaceIdsOf(process.getuid && process.getgid ? { uid: process.getuid(), gid: process.getgid() } : undefined, programs('unshare', process.env.PATH ?? ''), unshareMapsUsers),
+  }).ids;
   const repoLock = createMutex();
   // A layered worktree's commits note that its index is behind, and its syncs clear the note: one at a time.
   const indexLock = createMutex();
@@ -275,7 +281,7 @@ export function createGitService(options: GitServiceOptions): GitService {
     const layer = await options.taskLayers?.open(path);
     if (!layer) return undefined;
     return {
-      repo: worktree, ...layerAccess(git, layer, path, programs), baseTree: await baseTrees.of(worktree, layer.base), scratchDir: stateDir,
+      repo: worktree, ...layerAccess(git, layer, path, programs, idsInLayers), baseTree: await baseTrees.of(worktree, layer.base), scratchDir: stateDir,
       known: knownObjects, snapshot: { lower: layer.lower, commit: layer.base, rules: snapshotRules(worktree.commonDir ?? worktree.gitDir) },
     };
   };

@@ -8,7 +8,7 @@ import { readPlainSync } from './plain-file';
 import { commitLayer, commitLayerAlways } from './layer-commit';
 import { noteIndexBehind } from './layer-index';
 import { layerTree, type LayerTreeRequest, type LayerView } from './layer-tree';
-import { namespacedGit } from './namespaced-git';
+import { namespacedGit, type NamespaceIds } from './namespaced-git';
 import type { MountedTaskLayer } from '../sandbox/task-layers';
 
 export interface LayeredWorktree {
@@ -31,13 +31,13 @@ export interface LayeredWorktree {
 
 /**
  * How the desk reaches a mounted layer at worktree `path`: its upper dir, the merged view through the holder, and git
- * inside its namespace. `onPath` finds git on the desk's PATH (../host/find-on-path.ts).
+ * inside its namespace (as `ids`, ./namespaced-git.ts). `onPath` finds git on the desk's PATH (../host/find-on-path.ts).
  */
-export function layerAccess(git: GitRunner, layer: MountedTaskLayer, path: string, onPath: (program: string, path: string) => string | undefined): Pick<LayeredWorktree, 'view' | 'filesGit' | 'layerDir'> {
+export function layerAccess(git: GitRunner, layer: MountedTaskLayer, path: string, onPath: (program: string, path: string) => string | undefined, ids?: () => NamespaceIds | undefined): Pick<LayeredWorktree, 'view' | 'filesGit' | 'layerDir'> {
   const gitProgram = onPath('git', process.env.PATH ?? '') ?? 'git';
   return {
     view: { upperDir: layer.upperDir, mergedDir: layer.deskPath(path) },
-    filesGit: namespacedGit(git, { enter: layer.namespace.enter, gitProgram }),
+    filesGit: namespacedGit(git, { enter: layer.namespace.enter, gitProgram, ...(ids && { ids }) }),
     layerDir: layer.dir,
   };
 }

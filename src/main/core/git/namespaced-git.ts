@@ -2,7 +2,7 @@
 // worktree's files: git resolves its work tree to a real path, and the desk's spelling of the merged view
 // (`/proc/<pid>/root/<worktree>`) resolves to the desk's own, empty, folder. Inside, the worktree path is the view.
 // Same settings, drivers and environment as the runner it wraps (its `invocation`); only the process is entered.
-import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { gitFailed } from './git-errors';
 import type { GitCallOptions, GitRepo, GitResult, GitRunner } from './git-runner';
@@ -11,6 +11,33 @@ import type { GitCallOptions, GitRepo, GitResult, GitRunner } from './git-runner
 export interface NamespaceEntry {
   enter(command: string, args: readonly string[]): { command: string; args: string[] };
   gitProgram: string;
+  /** Who git runs as inside (see namespaceIdsOf), asked when git first runs there; absent or undefined: the namespace's root. */
+  ids?: () => NamespaceIds | undefined;
+}
+
+/** A user and group for git inside the namespace, mapped by a user namespace of its own (`unshare --map-user`). */
+export interface NamespaceIds {
+  unshare: string;
+  uid: number;
+  gid: number;
+}
+
+/**
+ * The desk's own ids for git inside a task's namespace, where the desk is root. git records each file's owner in the
+ * index: a git that sees other owners than the git that wrote it reads every file again, and writes its owners for the
+ * next git to trip on (the agent's, which sees the desk's). Undefined for a desk that runs as root (the namespace's
+ * root is the desk's own user then), or where unshare cannot map a user (util-linux before 2.38): git then runs as the
+ * namespace's root, as before.
+ */
+export function namespaceIdsOf(desk: { uid: number; gid: number } | undefined, unshare: string | undefined, mapsUsers: (unshare: string) => boolean): NamespaceIds | undefined {
+  if (!desk || desk.uid === 0 || unshare === undefined || !mapsUsers(unshare)) return undefined;
+  return { unshare, ...desk };
+}
+
+/** Whether this unshare knows `--map-user` (util-linux 2.38+): asked once, from its help. */
+export function unshareMapsUsers(unshare: string): boolean {
+  const help = spawnSync(unshare, ['--help'], { encoding: 'utf8', timeout: 5_000 });
+  return help.status === 0 && help.stdout.includes('--map-user');
 }
 
 export function namespacedGit(base: GitRunner, entry: NamespaceEntry): GitRunner {
@@ -18,7 +45,11 @@ export function namespacedGit(base: GitRunner, entry: NamespaceEntry): GitRunner
     const invocation = await base.invocation(repo, args, options.config ? { config: options.config } : undefined);
     const env = { ...invocation.env, ...(options.indexFile !== undefined && { GIT_INDEX_FILE: options.indexFile }) };
     // Entering a mount namespace moves the process to its root: git is told where to work again.
-    const entered = entry.enter(entry.gitProgram, ['-C', repo.workTree ?? repo.gitDir, ...invocation.args]);
+    const gitArgs = ['-C', repo.workTree ?? repo.gitDir, ...invocation.args];
+    const ids = entry.ids?.();
+    const entered = ids
+      ? entry.enter(ids.unshare, ['--user', `--map-user=${ids.uid}`, `--map-group=${ids.gid}`, '--', entry.gitProgram, ...gitArgs])
+      : entry.enter(entry.gitProgram, gitArgs);
     return new Promise((resolve, reject) => {
       const child = spawn(entered.command, entered.args, { env, cwd: repo.workTree ?? repo.gitDir, stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] }) as ChildProcessByStdio<Writable | null, Readable, Readable>;
       let stdout = '';
