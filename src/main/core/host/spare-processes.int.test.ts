@@ -113,9 +113,12 @@ describe.skipIf(process.platform === 'win32')('spare processes', () => {
     expect(pids).toHaveLength(2);
     // Both killed, and the first taken at once, synchronously: the desk's loop has not run to see either end.
     for (const pid of pids) process.kill(pid, 'SIGKILL');
-    // The thread held (no turn of the loop to report their ends) while the kernel ends them.
-    const busy = Date.now() + 50;
-    while (Date.now() < busy) { /* waiting without a turn of the loop */ }
+    // The thread held (no turn of the loop to report their ends) until the kernel has ended them: zombies, unreaped.
+    const { readFileSync } = await import('node:fs');
+    const isZombie = (pid: number) => readFileSync(`/proc/${pid}/stat`, 'latin1').replace(/^.*\) /s, '').startsWith('Z');
+    const deadline = Date.now() + 5_000;
+    while (!pids.every(isZombie) && Date.now() < deadline) { /* waiting without a turn of the loop */ }
+    expect(pids.every(isZombie)).toBe(true);
     expect(from.take({ command: '/bin/echo', args: ['never'], env: {} })).toBeUndefined();
     // The caller spawns instead; the spares come back.
     const next = await takeWhenReady(from, { command: '/bin/echo', args: ['fresh'], env: {} });
