@@ -1,7 +1,9 @@
 // What this desk made in git for each task: the branch it created and the worktree it added with its
 // git dir. Kept in the desk's data dir (out of an agent's reach), one small JSON file per task, so the
 // desk deletes only branches it made and names a worktree's git dir without asking the worktree.
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+// Read and written with blocking calls: a file of a few hundred bytes, asked for and written on every task's way to its
+// start, takes microseconds where the file system is quick, where each trip through the thread pool costs a few hundred.
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { worktreeDirNameFor } from './branch-names';
 
@@ -38,11 +40,14 @@ export function createWorktreeRecords(dir: string): WorktreeRecords {
   const read = async (dirName: string): Promise<WorktreeRecord | undefined> => {
     const kept = written.get(dirName);
     if (kept) return { ...kept };
-    const text = await readFile(fileOf(dirName), 'utf8').catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return undefined;
+    let text: string;
+    try {
+      text = readFileSync(fileOf(dirName), 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw error;
-    });
-    return text === undefined ? undefined : JSON.parse(text) as WorktreeRecord;
+    }
+    return JSON.parse(text) as WorktreeRecord;
   };
   return {
     get: async (taskId) => {
@@ -59,19 +64,21 @@ export function createWorktreeRecords(dir: string): WorktreeRecords {
       const file = fileOf(worktreeDirNameFor(record.taskId));
       const text = `${JSON.stringify(record, null, 2)}\n`;
       // The folder is made on the first write (and again should it be deleted), not asked for before every one.
-      await writeFile(`${file}.tmp`, text).catch(async (error: NodeJS.ErrnoException) => {
-        if (error.code !== 'ENOENT') throw error;
-        await mkdir(dir, { recursive: true });
-        await writeFile(`${file}.tmp`, text);
-      });
-      await rename(`${file}.tmp`, file);
+      try {
+        writeFileSync(`${file}.tmp`, text);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+        mkdirSync(dir, { recursive: true });
+        writeFileSync(`${file}.tmp`, text);
+      }
+      renameSync(`${file}.tmp`, file);
       written.set(worktreeDirNameFor(record.taskId), { ...record });
       // Running tasks' records are the ones asked for again: older ones go back to being read from their files.
       if (written.size > KEPT_RECORDS) written.delete(written.keys().next().value as string);
     },
     async remove(taskId) {
       written.delete(worktreeDirNameFor(taskId));
-      await rm(fileOf(worktreeDirNameFor(taskId)), { force: true });
+      rmSync(fileOf(worktreeDirNameFor(taskId)), { force: true });
     },
   };
 }

@@ -7,8 +7,8 @@
 // behind, until the start-up sweep finds no worktree uses it: ./layer-sweep.ts). A layer may be lent to another mount
 // (a local Docker daemon's volume, ../runners/docker/layer-volume.ts): one overlay on an upper dir at a time.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdir, readdir, readFile, rename } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { deskError } from '../../../shared/desk-error';
 import { isWithin } from './sandbox-layout';
@@ -236,14 +236,16 @@ export function createTaskLayers(deps: {
     },
     async create({ taskId, base, lower, target, seed }) {
       lent.delete(target);
-      await unmount(target);
+      if (mounted.has(target)) await unmount(target);
       const root = rootOf(target);
-      await removeLayerRoot(dir, root);
+      // What an earlier layer at this worktree left goes first; a new worktree's (the usual case) has nothing to remove.
+      if (existsSync(root)) await removeLayerRoot(dir, root);
+      // Blocking, like the layer file's read: a folder and two small files, on every layered task's way to its start.
       const upper = join(root, 'upper');
-      await mkdir(upper, { recursive: true, mode: 0o700 });
-      await Promise.all(Object.entries(seed).map(([path, text]) => writeFile(join(upper, path), text)));
+      mkdirSync(upper, { recursive: true, mode: 0o700 });
+      for (const [path, text] of Object.entries(seed)) writeFileSync(join(upper, path), text);
       // Written last: a layer without its file is no layer, and the next create or remove clears it.
-      await writeFile(join(root, LAYER_FILE), JSON.stringify({ taskId, base, lower, target } satisfies LayerFile));
+      writeFileSync(join(root, LAYER_FILE), JSON.stringify({ taskId, base, lower, target } satisfies LayerFile));
     },
     async open(target) {
       if (lent.has(target)) return borrowed(target);
