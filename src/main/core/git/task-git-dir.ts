@@ -1,7 +1,8 @@
 // A task's own git dir for one sandboxed run: the agent's git commits, branches and stashes there, borrowing the
 // person's objects read-only, so the person's refs, index, HEAD, stash and reflogs stay out of its reach. After
 // the run the desk, not the agent, takes the agent's commits onto the task's branch once they check out.
-import { copyFile, lstat, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readdirSync } from 'node:fs';
+import { copyFile, lstat, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { diskFullMessage, isDiskFull, mountPointOf } from '../host/disk-full';
 import type { GitRepo, GitRunner } from './git-runner';
@@ -92,7 +93,8 @@ export async function openTaskGitDir(git: GitRunner, request: TaskGitDirRequest,
   const plan = planTaskGitDir({ commonDir, worktreeHead, refs });
   const link = `${dir}.link`;
   await Promise.all(['objects/info', 'objects/pack', dirname(plan.branchRef), 'refs/tags', 'info'].map((sub) => files.mkdir(join(dir, sub))));
-  const borrowed = (await readdir(worktreeGitDir).catch(() => [])).filter((name) => SHARED_INDEX.test(name))
+  // Blocking: a listing of the worktree's small git dir, on every run's way to its start.
+  const borrowed = listedOrNone(worktreeGitDir).filter((name) => SHARED_INDEX.test(name))
     .map((name) => ({ path: join(dir, name), source: join(worktreeGitDir, name) }));
   await Promise.all([
     ...Object.entries(plan.files).map(([name, text]) => files.writeFile(join(dir, name), text)),
@@ -193,3 +195,12 @@ async function readIfThere(file: string): Promise<string | undefined> {
 
 const short = (commit: string) => commit.slice(0, 12);
 const firstLine = (text: string) => text.trim().split('\n')[0] ?? 'no reason given';
+
+/** The names in a folder, or none when it cannot be listed. */
+function listedOrNone(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}

@@ -8,7 +8,8 @@
 // once more; instead, once the clock has passed that second, the index's mtime is set to the start of the next one:
 // true, because nothing but the checkout wrote into the snapshot's private temp dir by then. Whatever writes later
 // (copy, prepare) is caught by the final refresh, which reads only files whose stat data changed or that are racy.
-import { copyFile, link, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { linkSync, renameSync, rmSync } from 'node:fs';
+import { copyFile, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { GitRepo, GitRunner } from '../git/git-runner';
 
@@ -84,12 +85,16 @@ export async function finishIndex(git: GitRunner, repo: GitRepo & SnapshotGit['r
 export async function linkSnapshotIndex(snapshot: { gitDir: string; sharedIndex: string }, gitDir: string): Promise<void> {
   for (const name of [snapshot.sharedIndex, 'index']) {
     const temp = join(gitDir, `${name}.desk-link-${process.pid}`);
-    await rm(temp, { force: true });
-    await link(join(snapshot.gitDir, name), temp).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EXDEV' && error.code !== 'EPERM') throw error;
-      return copyFile(join(snapshot.gitDir, name), temp);
-    });
-    await rename(temp, join(gitDir, name));
+    // Blocking: on every layered task's way to its start, a link and a rename take microseconds, where each trip
+    // through the thread pool costs a few hundred. The copy where no link can be made (another file system) does not.
+    rmSync(temp, { force: true });
+    try {
+      linkSync(join(snapshot.gitDir, name), temp);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EXDEV' && (error as NodeJS.ErrnoException).code !== 'EPERM') throw error;
+      await copyFile(join(snapshot.gitDir, name), temp);
+    }
+    renameSync(temp, join(gitDir, name));
   }
 }
 
