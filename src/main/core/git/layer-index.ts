@@ -1,7 +1,8 @@
 // A layered worktree's git index, brought along with the desk's commits only when something is about to use it: the
 // next turn, a check, a dev server, an update from the base. A one-turn task never pays for it, and the commit itself
 // reads no index, so its cost does not grow with the repository (the index is 19 MB at 200,000 files).
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runGitScript } from './git-pipe';
 import type { GitRepo, GitRunner } from './git-runner';
@@ -21,7 +22,14 @@ export async function noteIndexBehind(layerDir: string, commit: string): Promise
 
 /** The first commit the index has not been brought to, or undefined when it matches the branch. */
 export async function indexBehindSince(layerDir: string): Promise<string | undefined> {
-  const text = await readFile(join(layerDir, BEHIND_NOTE), 'utf8').catch(() => '');
+  // Blocking: asked before every run (usually of a file that is not there), microseconds where a trip through the
+  // thread pool costs a few hundred.
+  let text = '';
+  try {
+    text = readFileSync(join(layerDir, BEHIND_NOTE), 'utf8');
+  } catch {
+    // No note: the index is not behind.
+  }
   const commit = text.trim();
   return OBJECT_NAME.test(commit) ? commit : undefined;
 }
