@@ -362,8 +362,9 @@ export function createGitService(options: GitServiceOptions): GitService {
       if (byFiles && layerBase && layers) {
         try {
           // No checkout: the snapshot is the worktree's files, its index the worktree's; the task writes to its layer.
-          // Three steps on different files, side by side: each is a few trips through the thread pool. The holder
-          // (a few ms to start and mount) is on its way as soon as the layer is there; the sandbox awaits it.
+          // The layer first: its holder (a few ms to start and mount) is on its way as soon as the layer is there, and
+          // the sandbox awaits it. The lease (behind the snapshots' lock) and the index (copied where no link can be
+          // made) side by side with it; the steps on small files are blocking calls, microseconds each.
           const made = layers.create({ taskId, base: baseCommit, lower: layerBase.tree, target: path, seed: { '.git': byFiles.gitLink } });
           if (mountLayer) void made.then(() => layers.open(path)).catch(() => undefined);
           await settledAll([layerBase.lease(), layerBase.linkIndexInto(byFiles.repo.gitDir), made]);
