@@ -87,11 +87,12 @@ export interface RunContext {
   /** Notes each stage the run reaches (run-timings.ts); absent in tests that do not ask. */
   mark?(stage: RunStage): void;
   /**
-   * Whether a new worktree's files may be checked out by the agent's launcher (../git/checkout-first.ts): the task runs
-   * on this machine, its agent a process the desk starts in the worktree. Otherwise the desk checks them out first.
-   * A new worktree that is a layer is then mounted by the desk's own holder, started as soon as the layer exists.
+   * Whether the task's agent is a process the desk starts in the worktree on this machine (the local runner). A new
+   * worktree's files may then be checked out by the agent's launcher (../git/checkout-first.ts), and a new worktree
+   * that is a layer is mounted by the desk's own holder, started as soon as the layer exists. Otherwise the desk checks
+   * the files out first, and a layer is mounted where the runner makes the agent's view.
    */
-  checkoutAtLaunch?: boolean;
+  agentOnThisMachine?: boolean;
   /**
    * A read-only snapshot of the base branch's commit, for a new worktree that is a copy-on-write layer over it instead
    * of a checkout (../sandbox/task-layers.ts); absent, or undefined back, where the task gets a checkout.
@@ -132,7 +133,7 @@ export async function runTask(given: RunContext): Promise<RunOutcome> {
       if (task.worktreePath) await context.cleanUpPrevious();
       // Dependencies merged in make a commit of the task's own: such a worktree is a checkout, as before.
       const snapshot = dependencyBranches.length === 0 ? await context.snapshotFor?.({ baseBranch: task.baseBranch, log: (line) => log(line) }) : undefined;
-      const prepared = await git.prepareWorktree({ taskId: task.id, baseBranch: task.baseBranch, dependencyBranches, deferCheckout: context.checkoutAtLaunch === true, mountLayer: context.checkoutAtLaunch === true, ...(snapshot && { snapshot }) });
+      const prepared = await git.prepareWorktree({ taskId: task.id, baseBranch: task.baseBranch, dependencyBranches, deferCheckout: context.agentOnThisMachine === true, mountLayer: context.agentOnThisMachine === true, ...(snapshot && { snapshot }) });
       layered = prepared.layered === true;
       if (layered) log(`The worktree is a copy-on-write layer over the snapshot of ${task.baseBranch} at ${prepared.baseCommit.slice(0, 12)}: no checkout of its own`);
       context.update({ branch: prepared.branch, worktreePath: prepared.path, baseCommit: prepared.baseCommit });

@@ -146,8 +146,9 @@ export function createTaskRuns(deps: TaskRunsDeps): TaskRuns {
       },
       workspace: repo.workspace,
       cleanUpPrevious: () => deps.cleanUp(current),
-      // The local runner's agent is a process the desk starts in the worktree: its launcher can check the files out.
-      checkoutAtLaunch: run.runner === 'local',
+      // The local runner's agent is a process the desk starts in the worktree: its launcher can check the files out,
+      // and the desk's holder mounts a layer.
+      agentOnThisMachine: run.runner === 'local',
       // A layer is mounted where the desk's sandbox is made (an agent this machine confines), or by a Docker daemon of this machine.
       ...(repo.snapshots && layerSnapshots(repo.snapshots, task, runnerLayerChoice({
         runner: run.runner, confined: deps.sandbox.confines?.(task.agent) === true, dockerHost: deps.runners?.daemonHostOf?.(run.runner),
