@@ -1,11 +1,11 @@
 // Spare processes as a caller sees them: what it takes runs the launch given (its words verbatim, exactly its
 // environment, in its directory), is the same process with the same pipes, and ends as the launched command ends.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSpareProcesses, spareLaunchText, type SpareProcesses } from './spare-processes';
+import { createSpareProcesses, spareLaunchScript, spareLaunchText, type SpareProcesses } from './spare-processes';
 
 const opened: SpareProcesses[] = [];
 const folders: string[] = [];
@@ -127,13 +127,57 @@ describe.skipIf(process.platform === 'win32')('spare processes', () => {
   });
 
   it('say what the shell runs, every word quoted, after a line that says how it comes', () => {
-    const text = "export 'A=1'; cd '/w' || exit 126; exec '/x' 'a b' 'it'\\''s é'";
-    expect(spareLaunchText({ command: '/x', args: ['a b', "it's é"], cwd: '/w', env: { A: '1', B: undefined } })).toBe(`line\n${text}\n`);
+    const script = spareLaunchScript({ command: '/x', args: ['a b', "it's é"], cwd: '/w', env: { A: '1', B: undefined } });
+    expect(script).toBe("export 'A=1'; cd '/w' || exit 126; exec '/x' 'a b' 'it'\\''s é'");
+    expect(spareLaunchText(script as string)).toBe(`line\n${script}\n`);
     // Across lines, or long: by its length in bytes.
-    const across = "exec '/x' 'two\nlines'";
-    expect(spareLaunchText({ command: '/x', args: ['two\nlines'], env: {} })).toBe(`${Buffer.byteLength(across)}\n${across}`);
-    expect(spareLaunchText({ command: '/x', args: ['y'.repeat(3000)], env: {} })).toMatch(/^3012\nexec /);
-    expect(spareLaunchText({ command: '', args: [], env: {} })).toBeUndefined();
+    const across = spareLaunchScript({ command: '/x', args: ['two\nlines'], env: {} }) as string;
+    expect(spareLaunchText(across)).toBe(`${Buffer.byteLength(across)}\n${across}`);
+    expect(spareLaunchText(spareLaunchScript({ command: '/x', args: ['y'.repeat(3000)], env: {} }) as string)).toMatch(/^3012\nexec /);
+    expect(spareLaunchScript({ command: '', args: [], env: {} })).toBeUndefined();
+    // A shell's script is run by the waiting shell itself, its arguments the positional ones (its name dropped).
+    expect(spareLaunchScript({ command: '/bin/sh', args: ['-c', 'echo "$1"; exec "$@"', 'name', '-n', "it's"], env: {} }))
+      .toBe("set -- '-n' 'it'\\''s'; eval 'echo \"$1\"; exec \"$@\"'");
+  });
+
+  it('run a shell script in the waiting shell itself, as `sh -c` would: its arguments, its exits, its status', async () => {
+    const from = spares();
+    const script = await takeWhenReady(from, { command: '/bin/sh', args: ['-c', 'printf "%s|" "$#" "$@"; [ "$1" = -n ] || exit 4; exec /bin/sh -c \'exit 9\'', 'name', '-n', 'a b', ''], env: {} });
+    const first = await ended(script);
+    expect(first.stdout).toBe('3|-n|a b||');
+    expect(first.code).toBe(9);
+    // No exec at its end: the shell ends with the status of its last command; an `exit` ends it there.
+    const last = await takeWhenReady(from, { command: '/bin/sh', args: ['-c', 'true; false'], env: {} });
+    expect((await ended(last)).code).toBe(1);
+    const exited = await takeWhenReady(from, { command: '/bin/sh', args: ['-c', 'exit 3; echo never'], env: {} });
+    expect(await ended(exited)).toMatchObject({ code: 3, stdout: '' });
+    // A script the shell cannot parse fails as `sh -c` fails on it, before anything of it runs.
+    const broken = await takeWhenReady(from, { command: '/bin/sh', args: ['-c', 'echo ran; if then'], env: {} });
+    expect(await ended(broken)).toMatchObject({ code: 2, stdout: '' });
+  });
+
+  it('read a long launch from a file in the folder given, holding what the pipe would have carried', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'spare-launch-'));
+    folders.push(dir);
+    const long = 'v'.repeat(3000);
+    // Through env, so that the shell execs a program (a shell's script it would run itself).
+    const child = await takeWhenReady(spares(), { command: '/usr/bin/env', args: ['sh', '-c', 'printf "%s %s\\n" "${#LONG}" "$1"; for fd in /proc/$$/fd/*; do readlink "$fd" || true; done', 'sh', 'one'], env: { LONG: long, PATH: '/usr/bin:/bin' }, launchDir: dir });
+    const { code, stdout } = await ended(child);
+    expect(code).toBe(0);
+    expect(stdout.split('\n')[0]).toBe('3000 one');
+    // The file was read whole, and nothing of it is open in what the shell became.
+    const open = stdout.split('\n').slice(1).filter(Boolean);
+    expect(open.length).toBeGreaterThanOrEqual(3);
+    expect(open.filter((target) => target.includes(dir))).toEqual([]);
+    const files = readdirSync(dir);
+    expect(files).toEqual([`spare-launch-${child.pid}.sh`]);
+    expect(statSync(join(dir, files[0] as string)).mode & 0o777).toBe(0o600);
+    // A short one still goes through the pipe; a folder that is gone sends the long one through the pipe too.
+    const short = await takeWhenReady(spares(), { command: '/bin/echo', args: ['short'], env: {}, launchDir: dir });
+    expect((await ended(short)).stdout).toBe('short\n');
+    expect(readdirSync(dir)).toHaveLength(1);
+    const gone = await takeWhenReady(spares(), { command: '/bin/sh', args: ['-c', 'echo "${#LONG}"'], env: { LONG: long }, launchDir: join(dir, 'gone') });
+    expect((await ended(gone)).stdout).toBe('3000\n');
   });
 
   it('run a launch longer than a pipe carries at once, whole', async () => {

@@ -348,10 +348,19 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
         agentCommit: () => agentCommit,
         agentIndex: join(taskGit.dir, 'index'),
         ...(worktreeLayer && { reach: worktreeLayer.deskPath }),
-        ...(deps.spares && { spares: deps.spares }),
+        ...(deps.spares && { spares: launchingIn(deps.spares, foldersInMemory(runFolders) ? root : undefined) }),
       };
     },
   };
+}
+
+/**
+ * The spares, with the run's folder for a long launch to be written to (../host/spare-processes.ts) when that folder is
+ * in memory: it is private to the user, out of the sandbox's view, and goes with the run, as the launch's environment
+ * does from the process's own /proc entry when it ends.
+ */
+function launchingIn(spares: Pick<SpareProcesses, 'take'>, runFolder: string | undefined): Pick<SpareProcesses, 'take'> {
+  return runFolder === undefined ? spares : { take: (launch) => spares.take({ ...launch, launchDir: runFolder }) };
 }
 
 /** One bridge for both ways out (./network/network-bridge.ts decides whether it runs in the command's own Node). */

@@ -1,10 +1,13 @@
 // A task's start forks nothing of the desk for its long-lived processes: its layer's holder and its agent's launcher
 // are processes that were waiting before the task was submitted (host/spare-processes.ts). Seen from /proc: both
-// started before a marker process the test starts just before it submits.
+// started before a marker process the test starts just before it submits. The launcher's launch, long, comes as a
+// file in the run's folder when that is in memory, private, and gone with the run.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { desksPerTest, policyAllowing } from '../test-support/desk-harness';
+import { foldersInMemory, runFolderRootsFor } from '../sandbox/run-folders';
 
 const openDesk = desksPerTest();
 const sandboxed = existsSync('/usr/bin/bwrap') || process.env.DESK_REQUIRE_SANDBOX === '1';
@@ -45,8 +48,17 @@ describe.skipIf(!sandboxed || process.platform !== 'linux')("a task's start", ()
     expect(holders.length).toBeGreaterThan(0);
     expect(startTicks(agentPid as number)).toBeLessThan(markerTicks);
     for (const holder of holders) expect(startTicks(holder)).toBeLessThan(markerTicks);
+    const roots = runFolderRootsFor(d.dataDir, { env: process.env, uid: process.getuid?.() });
+    const launchFiles = () => (existsSync(roots.folders) ? readdirSync(roots.folders, { recursive: true, encoding: 'utf8' }).filter((path) => path.includes('spare-launch-')) : []);
+    if (foldersInMemory(roots)) {
+      const [launchFile, ...others] = launchFiles();
+      expect(others).toEqual([]);
+      expect(launchFile).toMatch(new RegExp(`/spare-launch-${agentPid}\\.sh$`));
+      expect(statSync(join(roots.folders, launchFile as string)).mode & 0o777).toBe(0o600);
+    }
     expect(await d.waitForStatus('quick', ['completed', 'error'])).toBe('completed');
     const commit = (await d.api('GET', '/tasks/quick')).json.commit as string;
     expect(execFileSync('git', ['-C', d.repo, 'show', `${commit}:done.txt`], { encoding: 'utf8' })).toBe('done\n');
+    expect(launchFiles()).toEqual([]);
   });
 });
