@@ -2,7 +2,6 @@
 // With bubblewrap every process (the agent, each terminal) gets the task's confined view of the machine and a
 // PID namespace that dies with it; without, the desk says so and runs them as plain children.
 import { agentCacheDir } from '../agents/agent-installs';
-import { randomBytes } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { existsSync, realpathSync, rmSync } from 'node:fs';
 import { realMounts, resolverDirs } from './real-mounts';
@@ -38,6 +37,7 @@ import { TaskGitDirRefused } from '../git/task-git-dir-plan';
 import type { TaskLimitGroup, TaskLimits } from './limits/task-limits';
 import type { NetworkBridge } from './network/network-bridge';
 import type { SpareProcesses } from '../host/spare-processes';
+import { createSpareTempDirs, newRunId } from './spare-temp-dirs';
 
 /** How one task's processes are started. */
 export interface TaskIsolation {
@@ -162,6 +162,8 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
   const fixedViews = createFixedViews();
   const runFolders = deps.runFolders ?? dataDirRunFolders(deps.dataDir);
   const folderFiles = foldersInMemory(runFolders) ? memoryFolderFiles : diskFolderFiles;
+  // Where the temp dir is a folder of its own on the disk (the run's other folders in memory), it is made ahead.
+  const spareTemps = foldersInMemory(runFolders) ? createSpareTempDirs(runFolders.temp) : undefined;
   const stateLayers = deps.stateLayers ?? createStateLayers({ dataDir: deps.dataDir, tools: findNamespaceTools((deps.environment ?? process.env).PATH ?? '') });
 
   return {
@@ -174,6 +176,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
       await deps.limits?.sweep();
     },
     close() {
+      spareTemps?.close();
       if (foldersInMemory(runFolders)) rmSync(runFolders.folders, { recursive: true, force: true });
     },
     forgetState: (taskId) => stateLayers.remove(taskId),
@@ -204,12 +207,19 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
       // start: started now, it mounts while the git dir and the rest are made. Awaited (and its error thrown) below.
       const layerOpening = deps.taskLayers?.open(worktree);
       layerOpening?.catch(() => undefined);
-      const worktreeGitDir = await linkedGitDir(worktree, gitCommonDir);
-      // Short on purpose: the network proxy's socket lives below it, and socket paths are limited to 107 bytes.
-      const { root, tempDir, owned } = runPlaces(runFolders, randomBytes(6).toString('hex'));
-      const removeRun = () => Promise.all(owned.map((folder) => (folder === root ? folderFiles : diskFolderFiles).removeTree(folder).catch(() => undefined)));
-      await Promise.all([folderFiles.mkdir(root, { mode: 0o700 }), diskFolderFiles.mkdir(tempDir, { mode: 0o700 })]);
-      const taskGit = await openTaskGitDir(git, { dir: join(root, 'git'), commonDir: gitCommonDir, worktree, worktreeGitDir, files: folderFiles }, refSnapshots).catch(async (error: unknown) => {
+      const spareTemp = spareTemps?.take();
+      const { root, tempDir, owned } = runPlaces(runFolders, spareTemp?.id ?? newRunId());
+      // The temp dir is on the disk, where a new directory can take a few ms: made ahead (./spare-temp-dirs.ts), else
+      // made while the rest is, and awaited where the sandbox's view is planned. The run's folders go only once it is
+      // settled (else it could come after).
+      const madeTemp = spareTemp ? Promise.resolve() : diskFolderFiles.mkdir(tempDir, { mode: 0o700 });
+      madeTemp.catch(() => undefined);
+      const removeRun = () => madeTemp.catch(() => undefined).then(() => Promise.all(owned.map((folder) => (folder === root ? folderFiles : diskFolderFiles).removeTree(folder).catch(() => undefined))));
+      const taskGit = await (async () => {
+        const worktreeGitDir = await linkedGitDir(worktree, gitCommonDir);
+        await folderFiles.mkdir(root, { mode: 0o700 });
+        return openTaskGitDir(git, { dir: join(root, 'git'), commonDir: gitCommonDir, worktree, worktreeGitDir, files: folderFiles }, refSnapshots);
+      })().catch(async (error: unknown) => {
         await removeRun();
         if (error instanceof TaskGitDirRefused) throw worktreeLinkChanged(`The task's worktree ${worktree} cannot run: ${error.message}. Resubmit the task to start again.`);
         throw error;
@@ -267,7 +277,10 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
       const fixed = fixedViews.viewFor({ home: deps.home, agent, policy, environment });
       // What the task writes to the agent's state lands in a layer of its own (./state-layers.ts).
       // The state's overlays go in a copy of the worktree layer's namespace.
-      const worktreeLayer = await layerOpening;
+      const [worktreeLayer] = await Promise.all([layerOpening, madeTemp]).catch(async (error: unknown) => {
+        await Promise.all([proxy?.close().catch(() => undefined), relay?.close().catch(() => undefined), removeRun()]);
+        throw error;
+      });
       const state = await stateLayers.open({
         taskId: request.taskId, agentId: agent.id, stateDirs, stateFiles, loginFiles, fresh: fresh === true, log,
         ...(worktreeLayer && { within: worktreeLayer.namespace }),

@@ -1,7 +1,8 @@
 // A task's start forks nothing of the desk for its long-lived processes: its layer's holder and its agent's launcher
 // are processes that were waiting before the task was submitted (host/spare-processes.ts). Seen from /proc: both
 // started before a marker process the test starts just before it submits. The launcher's launch, long, comes as a
-// file in the run's folder when that is in memory, private, and gone with the run.
+// file in the run's folder when that is in memory, private, and gone with the run. Its temp dir, on the data dir's disk,
+// was made before it too.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -60,5 +61,25 @@ describe.skipIf(!sandboxed || process.platform !== 'linux')("a task's start", ()
     const commit = (await d.api('GET', '/tasks/quick')).json.commit as string;
     expect(execFileSync('git', ['-C', d.repo, 'show', `${commit}:done.txt`], { encoding: 'utf8' })).toBe('done\n');
     expect(launchFiles()).toEqual([]);
+  });
+
+  it('runs a task in a temp dir made before it was submitted, and leaves only the next one made ahead', async () => {
+    const d = await openDesk({ files: { 'README.md': '# Fixture\n' }, policy: policyAllowing('execute', 'edit') });
+    const roots = runFolderRootsFor(d.dataDir, { env: process.env, uid: process.getuid?.() });
+    if (!foldersInMemory(roots)) return;
+    const tempDirs = () => (existsSync(roots.temp) ? readdirSync(roots.temp) : []);
+    expect((await d.api('POST', '/', { id: 'first', prompt: 'run echo "$TMPDIR" > tmp.txt' })).status).toBe(202);
+    expect(await d.waitForStatus('first', ['completed', 'error'])).toBe('completed');
+    // Made a moment after the first run took its own.
+    for (let tries = 0; tries < 100 && tempDirs().length === 0; tries++) await new Promise((resolve) => setTimeout(resolve, 20));
+    const madeAhead = tempDirs();
+    expect(madeAhead).toHaveLength(1);
+    expect((await d.api('POST', '/', { id: 'second', prompt: 'run echo "$TMPDIR" > tmp.txt' })).status).toBe(202);
+    expect(await d.waitForStatus('second', ['completed', 'error'])).toBe('completed');
+    const commit = (await d.api('GET', '/tasks/second')).json.commit as string;
+    expect(execFileSync('git', ['-C', d.repo, 'show', `${commit}:tmp.txt`], { encoding: 'utf8' })).toBe(`${join(roots.temp, madeAhead[0] as string)}\n`);
+    for (let tries = 0; tries < 100 && tempDirs().includes(madeAhead[0] as string); tries++) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(tempDirs()).toHaveLength(1);
+    expect(tempDirs()).not.toContain(madeAhead[0]);
   });
 });
