@@ -19,11 +19,12 @@ function startTicks(pid: number): number {
   return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
 }
 
-/** The processes whose command line holds `word`, by pid. */
-function processesWith(word: string): number[] {
+/** The processes whose command line holds `word` and names a path under `within` (this desk's, not another test's), by pid. */
+function processesWith(word: string, within: string): number[] {
   return readdirSync('/proc').filter((name) => /^\d+$/.test(name)).flatMap((name) => {
     try {
-      return readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').includes(word) ? [Number(name)] : [];
+      const words = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0');
+      return words.includes(word) && words.some((each) => each.includes(within)) ? [Number(name)] : [];
     } catch {
       return [];
     }
@@ -45,7 +46,7 @@ describe.skipIf(!sandboxed || process.platform !== 'linux')("a task's start", ()
       if (agentPid === undefined) await new Promise((resolve) => setTimeout(resolve, 20));
     }
     expect(agentPid).toBeDefined();
-    const holders = processesWith('desk-state');
+    const holders = processesWith('desk-state', d.dataDir);
     expect(holders.length).toBeGreaterThan(0);
     expect(startTicks(agentPid as number)).toBeLessThan(markerTicks);
     for (const holder of holders) expect(startTicks(holder)).toBeLessThan(markerTicks);
