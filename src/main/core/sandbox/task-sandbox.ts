@@ -224,145 +224,156 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
         if (error instanceof TaskGitDirRefused) throw worktreeLinkChanged(`The task's worktree ${worktree} cannot run: ${error.message}. Resubmit the task to start again.`);
         throw error;
       });
-      let agentCommit: string | undefined;
-      // An agent given a HOME of its own (agents.json `env`) keeps its state there.
-      const agentHome = agent.env.HOME ?? deps.home;
-      const stateDirs = (agent.stateDirs ?? []).map((dir) => expandHome(dir, agentHome));
-      for (const dir of stateDirs) await mkdir(dir, { recursive: true }).catch(() => undefined);
-      const stateFiles = (agent.stateFiles ?? []).map((file) => expandHome(file, agentHome));
-      for (const file of stateFiles) await mkdir(dirname(file), { recursive: true }).catch(() => undefined);
-      const loginFiles = (agent.loginFiles ?? []).map((file) => expandHome(file, agentHome));
-      // Read-only only works on what exists: an `info/attributes` written later would steer every worktree.
-      if (!existsSync(join(gitCommonDir, 'info'))) await mkdir(join(gitCommonDir, 'info'), { recursive: true }).catch(() => undefined);
+      // What the run makes from here on is undone if a later step fails: a run that never starts leaves no socket
+      // served, no overlay held, no cgroup and no folder behind.
+      const made: (() => Promise<unknown>)[] = [];
+      try {
+        let agentCommit: string | undefined;
+        // An agent given a HOME of its own (agents.json `env`) keeps its state there.
+        const agentHome = agent.env.HOME ?? deps.home;
+        const stateDirs = (agent.stateDirs ?? []).map((dir) => expandHome(dir, agentHome));
+        for (const dir of stateDirs) await mkdir(dir, { recursive: true }).catch(() => undefined);
+        const stateFiles = (agent.stateFiles ?? []).map((file) => expandHome(file, agentHome));
+        for (const file of stateFiles) await mkdir(dirname(file), { recursive: true }).catch(() => undefined);
+        const loginFiles = (agent.loginFiles ?? []).map((file) => expandHome(file, agentHome));
+        // Read-only only works on what exists: an `info/attributes` written later would steer every worktree.
+        if (!existsSync(join(gitCommonDir, 'info'))) await mkdir(join(gitCommonDir, 'info'), { recursive: true }).catch(() => undefined);
 
-      // The desk's own port stays out of reach whatever the policy names: the MCP relay is the way to the desk.
-      const deskPort = mcpUrl === undefined ? undefined : Number(new URL(mcpUrl).port);
-      const { kept: hosts, dropped } = withoutDeskPort(policy.network ?? agent.networkHosts ?? [], deskPort);
-      for (const entry of dropped) log(`Network: left out ${JSON.stringify(entry)}: that is the desk's own port, which agents reach only through its MCP server.`);
-      const agentEnv = agentEnvironment(deps.environment ?? process.env, agent);
-      const endpoints = await endpointSources(agentEnv, agentHome, stateDirs);
-      for (const notice of unreachableEndpointNotices(endpoints, hosts)) log(notice);
-      const gateway = reachableGateway(endpoints, hosts);
-      let network: 'none' | 'host' = 'none';
-      let proxy: NetworkEnd | undefined;
-      let networkNote = 'network off';
-      if (hosts.includes('*')) {
-        network = 'host';
-        networkNote = 'network open (policy)';
-      } else if (hosts.length > 0 && deps.allowlistNetwork) {
-        const netDir = join(root, 'net');
-        await folderFiles.mkdir(netDir, { mode: 0o700 });
-        // The MCP relay's bridge listens on the sandbox's own loopback: reached directly, not through the proxy.
-        proxy = await deps.allowlistNetwork({
-          dir: netDir, hosts, log,
-          ...(gateway && { gateway: { agentName: agent.name, gateway: gateway.entry, pointedBy: gateway.name, vendorHosts: agent.networkHosts ?? [] } }),
-          ...(deskPort !== undefined && { noProxy: ['127.0.0.1'], reservedPorts: [deskPort] }),
+        // The desk's own port stays out of reach whatever the policy names: the MCP relay is the way to the desk.
+        const deskPort = mcpUrl === undefined ? undefined : Number(new URL(mcpUrl).port);
+        const { kept: hosts, dropped } = withoutDeskPort(policy.network ?? agent.networkHosts ?? [], deskPort);
+        for (const entry of dropped) log(`Network: left out ${JSON.stringify(entry)}: that is the desk's own port, which agents reach only through its MCP server.`);
+        const agentEnv = agentEnvironment(deps.environment ?? process.env, agent);
+        const endpoints = await endpointSources(agentEnv, agentHome, stateDirs);
+        for (const notice of unreachableEndpointNotices(endpoints, hosts)) log(notice);
+        const gateway = reachableGateway(endpoints, hosts);
+        let network: 'none' | 'host' = 'none';
+        let proxy: NetworkEnd | undefined;
+        let networkNote = 'network off';
+        if (hosts.includes('*')) {
+          network = 'host';
+          networkNote = 'network open (policy)';
+        } else if (hosts.length > 0 && deps.allowlistNetwork) {
+          const netDir = join(root, 'net');
+          await folderFiles.mkdir(netDir, { mode: 0o700 });
+          // The MCP relay's bridge listens on the sandbox's own loopback: reached directly, not through the proxy.
+          const opened = await deps.allowlistNetwork({
+            dir: netDir, hosts, log,
+            ...(gateway && { gateway: { agentName: agent.name, gateway: gateway.entry, pointedBy: gateway.name, vendorHosts: agent.networkHosts ?? [] } }),
+            ...(deskPort !== undefined && { noProxy: ['127.0.0.1'], reservedPorts: [deskPort] }),
+          });
+          proxy = opened;
+          made.push(() => opened.close());
+          networkNote = `network limited to ${hosts.join(', ')}`;
+        } else if (hosts.length > 0) {
+          networkNote = 'network off (no allowlist proxy available)';
+        }
+
+        // Without the host's network the desk's port is out of reach: a relay brings exactly that port in.
+        let relay: NetworkEnd | undefined;
+        if (mcpUrl !== undefined && network === 'none' && deps.mcpRelay) {
+          const netDir = join(root, 'net');
+          await folderFiles.mkdir(netDir, { mode: 0o700 });
+          const opened = await deps.mcpRelay({ dir: netDir, port: Number(new URL(mcpUrl).port) });
+          relay = opened;
+          made.push(() => opened.close());
+        }
+
+        // The home hidden but for toolchains, /tmp the task's own (./read-view.ts).
+        const environment = deps.environment ?? process.env;
+        // The read view is the same for every task of the agent: remembered (./fixed-view.ts); the layout is the task's.
+        const fixed = fixedViews.viewFor({ home: deps.home, agent, policy, environment });
+        // What the task writes to the agent's state lands in a layer of its own (./state-layers.ts).
+        // The state's overlays go in a copy of the worktree layer's namespace.
+        const [worktreeLayer] = await Promise.all([layerOpening, madeTemp]);
+        const state = await stateLayers.open({
+          taskId: request.taskId, agentId: agent.id, stateDirs, stateFiles, loginFiles, fresh: fresh === true, log,
+          ...(worktreeLayer && { within: worktreeLayer.namespace }),
         });
-        networkNote = `network limited to ${hosts.join(', ')}`;
-      } else if (hosts.length > 0) {
-        networkNote = 'network off (no allowlist proxy available)';
-      }
-
-      // Without the host's network the desk's port is out of reach: a relay brings exactly that port in.
-      let relay: NetworkEnd | undefined;
-      if (mcpUrl !== undefined && network === 'none' && deps.mcpRelay) {
-        const netDir = join(root, 'net');
-        await folderFiles.mkdir(netDir, { mode: 0o700 });
-        relay = await deps.mcpRelay({ dir: netDir, port: Number(new URL(mcpUrl).port) });
-      }
-
-      // The home hidden but for toolchains, /tmp the task's own (./read-view.ts).
-      const environment = deps.environment ?? process.env;
-      // The read view is the same for every task of the agent: remembered (./fixed-view.ts); the layout is the task's.
-      const fixed = fixedViews.viewFor({ home: deps.home, agent, policy, environment });
-      // What the task writes to the agent's state lands in a layer of its own (./state-layers.ts).
-      // The state's overlays go in a copy of the worktree layer's namespace.
-      const [worktreeLayer] = await Promise.all([layerOpening, madeTemp]).catch(async (error: unknown) => {
-        await Promise.all([proxy?.close().catch(() => undefined), relay?.close().catch(() => undefined), removeRun()]);
+        made.push(() => state.release());
+        const baseMounts = withoutShownLinks([...sandboxMounts({
+            home: deps.home,
+            dataDir: deps.dataDir,
+            gitCommonDir,
+            taskGitDir: taskGit,
+            worktree,
+            tempDir,
+            // Overlays are mounted at the state dirs themselves, which are then bound writable; copies take their place.
+            stateDirs: state.mode === 'overlay' ? stateDirs : [],
+            readablePaths: policy.readablePaths,
+            extraWritable: [...(proxy?.bindPaths ?? []), ...(relay?.bindPaths ?? [])],
+            // Agents installed from Settings live in the data dir, which is hidden: their cache comes back read-only.
+            keepReadable: [
+              agentCacheDir(deps.dataDir), ...(network === 'host' ? resolverDirs() : []),
+              // The bridge's own programs, wherever the desk is installed (under /tmp or the home, both hidden).
+              ...(proxy || relay ? deps.bridge?.places() ?? [] : []),
+            ],
+            // The task's own places are new each run: asked afresh, never remembered.
+            kindOf: (path) => ([worktree, root, tempDir, ...stateDirs].some((own) => isWithin(path, own)) ? hostKindOf(path) : fixed.kindOf(path)),
+        }), ...fixed.readView(tempDir), ...state.mounts]);
+        // State files live in a scratch copy of their directory (the home); the task's layer keeps what the run changed.
+        const scratch = planStateScratch({
+          stateFiles,
+          writable: [worktree, tempDir, ...stateDirs],
+          mountedPaths: baseMounts.map((mount) => mount.path),
+          scratchRoot: join(root, 'state'),
+          // Only what the view shows of the directory comes back (not the rest of a hidden home).
+          entriesOf: (dir) => hostEntriesOf(dir).filter((entry) => visibleIn(baseMounts, join(dir, entry.name))),
+        });
+        const layout: SandboxLayout = {
+          bwrap: status.path ?? 'bwrap',
+          cwd: worktree,
+          network,
+          newSession: true,
+          mounts: realMounts([...baseMounts, ...scratchMounts(scratch)]),
+          ...(state.entered && { ownIds: { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 } }),
+        };
+        const writablePlaces = [...stateDirs, ...stateFiles];
+        const limitsOpening = openLimits();
+        made.push(async () => (await limitsOpening)?.close());
+        const [stateBefore, limits] = await Promise.all([fillStateScratch(scratch, state.keptFileOf), limitsOpening]);
+        return {
+          kind: 'bubblewrap',
+          description: `Sandboxed (${status.version ?? 'bubblewrap'}): sees its own /tmp and of the home only its toolchains; writes only to the worktree, its own git dir (the repository's objects read-only, its refs out of reach), its temp dir${writablePlaces.length > 0 ? ` and its own ${state.mode === 'overlay' ? 'layer over' : 'copy of'} ${writablePlaces.join(', ')} (nothing written there reaches your home${loginFiles.length > 0 ? ' but a refreshed login' : ''})` : ''}; ${networkNote}.${limits?.description ? ` ${limits.description}` : ''}`,
+          env: { TMPDIR: tempDir, TMP: tempDir, TEMP: tempDir },
+          wrap(command, args, options = {}) {
+            // The agent and the workspace's setup commands get the relay; terminals a person or agent opens do not.
+            const flags = [...(proxy?.bridgeFlags ?? []), ...(relay && !options.terminal ? relay.bridgeFlags : [])];
+            const inner = bridged(deps.bridge, command, args, flags, agentEnv.PATH);
+            const confined = bwrapArguments({ ...layout, newSession: !options.terminal, cwd: options.cwd ?? worktree, ...(inner.env && { env: inner.env }) }, inner.command, inner.args);
+            // Into the namespace that holds the state overlays, where bubblewrap makes the sandbox from.
+            const entered = state.enter(layout.bwrap, confined);
+            // Outside bubblewrap: the cgroup tree is read-only inside, and the join happens before the sandbox exists.
+            return limits ? limits.wrap(entered.command, entered.args) : entered;
+          },
+          async dispose() {
+            // Independent steps side by side: a run's end waits for the slowest of them, not for their sum.
+            await Promise.all([proxy?.close().catch(() => undefined), relay?.close().catch(() => undefined)]);
+            // Every process of the sandbox has ended: what the agent's git left can no longer change.
+            const [taken, problems, stateLines] = await Promise.all([
+              taskGit.takeCommits(log).catch((error: unknown) => {
+                log(`The agent's own commits were not taken: ${error instanceof Error ? error.message : String(error)}. The files it left are committed as the turn's work.`);
+                return undefined;
+              }),
+              returnStateFiles(scratch, stateBefore, state.destinationsOf),
+              state.release(),
+            ]);
+            agentCommit = taken;
+            for (const line of [...problems, ...stateLines]) log(line);
+            // Both read from the root (the task's git dir, the state scratch): it goes once they are done.
+            await Promise.all([removeRun(), limits?.close()]);
+          },
+          agentCommit: () => agentCommit,
+          agentIndex: join(taskGit.dir, 'index'),
+          ...(worktreeLayer && { reach: worktreeLayer.deskPath }),
+          ...(deps.spares && { spares: launchingIn(deps.spares, foldersInMemory(runFolders) ? root : undefined) }),
+        };
+      } catch (error) {
+        // Side by side (each undo is the end of one thing), then the folders, which the state's scratch is in.
+        await Promise.all(made.map((undo) => undo().catch(() => undefined)));
+        await removeRun();
         throw error;
-      });
-      const state = await stateLayers.open({
-        taskId: request.taskId, agentId: agent.id, stateDirs, stateFiles, loginFiles, fresh: fresh === true, log,
-        ...(worktreeLayer && { within: worktreeLayer.namespace }),
-      });
-      const baseMounts = withoutShownLinks([...sandboxMounts({
-          home: deps.home,
-          dataDir: deps.dataDir,
-          gitCommonDir,
-          taskGitDir: taskGit,
-          worktree,
-          tempDir,
-          // Overlays are mounted at the state dirs themselves, which are then bound writable; copies take their place.
-          stateDirs: state.mode === 'overlay' ? stateDirs : [],
-          readablePaths: policy.readablePaths,
-          extraWritable: [...(proxy?.bindPaths ?? []), ...(relay?.bindPaths ?? [])],
-          // Agents installed from Settings live in the data dir, which is hidden: their cache comes back read-only.
-          keepReadable: [
-            agentCacheDir(deps.dataDir), ...(network === 'host' ? resolverDirs() : []),
-            // The bridge's own programs, wherever the desk is installed (under /tmp or the home, both hidden).
-            ...(proxy || relay ? deps.bridge?.places() ?? [] : []),
-          ],
-          // The task's own places are new each run: asked afresh, never remembered.
-          kindOf: (path) => ([worktree, root, tempDir, ...stateDirs].some((own) => isWithin(path, own)) ? hostKindOf(path) : fixed.kindOf(path)),
-      }), ...fixed.readView(tempDir), ...state.mounts]);
-      // State files live in a scratch copy of their directory (the home); the task's layer keeps what the run changed.
-      const scratch = planStateScratch({
-        stateFiles,
-        writable: [worktree, tempDir, ...stateDirs],
-        mountedPaths: baseMounts.map((mount) => mount.path),
-        scratchRoot: join(root, 'state'),
-        // Only what the view shows of the directory comes back (not the rest of a hidden home).
-        entriesOf: (dir) => hostEntriesOf(dir).filter((entry) => visibleIn(baseMounts, join(dir, entry.name))),
-      });
-      const layout: SandboxLayout = {
-        bwrap: status.path ?? 'bwrap',
-        cwd: worktree,
-        network,
-        newSession: true,
-        mounts: realMounts([...baseMounts, ...scratchMounts(scratch)]),
-        ...(state.entered && { ownIds: { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 } }),
-      };
-      const writablePlaces = [...stateDirs, ...stateFiles];
-      const [stateBefore, limits] = await Promise.all([fillStateScratch(scratch, state.keptFileOf), openLimits()]).catch(async (error: unknown) => {
-        await state.release();
-        throw error;
-      });
-      return {
-        kind: 'bubblewrap',
-        description: `Sandboxed (${status.version ?? 'bubblewrap'}): sees its own /tmp and of the home only its toolchains; writes only to the worktree, its own git dir (the repository's objects read-only, its refs out of reach), its temp dir${writablePlaces.length > 0 ? ` and its own ${state.mode === 'overlay' ? 'layer over' : 'copy of'} ${writablePlaces.join(', ')} (nothing written there reaches your home${loginFiles.length > 0 ? ' but a refreshed login' : ''})` : ''}; ${networkNote}.${limits?.description ? ` ${limits.description}` : ''}`,
-        env: { TMPDIR: tempDir, TMP: tempDir, TEMP: tempDir },
-        wrap(command, args, options = {}) {
-          // The agent and the workspace's setup commands get the relay; terminals a person or agent opens do not.
-          const flags = [...(proxy?.bridgeFlags ?? []), ...(relay && !options.terminal ? relay.bridgeFlags : [])];
-          const inner = bridged(deps.bridge, command, args, flags, agentEnv.PATH);
-          const confined = bwrapArguments({ ...layout, newSession: !options.terminal, cwd: options.cwd ?? worktree, ...(inner.env && { env: inner.env }) }, inner.command, inner.args);
-          // Into the namespace that holds the state overlays, where bubblewrap makes the sandbox from.
-          const entered = state.enter(layout.bwrap, confined);
-          // Outside bubblewrap: the cgroup tree is read-only inside, and the join happens before the sandbox exists.
-          return limits ? limits.wrap(entered.command, entered.args) : entered;
-        },
-        async dispose() {
-          // Independent steps side by side: a run's end waits for the slowest of them, not for their sum.
-          await Promise.all([proxy?.close().catch(() => undefined), relay?.close().catch(() => undefined)]);
-          // Every process of the sandbox has ended: what the agent's git left can no longer change.
-          const [taken, problems, stateLines] = await Promise.all([
-            taskGit.takeCommits(log).catch((error: unknown) => {
-              log(`The agent's own commits were not taken: ${error instanceof Error ? error.message : String(error)}. The files it left are committed as the turn's work.`);
-              return undefined;
-            }),
-            returnStateFiles(scratch, stateBefore, state.destinationsOf),
-            state.release(),
-          ]);
-          agentCommit = taken;
-          for (const line of [...problems, ...stateLines]) log(line);
-          // Both read from the root (the task's git dir, the state scratch): it goes once they are done.
-          await Promise.all([removeRun(), limits?.close()]);
-        },
-        agentCommit: () => agentCommit,
-        agentIndex: join(taskGit.dir, 'index'),
-        ...(worktreeLayer && { reach: worktreeLayer.deskPath }),
-        ...(deps.spares && { spares: launchingIn(deps.spares, foldersInMemory(runFolders) ? root : undefined) }),
-      };
+      }
     },
   };
 }
