@@ -57,7 +57,9 @@ describe.skipIf(!sandboxed)('the start-up sweep of task layers', () => {
     const d = await openDesk({ reuse: { root: first.root, repo: first.repo, dataDir: first.dataDir }, layers: 'always', policy, log: (line) => logged.push(line) });
     await expect.poll(() => existsSync(layerFolder(d, gone.worktreePath)) || existsSync(ghost)).toBe(false);
     await expect.poll(() => leases(d)).toEqual(['live']);
-    expect(readdirSync(join(d.dataDir, 'task-layers')).sort()).toEqual(['abcdefabcdefabcd', layerFolder(d, live.worktreePath).split('/').at(-1)].sort());
+    // The removed layers are renamed out of use first and deleted at the sweep's end: wait for that end.
+    await expect.poll(() => readdirSync(join(d.dataDir, 'task-layers')).sort())
+      .toEqual(['abcdefabcdefabcd', layerFolder(d, live.worktreePath).split('/').at(-1)].sort());
     expect(logged.join('\n')).toMatch(/Task layer abcdefabcdefabcd is left alone: its layer\.json cannot be read/);
     expect(logged.join('\n')).toContain(`its worktree's folder ${gone.worktreePath} is gone`);
     // Nothing of the person's: the repository still has the live task's worktree, its branch and the removed one's.
