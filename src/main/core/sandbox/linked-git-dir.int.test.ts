@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { linkedGitDir } from './task-sandbox';
+import { linkedGitDir } from './linked-git-dir';
 
 let root: string;
 let commonDir: string;

@@ -2,10 +2,10 @@
 // With bubblewrap every process (the agent, each terminal) gets the task's confined view of the machine and a
 // PID namespace that dies with it; without, the desk says so and runs them as plain children.
 import { agentCacheDir } from '../agents/agent-installs';
-import { mkdir, readFile } from 'node:fs/promises';
-import { existsSync, realpathSync, rmSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { existsSync, rmSync } from 'node:fs';
 import { realMounts, resolverDirs } from './real-mounts';
-import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { AgentPolicy } from '../../../shared/governance';
 import type { SandboxKind, SandboxStatus } from '../../../shared/sandbox';
 import type { AgentSpec } from '../agents/agent-spec';
@@ -17,9 +17,8 @@ import { endLeftoverSandboxes } from './leftover-sandboxes';
 import { dataDirRunFolders, foldersInMemory, runPlaces, sweepRunFolders, type RunFolderRoots } from './run-folders';
 import { diskFolderFiles, memoryFolderFiles } from './run-folder-files';
 import { expandHome, isWithin, sandboxMounts } from './sandbox-layout';
-import { withoutDeskPort } from './network/loopback-forwards';
-import { endpointsInEnvironment, endpointsInToml, reachableGateway, unreachableEndpointNotices, type EndpointSource } from './network/endpoint-notices';
-import type { GatewayInUse } from './network/refusal-notices';
+import { openRunNetwork, type AllowlistNetwork, type McpRelay } from './network/run-network';
+import { linkedGitDir, worktreeLinkChanged } from './linked-git-dir';
 import { agentEnvironment } from '../agents/agent-environment';
 import { planStateScratch, scratchMounts } from './state-files';
 import { fillStateScratch, hostEntriesOf, returnStateFiles } from './state-scratch';
@@ -31,7 +30,6 @@ import type { AgentSandboxView } from '../../../shared/sandbox-view';
 import { DeskError } from '../../../shared/desk-error';
 import { createGitRunner, type GitRunner } from '../git/git-runner';
 import { openTaskGitDir } from '../git/task-git-dir';
-import { readPlainSync } from '../git/plain-file';
 import { createRefSnapshots } from '../git/ref-snapshot';
 import { TaskGitDirRefused } from '../git/task-git-dir-plan';
 import type { TaskLimitGroup, TaskLimits } from './limits/task-limits';
@@ -70,19 +68,6 @@ export interface TaskIsolation {
   readonly spares?: Pick<SpareProcesses, 'take'>;
 }
 
-/** The network allowlist as the sandbox uses it (./network/sandbox-network.ts). */
-export type AllowlistNetwork = (request: {
-  dir: string; hosts: readonly string[]; noProxy?: readonly string[]; reservedPorts?: readonly number[]; gateway?: GatewayInUse;
-  log(line: string, level?: 'info' | 'warn'): void;
-}) => Promise<NetworkEnd>;
-
-/** A way out of the sandbox's own network (the egress proxy, the MCP relay): a socket bound in, and the bridge's flags to it. */
-interface NetworkEnd {
-  bridgeFlags: readonly string[];
-  bindPaths: readonly string[];
-  close(): Promise<void>;
-}
-
 export interface TaskSandboxDeps {
   /** Read at each run: a desk that started from remembered answers updates it in place once they are checked. */
   status: SandboxStatus;
@@ -99,7 +84,7 @@ export interface TaskSandboxDeps {
   limits?: TaskLimits;
   allowlistNetwork?: AllowlistNetwork;
   /** The relay to the desk's MCP server for agents without the host's network (./network/mcp-relay.ts). */
-  mcpRelay?: (request: { dir: string; port: number }) => Promise<NetworkEnd>;
+  mcpRelay?: McpRelay;
   /** Runs a command behind the bridge to the proxy and the relay (./network/network-bridge.ts); needed with either. */
   bridge?: NetworkBridge;
   /** The desk's log, told when sandboxes of an earlier run were ended. */
@@ -117,9 +102,6 @@ export interface TaskSandboxDeps {
 }
 
 const sandboxUnavailable = (message: string) => new DeskError('unavailable', 'sandbox_unavailable', message);
-
-/** The same cause as git's worktreeTampered, found before the run instead of at commit time. */
-const worktreeLinkChanged = (message: string) => new DeskError('conflict', 'worktree_tampered', message);
 
 export interface TaskSandbox {
   readonly status: SandboxStatus;
@@ -239,45 +221,13 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
         // Read-only only works on what exists: an `info/attributes` written later would steer every worktree.
         if (!existsSync(join(gitCommonDir, 'info'))) await mkdir(join(gitCommonDir, 'info'), { recursive: true }).catch(() => undefined);
 
-        // The desk's own port stays out of reach whatever the policy names: the MCP relay is the way to the desk.
-        const deskPort = mcpUrl === undefined ? undefined : Number(new URL(mcpUrl).port);
-        const { kept: hosts, dropped } = withoutDeskPort(policy.network ?? agent.networkHosts ?? [], deskPort);
-        for (const entry of dropped) log(`Network: left out ${JSON.stringify(entry)}: that is the desk's own port, which agents reach only through its MCP server.`);
         const agentEnv = agentEnvironment(deps.environment ?? process.env, agent);
-        const endpoints = await endpointSources(agentEnv, agentHome, stateDirs);
-        for (const notice of unreachableEndpointNotices(endpoints, hosts)) log(notice);
-        const gateway = reachableGateway(endpoints, hosts);
-        let network: 'none' | 'host' = 'none';
-        let proxy: NetworkEnd | undefined;
-        let networkNote = 'network off';
-        if (hosts.includes('*')) {
-          network = 'host';
-          networkNote = 'network open (policy)';
-        } else if (hosts.length > 0 && deps.allowlistNetwork) {
-          const netDir = join(root, 'net');
-          await folderFiles.mkdir(netDir, { mode: 0o700 });
-          // The MCP relay's bridge listens on the sandbox's own loopback: reached directly, not through the proxy.
-          const opened = await deps.allowlistNetwork({
-            dir: netDir, hosts, log,
-            ...(gateway && { gateway: { agentName: agent.name, gateway: gateway.entry, pointedBy: gateway.name, vendorHosts: agent.networkHosts ?? [] } }),
-            ...(deskPort !== undefined && { noProxy: ['127.0.0.1'], reservedPorts: [deskPort] }),
-          });
-          proxy = opened;
-          made.push(() => opened.close());
-          networkNote = `network limited to ${hosts.join(', ')}`;
-        } else if (hosts.length > 0) {
-          networkNote = 'network off (no allowlist proxy available)';
-        }
-
-        // Without the host's network the desk's port is out of reach: a relay brings exactly that port in.
-        let relay: NetworkEnd | undefined;
-        if (mcpUrl !== undefined && network === 'none' && deps.mcpRelay) {
-          const netDir = join(root, 'net');
-          await folderFiles.mkdir(netDir, { mode: 0o700 });
-          const opened = await deps.mcpRelay({ dir: netDir, port: Number(new URL(mcpUrl).port) });
-          relay = opened;
-          made.push(() => opened.close());
-        }
+        const net = await openRunNetwork(
+          { agent, policyHosts: policy.network, agentEnv, agentHome, stateDirs, mcpUrl, netDir: join(root, 'net'), folderFiles, log },
+          { ...(deps.allowlistNetwork && { allowlistNetwork: deps.allowlistNetwork }), ...(deps.mcpRelay && { mcpRelay: deps.mcpRelay }) },
+        );
+        made.push(() => net.close());
+        const { proxy, relay } = net;
 
         // The home hidden but for toolchains, /tmp the task's own (./read-view.ts).
         const environment = deps.environment ?? process.env;
@@ -304,7 +254,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
             extraWritable: [...(proxy?.bindPaths ?? []), ...(relay?.bindPaths ?? [])],
             // Agents installed from Settings live in the data dir, which is hidden: their cache comes back read-only.
             keepReadable: [
-              agentCacheDir(deps.dataDir), ...(network === 'host' ? resolverDirs() : []),
+              agentCacheDir(deps.dataDir), ...(net.mode === 'host' ? resolverDirs() : []),
               // The bridge's own programs, wherever the desk is installed (under /tmp or the home, both hidden).
               ...(proxy || relay ? deps.bridge?.places() ?? [] : []),
             ],
@@ -323,7 +273,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
         const layout: SandboxLayout = {
           bwrap: status.path ?? 'bwrap',
           cwd: worktree,
-          network,
+          network: net.mode,
           newSession: true,
           mounts: realMounts([...baseMounts, ...scratchMounts(scratch)]),
           ...(state.entered && { ownIds: { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 } }),
@@ -334,7 +284,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
         const [stateBefore, limits] = await Promise.all([fillStateScratch(scratch, state.keptFileOf), limitsOpening]);
         return {
           kind: 'bubblewrap',
-          description: `Sandboxed (${status.version ?? 'bubblewrap'}): sees its own /tmp and of the home only its toolchains; writes only to the worktree, its own git dir (the repository's objects read-only, its refs out of reach), its temp dir${writablePlaces.length > 0 ? ` and its own ${state.mode === 'overlay' ? 'layer over' : 'copy of'} ${writablePlaces.join(', ')} (nothing written there reaches your home${loginFiles.length > 0 ? ' but a refreshed login' : ''})` : ''}; ${networkNote}.${limits?.description ? ` ${limits.description}` : ''}`,
+          description: `Sandboxed (${status.version ?? 'bubblewrap'}): sees its own /tmp and of the home only its toolchains; writes only to the worktree, its own git dir (the repository's objects read-only, its refs out of reach), its temp dir${writablePlaces.length > 0 ? ` and its own ${state.mode === 'overlay' ? 'layer over' : 'copy of'} ${writablePlaces.join(', ')} (nothing written there reaches your home${loginFiles.length > 0 ? ' but a refreshed login' : ''})` : ''}; ${net.note}.${limits?.description ? ` ${limits.description}` : ''}`,
           env: { TMPDIR: tempDir, TMP: tempDir, TEMP: tempDir },
           wrap(command, args, options = {}) {
             // The agent and the workspace's setup commands get the relay; terminals a person or agent opens do not.
@@ -348,7 +298,7 @@ export function createTaskSandbox(deps: TaskSandboxDeps): TaskSandbox {
           },
           async dispose() {
             // Independent steps side by side: a run's end waits for the slowest of them, not for their sum.
-            await Promise.all([proxy?.close().catch(() => undefined), relay?.close().catch(() => undefined)]);
+            await net.close();
             // Every process of the sandbox has ended: what the agent's git left can no longer change.
             const [taken, problems, stateLines] = await Promise.all([
               taskGit.takeCommits(log).catch((error: unknown) => {
@@ -394,23 +344,6 @@ function bridged(bridge: NetworkBridge | undefined, command: string, args: reado
   return bridge.launch(command, args, flags, searchPath);
 }
 
-/**
- * The model endpoints the agent is pointed at (`env`: the variables it gets; Codex's config.toml): those the network
- * leaves out of reach are said at the start with the entry to add, rather than found after a silent stall; one it
- * reaches is its gateway.
- */
-async function endpointSources(env: Readonly<Record<string, string>>, agentHome: string, stateDirs: readonly string[]): Promise<EndpointSource[]> {
-  const sources = endpointsInEnvironment(env);
-  const codexHomes = [...(env.CODEX_HOME ? [env.CODEX_HOME] : []), ...stateDirs.filter((dir) => basename(dir) === '.codex')];
-  for (const dir of new Set(codexHomes)) {
-    const file = join(dir, 'config.toml');
-    const text = await readFile(file, 'utf8').catch(() => undefined);
-    const shown = isWithin(file, agentHome) ? `~/${relative(agentHome, file)}` : file;
-    if (text !== undefined) sources.push(...endpointsInToml(shown, text));
-  }
-  return sources;
-}
-
 function unconfined(description: string, limits: TaskLimitGroup | undefined): TaskIsolation {
   return {
     kind: 'none',
@@ -419,30 +352,4 @@ function unconfined(description: string, limits: TaskLimitGroup | undefined): Ta
     wrap: (command, args) => (limits ? limits.wrap(command, args) : { command, args: [...args] }),
     dispose: async () => { await limits?.close(); },
   };
-}
-
-/**
- * The worktree's own git dir, read from its `.git` file, and refused unless it lies in the repository's
- * `worktrees/` (a rewritten file would otherwise hand the agent another repository, writable).
- */
-export async function linkedGitDir(worktree: string, gitCommonDir: string): Promise<string> {
-  const file = join(worktree, '.git');
-  // Blocking reads that refuse a link or a FIFO put in its place (../git/plain-file.ts): microseconds, once per run.
-  const read = readPlainSync(file, 64 * 1024);
-  const text = read === 'missing' || read === 'odd' ? '' : read;
-  const match = /^gitdir: (.+)$/m.exec(text);
-  const target = match?.[1] ? resolve(worktree, match[1].trim()) : undefined;
-  const real = target ? realOrUndefined(target) : undefined;
-  if (!real || !isAbsolute(real) || !isWithin(real, join(gitCommonDir, 'worktrees')) || real === join(gitCommonDir, 'worktrees')) {
-    throw worktreeLinkChanged(`${file} was changed: it no longer leads to this repository's worktrees, so the task cannot run in it.`);
-  }
-  return real;
-}
-
-function realOrUndefined(path: string): string | undefined {
-  try {
-    return realpathSync.native(path);
-  } catch {
-    return undefined;
-  }
 }

@@ -7,7 +7,7 @@ import type { AgentPolicy } from '../../../../shared/governance';
 import type { RunnersConfig } from '../../../../shared/runners';
 import { agentStartFailed, type RunningAgent } from '../../agents/agent-process';
 import { createGitRunner } from '../../git/git-runner';
-import { linkedGitDir } from '../../sandbox/task-sandbox';
+import { linkedGitDir } from '../../sandbox/linked-git-dir';
 import type { DockerClient } from '../docker/docker-client';
 import { dockerDaemon } from '../docker/docker-daemon';
 import { DESK_LABEL, tighterLimits } from '../docker/container-spec';

@@ -6,7 +6,7 @@ import type { RunnersConfig } from '../../../../shared/runners';
 import type { AgentPolicy } from '../../../../shared/governance';
 import { isDeskError } from '../../../../shared/desk-error';
 import { createGitRunner, type GitRunner } from '../../git/git-runner';
-import { linkedGitDir } from '../../sandbox/task-sandbox';
+import { linkedGitDir } from '../../sandbox/linked-git-dir';
 import { expandHome } from '../../sandbox/sandbox-layout';
 import type { StateLayers } from '../../sandbox/state-layers';
 import type { TaskLayers } from '../../sandbox/task-layers';
