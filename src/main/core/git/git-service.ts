@@ -9,20 +9,18 @@ import { basename, join, resolve } from 'node:path';
 import { branchNameFor, worktreeDirNameFor } from './branch-names';
 import { commitIfChanged, stageAndCommit } from './commit-all';
 import { leaveOutLocalFiles, localFilesWritten, type LocalFile } from './vendor-local-files';
-import { commitLayered, layerAccess, layerTreeOf, type LayeredWorktree } from './layered-commit';
-import { indexBehindSince, syncLayerIndex } from './layer-index';
-import { createKnownObjects } from './known-objects';
-import { createSnapshotIgnoreRules, type SnapshotIgnoreRules } from './snapshot-ignore-rules';
-import { createBaseTrees } from './base-trees';
+import { layerTreeOf } from './layered-commit';
+import { indexBehindSince } from './layer-index';
+import { createLayeredWorktrees } from './layered-worktrees';
 import { readIdentity } from './commit-identity';
-import { branchTaken, emptyRepository, gitFailed, unknownBranch } from './git-errors';
-import { createGitRunner, type GitRepo, type GitRunner } from './git-runner';
+import { branchTaken, gitFailed, unknownBranch } from './git-errors';
+import { createGitRunner, type GitRepo } from './git-runner';
 import { mergeDependencies } from './merge-dependencies';
 import { pushBranch, type PushResult } from './push-branch';
 import { abortMerge, compareWithBase, updateFromBase, type BaseUpdateOutcome, type UpdateStrategy } from './base-update';
 import { createMutex } from './repo-mutex';
 import { branchInFiles } from './branch-files';
-import { isAncestorCommit, resolveCommit } from './refs';
+import { baseCommitOf, isAncestorCommit, resolveCommit } from './refs';
 import { mergeIntoBase, type MergeResult } from './merge-into-base';
 import { checkoutOf, openRepository, type Repository } from './repository';
 import { retireTask } from './retire-task';
@@ -31,64 +29,18 @@ import { readLayerUse } from './read-layer-use';
 import { liveDiff } from './live-diff';
 import { changedFiles, taskDiff, type ChangedFile } from './task-diff';
 import { createDiffSummaries } from './diff-summaries';
-import { assertWorktreeIntact, linkedGitDir } from './worktree-guard';
+import { recordedWorktree } from './worktree-guard';
 import { createWorktreeRecords } from './worktree-records';
 import { expectedWorktreeGitDir } from './expected-git-dir';
 import { registerWorktreeByFiles, type RegisteredWorktree } from './worktree-by-files';
-import { pendingCheckout, type PendingCheckout } from './pending-checkout';
+import { pendingCheckout } from './pending-checkout';
+import type { PreparedWorktree, PrepareWorktreeRequest } from './prepared-worktree';
 import { rememberedOnPath } from '../host/find-on-path';
 import type { TaskDiff } from '../../../shared/review';
 import type { ChangeCount } from '../../../shared/task';
 import type { RetireContext } from './retire-task';
 import type { TaskLayers } from '../sandbox/task-layers';
 import { settledAll } from './settled-all';
-import { namespaceIdsOf, unshareMapsUsers, type NamespaceIds } from './namespaced-git';
-
-export interface PrepareWorktreeRequest {
-  taskId: string;
-  baseBranch: string;
-  dependencyBranches: string[];
-  /**
-   * The caller's launcher may check the files out (./checkout-first.ts): a worktree the desk registered from its files
-   * and with no dependency to merge is then returned registered, its checkout pending.
-   */
-  deferCheckout?: boolean;
-  /**
-   * A read-only snapshot of the base (../workspace/snapshot-store.ts): a worktree with no dependency to merge is then
-   * a layer over it (../sandbox/task-layers.ts) instead of a checkout, when the snapshot is of the commit the base is on.
-   */
-  snapshot?: LayerBase;
-  /**
-   * The layer is entered from this machine (the desk's own sandbox makes the agent's view): its holder starts mounting
-   * as soon as the layer exists, while the rest of the worktree and the run are made. Not for a layer a Docker daemon
-   * mounts (lent, ../sandbox/task-layers.ts), which would only stop that holder again.
-   */
-  mountLayer?: boolean;
-}
-
-/** What a task's layer lies over: a checkout of `commit`, and the git index that matches it. */
-export interface LayerBase {
-  commit: string;
-  /** The checkout, read-only. */
-  tree: string;
-  /** Gives a worktree's git dir the snapshot's index (hard links: git replaces the file when it writes it). */
-  linkIndexInto(gitDir: string): Promise<void>;
-  /**
-   * Holds the task's lease on the snapshot again: retiring the task's earlier worktree (or the start-up sweep removing
-   * its earlier layer) drops every lease the task held, the one taken for this worktree too.
-   */
-  lease(): Promise<void>;
-}
-
-export interface PreparedWorktree {
-  path: string;
-  branch: string;
-  baseCommit: string;
-  /** With `deferCheckout`, when the files are not checked out yet: whoever needs them first checks them out. */
-  checkout?: PendingCheckout;
-  /** The worktree is a layer over the snapshot given (no checkout was made). */
-  layered?: true;
-}
 
 export interface GitService {
   /** The repository's checked-out branch (the default base branch). */
@@ -200,19 +152,8 @@ export function createGitService(options: GitServiceOptions): GitService {
   const records = createWorktreeRecords(join(stateDir, 'worktrees'));
   // Where git and env are, for the launchers that check new worktrees out (./pending-checkout.ts).
   const programs = rememberedOnPath();
-  // Who the desk's git runs as inside a layer's namespace: looked up once, when git first runs in one.
-  let namespaceIds: { ids: NamespaceIds | undefined } | undefined;
-  const idsInLayers = () => (namespaceIds ??= {
-    ids: namespaceIdsOf(process.getuid && process.getgid ? { uid: process.getuid(), gid: process.getgid() } : undefined, programs('unshare', process.env.PATH ?? ''), unshareMapsUsers),
-  }).ids;
   const repoLock = createMutex();
-  // A layered worktree's commits note that its index is behind, and its syncs clear the note: one at a time.
-  const indexLock = createMutex();
-  // The base trees and branch heads of the repository's layers, read once (./known-objects.ts).
-  const knownObjects = createKnownObjects();
-  // One kept `git check-ignore` per snapshot in use, for the repository (./snapshot-ignore-rules.ts).
-  let ignoreRules: SnapshotIgnoreRules | undefined;
-  const snapshotRules = (commonDir: string) => (ignoreRules ??= createSnapshotIgnoreRules(git, commonDir));
+  const layered = createLayeredWorktrees({ git, taskLayers: options.taskLayers, programs, scratchDir: stateDir });
 
   // Two steps, each made once: what every command needs (the dirs, the empty global config, the
   // repository), then what only work on worktrees needs (the person's identity: two more git processes,
@@ -246,52 +187,17 @@ export function createGitService(options: GitServiceOptions): GitService {
   };
   const checkout = async (): Promise<GitRepo> => checkoutOf((await prepared()).repository);
   const summaries = createDiffSummaries(git, checkout);
-  const baseTrees = createBaseTrees(git);
 
   const worktreePathFor = (taskId: string): string => join(worktreesDir, worktreeDirNameFor(taskId));
   const branchFor = (taskId: string): string => branchNameFor(deskId, taskId);
 
-  const usableBaseCommit = async (branch: string): Promise<string> => {
-    const repo = await checkout();
-    const commit = await resolveCommit(git, repo, `refs/heads/${branch}`);
-    if (commit) return commit;
-    // An unborn branch (no commits yet) is still what HEAD names in a fresh repository.
-    const head = await git.exec(repo, ['symbolic-ref', '--quiet', 'HEAD']);
-    if (head.exitCode === 0 && head.stdout.trim() === `refs/heads/${branch}`) throw emptyRepository(branch);
-    throw unknownBranch(branch);
-  };
-
+  const usableBaseCommit = async (branch: string): Promise<string> => baseCommitOf(git, await checkout(), branch);
   const retire = async (taskId: string): Promise<{ archiveRef?: string }> => {
     const context = await ready();
     return repoLock.run(() => retireTask(context, taskId));
   };
 
-  /** The worktree at `path` as the desk made it, checked: its git dir from the records, never from the worktree. */
-  const intactWorktree = async (repository: Repository, path: string): Promise<GitRepo> => {
-    const record = await records.atPath(path);
-    // A worktree made before the desk kept records: its link is accepted only when it checks out both ways.
-    const gitDir = record?.gitDir ?? await linkedGitDir(path, repository.commonDir);
-    if (!gitDir) throw gitFailed(['commit'], undefined, `${path} is not a worktree this desk made`);
-    await assertWorktreeIntact({ path, gitDir, commonDir: repository.commonDir, ...(record && { branch: record.branch }) });
-    return { gitDir, workTree: path, commonDir: repository.commonDir };
-  };
-
-  /** The worktree at `path` when it is a task's layer (mounted now, if it was not), with the merged view the desk reads. */
-  const layeredAt = async (path: string, worktree: GitRepo): Promise<LayeredWorktree | undefined> => {
-    const layer = await options.taskLayers?.open(path);
-    if (!layer) return undefined;
-    return {
-      repo: worktree, ...layerAccess(git, layer, path, programs, idsInLayers), baseTree: await baseTrees.of(worktree, layer.base), scratchDir: stateDir,
-      known: knownObjects, snapshot: { lower: layer.lower, commit: layer.base, rules: snapshotRules(worktree.commonDir ?? worktree.gitDir) },
-    };
-  };
-  /** The git for commands that need the worktree's files: a layer's runs inside its namespace. */
-  const gitWithFiles = async (path: string, worktree: GitRepo): Promise<GitRunner> => {
-    const layered = await layeredAt(path, worktree);
-    if (!layered) return git;
-    await indexLock.run(() => syncLayerIndex(git, worktree, layered.layerDir));
-    return layered.filesGit;
-  };
+  const intactWorktree = (repository: Repository, path: string): Promise<GitRepo> => recordedWorktree(records, repository.commonDir, path);
 
   return {
     async currentBranch() {
@@ -398,16 +304,16 @@ export function createGitService(options: GitServiceOptions): GitService {
     async commitAll(worktreePath, message) {
       const context = await ready();
       const worktree = await intactWorktree(context.repository, resolve(worktreePath));
-      const layered = await layeredAt(resolve(worktreePath), worktree);
-      if (layered) return await indexLock.run(() => commitLayered(git, layered, message, context.identity, true)) ?? '';
+      const layer = await layered.at(resolve(worktreePath), worktree);
+      if (layer) return await layered.commit(layer, message, context.identity, true) ?? '';
       return stageAndCommit(git, worktree, message, context.identity);
     },
 
     async commitChanges(worktreePath, message) {
       const context = await ready();
       const worktree = await intactWorktree(context.repository, resolve(worktreePath));
-      const layered = await layeredAt(resolve(worktreePath), worktree);
-      if (layered) return indexLock.run(() => commitLayered(git, layered, message, context.identity));
+      const layer = await layered.at(resolve(worktreePath), worktree);
+      if (layer) return layered.commit(layer, message, context.identity);
       return commitIfChanged(git, worktree, message, context.identity, summaries.seed);
     },
 
@@ -418,7 +324,7 @@ export function createGitService(options: GitServiceOptions): GitService {
       const layerDir = await options.taskLayers?.dirOf(path);
       if (layerDir === undefined || await indexBehindSince(layerDir) === undefined) return;
       const worktree = await intactWorktree((await ready()).repository, path);
-      await indexLock.run(() => syncLayerIndex(git, worktree, layerDir));
+      await layered.syncIndex(worktree, layerDir);
     },
 
     async leaveOutLocalFiles(worktreePath) {
@@ -455,8 +361,8 @@ export function createGitService(options: GitServiceOptions): GitService {
     async liveDiff(worktreePath, base) {
       const context = await ready();
       const worktree = await intactWorktree(context.repository, resolve(worktreePath));
-      const layered = await layeredAt(resolve(worktreePath), worktree);
-      if (layered) return { ...(await taskDiff(git, worktree, base, await layerTreeOf(git, layered))), live: true };
+      const layer = await layered.at(resolve(worktreePath), worktree);
+      if (layer) return { ...(await taskDiff(git, worktree, base, await layerTreeOf(git, layer))), live: true };
       // The scratch index lives in the desk's state dir, out of the agent's reach.
       return liveDiff(git, worktree, base, stateDir);
     },
@@ -474,7 +380,7 @@ export function createGitService(options: GitServiceOptions): GitService {
     async updateFromBase({ worktreePath, branch, baseBranch, strategy }) {
       const context = await ready();
       const worktree = await intactWorktree(context.repository, resolve(worktreePath));
-      return updateFromBase(await gitWithFiles(resolve(worktreePath), worktree), worktree, { branch, baseBranch, strategy, identity: context.identity });
+      return updateFromBase(await layered.gitWithFiles(resolve(worktreePath), worktree), worktree, { branch, baseBranch, strategy, identity: context.identity });
     },
 
     push: async (remote, branch) => pushBranch(git, await checkout(), remote, branch),
@@ -488,7 +394,7 @@ export function createGitService(options: GitServiceOptions): GitService {
     async abortUpdate(worktreePath) {
       const context = await ready();
       const worktree = await intactWorktree(context.repository, resolve(worktreePath));
-      await abortMerge(await gitWithFiles(resolve(worktreePath), worktree), worktree);
+      await abortMerge(await layered.gitWithFiles(resolve(worktreePath), worktree), worktree);
     },
   };
 }

@@ -1,11 +1,21 @@
 // Small questions and updates about commits and refs, shared by the service and retirement.
-import { gitFailed } from './git-errors';
+import { emptyRepository, gitFailed, unknownBranch } from './git-errors';
 import type { GitRepo, GitRunner } from './git-runner';
 
 /** The commit `ref` points at, or undefined when it does not exist (or points at no commit). */
 export async function resolveCommit(git: GitRunner, repo: GitRepo, ref: string): Promise<string | undefined> {
   const result = await git.exec(repo, ['rev-parse', '--quiet', '--verify', '--end-of-options', `${ref}^{commit}`]);
   return result.exitCode === 0 ? result.stdout.trim() : undefined;
+}
+
+/** The commit a task based on `branch` starts from; `empty_repository` for an unborn one HEAD names, else `unknown_branch`. */
+export async function baseCommitOf(git: GitRunner, repo: GitRepo, branch: string): Promise<string> {
+  const commit = await resolveCommit(git, repo, `refs/heads/${branch}`);
+  if (commit) return commit;
+  // An unborn branch (no commits yet) is still what HEAD names in a fresh repository.
+  const head = await git.exec(repo, ['symbolic-ref', '--quiet', 'HEAD']);
+  if (head.exitCode === 0 && head.stdout.trim() === `refs/heads/${branch}`) throw emptyRepository(branch);
+  throw unknownBranch(branch);
 }
 
 /** true when `ancestor` is `descendant` or one of its ancestors. */

@@ -4,8 +4,10 @@
 import { lstatSync } from 'node:fs';
 import { lstat, readFile, realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { worktreeTampered } from './git-errors';
+import { gitFailed, worktreeTampered } from './git-errors';
+import type { GitRepo } from './git-runner';
 import { readPlainSync } from './plain-file';
+import type { WorktreeRecords } from './worktree-records';
 
 /** The link files git writes are one line; anything much longer is not git's. */
 const LINK_FILE_MAX_BYTES = 64 * 1024;
@@ -51,6 +53,16 @@ export async function assertWorktreeIntact(expected: ExpectedWorktree): Promise<
     const head = readLinkFile(headFile);
     if (head !== `ref: refs/heads/${expected.branch}`) throw worktreeTampered(headFile, `HEAD should name the task's branch ${expected.branch}`);
   }
+}
+
+/** The worktree at `path` as the desk made it, checked: its git dir from the desk's records, never from the worktree. */
+export async function recordedWorktree(records: Pick<WorktreeRecords, 'atPath'>, commonDir: string, path: string): Promise<GitRepo> {
+  const record = await records.atPath(path);
+  // A worktree made before the desk kept records: its link is accepted only when it checks out both ways.
+  const gitDir = record?.gitDir ?? await linkedGitDir(path, commonDir);
+  if (!gitDir) throw gitFailed(['commit'], undefined, `${path} is not a worktree this desk made`);
+  await assertWorktreeIntact({ path, gitDir, commonDir, ...(record && { branch: record.branch }) });
+  return { gitDir, workTree: path, commonDir };
 }
 
 /**

@@ -8,7 +8,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import type { RepoConfig } from '../../../shared/repo-config';
 import { isDeskError } from '../../../shared/desk-error';
 import { branchInFiles } from '../git/branch-files';
-import type { LayerBase } from '../git/git-service';
+import type { LayerBase } from '../git/prepared-worktree';
 import type { SnapshotStore } from './snapshot-store';
 import { linkSnapshotIndex } from './snapshot-index';
 import { indexEntryCount, wantsLayer, type LayerMode } from './layer-choice';
