@@ -58,16 +58,9 @@ import { rememberedSandboxProbe } from './sandbox/remembered-sandbox-probe';
 import { createMachineCheck } from './sandbox/machine-check';
 import { answeredProbe } from './host/remembered-probe';
 import { createTaskSandbox } from './sandbox/task-sandbox';
-import { createTaskLayers, taskLayersDir } from './sandbox/task-layers';
-import { createGitRunner } from './git/git-runner';
-import { createSnapshotStore, type SnapshotStore } from './workspace/snapshot-store';
-import { sweepTaskLayers } from './sandbox/layer-sweep';
-import { runPrepareCommand } from './workspace/run-prepare';
-import type { RepoOpener } from './repos/repo-set';
-import type { LayerMode } from './workspace/layer-choice';
 import { createStateLayers } from './sandbox/state-layers';
 import { findNamespaceTools } from './sandbox/state-namespace';
-import { createSpareProcesses, type SpareProcesses } from './host/spare-processes';
+import { createSpareProcesses } from './host/spare-processes';
 import { startTaskLimits } from './sandbox/limits/desk-limits';
 import { createDeskReposRepo } from './store/desk-repos-repo';
 import { createRepoSet, openRepo, type RepoSet } from './repos/repo-set';
@@ -86,7 +79,7 @@ import { addProposalRoutes } from './http/proposal-routes';
 import { RunnersConfig } from '../../shared/runners';
 import { addRunnerRoutes } from './http/runners-routes';
 import { addDiskUseRoutes } from './http/disk-use-routes';
-import { measureDiskUse } from './workspace/snapshot-disk-use';
+import { layersDiskUse, openDeskLayers, sweepLayersAtStart } from './workspace/desk-layers';
 import { createDockerRunner } from './runners/docker/docker-runner';
 import { createLocalRunner } from './runners/local-runner';
 import { createRunnerSet } from './runners/runner-set';
@@ -141,7 +134,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   // Worktrees as layers over one snapshot per base commit (sandbox/task-layers.ts, workspace/snapshot-store.ts).
   // A task's holders and launcher start from processes that wait for them, not from a fork of the desk (host/spare-processes.ts).
   const spares = createSpareProcesses({ count: 3 });
-  const layers = config.layers === 'never' ? undefined : openLayers(config.dataDir, config.layers ?? 'auto', log, spares);
+  const layers = config.layers === 'never' ? undefined : openDeskLayers(config.dataDir, config.layers ?? 'auto', log, spares);
   const opener = { dataDir: config.dataDir, deskId, now, spares, ...(layers && { layers }) };
   const first = await openRepo(opener, { path: repoRoot, repository, isDefault: true, ...(config.baseBranch !== undefined && { baseBranch: config.baseBranch }) });
   const { git, baseBranch } = first;
@@ -179,11 +172,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
 
   const repos = await createRepoSet({ opener, first, store: guard(createDeskReposRepo(db, repoRoot), "the desk's list of repositories"), log }, moreRepos);
   // Layers a crash (or a worktree removed while the desk was down) left behind go, in the background: nothing waits for it.
-  const layerSweep = layers && sweepTaskLayers({
-    layers: layers.taskLayers, repos: () => repos.list(), log,
-    release: (taskId) => layers.snapshotStore.release(taskId),
-    sweepSnapshots: () => layers.snapshotStore.sweep(),
-  }).catch((error: unknown) => log(`Task layers: the start-up sweep stopped (${error instanceof Error ? error.message : String(error)}); what it left is looked at again next start.`));
+  const layerSweep = layers && sweepLayersAtStart(layers, repos, log);
   const governance = createGovernanceService({
     ...(layers && { reachOf: (worktree: string) => layers.taskLayers.reachOf(worktree) }),
     repo: guard(createGovernanceRepo(db, repoRoot), 'the governance audit log'), policyStore, now,
@@ -295,14 +284,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   const agentTests = createAgentTests({ agents, dataDir: config.dataDir, clientVersion: config.appVersion, now });
   addAgentRoutes(router, { agents, defaultAgent: config.defaultAgent, logins, notes: agentNotes, installs, tests: agentTests });
   addRunnerRoutes(router, { runners });
-  // The lifecycle that mounts task layers decides their folder; `layers` until it says otherwise.
-  addDiskUseRoutes(router, {
-    measure: async () => {
-      const measured = await measureDiskUse({ snapshotsDir: join(config.dataDir, 'snapshots'), layersDir: taskLayersDir(config.dataDir) });
-      const refused = layers ? await layers.taskLayers.refusal() : 'the desk was started with layers turned off';
-      return { ...measured, worktrees: refused === undefined ? { kind: 'layers' as const } : { kind: 'checkouts' as const, reason: refused } };
-    },
-  });
+  addDiskUseRoutes(router, { measure: () => layersDiskUse(config.dataDir, layers) });
   addGovernanceRoutes(router, {
     governance, repoRoot, worktreeOf: (id) => tasksRepo.get(id)?.worktreePath, alwaysAllowAnswers: () => grants.list(),
     sandboxViewOf: (id) => { const spec = agents.get(id); return spec && sandbox.viewOf(spec); },
@@ -415,25 +397,4 @@ const ENDED: ReadonlySet<TaskStatus> = new Set(['completed', 'error', 'cancelled
 function clusterHosts(runnersConfig: RunnersConfig): string[] {
   const { deskUrl, enabled } = runnersConfig.cluster;
   return enabled && deskUrl !== undefined ? [new URL(deskUrl).hostname] : [];
-}
-
-/**
- * The task layers and the snapshots under them. Whether layers can be mounted here is found at once, in the background,
- * and said in the log when they cannot: each task then gets a checkout, as before. A layer's removal (its task's worktree
- * retired) ends the task's lease on its snapshot, and snapshots nothing uses any more go, but each repository's newest.
- */
-function openLayers(dataDir: string, mode: LayerMode, log: (line: string) => void, spares: Pick<SpareProcesses, 'take'>): NonNullable<RepoOpener['layers']> & { snapshotStore: SnapshotStore } {
-  const snapshotStore = createSnapshotStore({ dir: join(dataDir, 'snapshots'), git: createGitRunner({ hooksDir: join(dataDir, 'no-hooks') }), runPrepare: runPrepareCommand });
-  const taskLayers = createTaskLayers({
-    dataDir, tools: findNamespaceTools(process.env.PATH ?? ''), spares,
-    onRemoved: async (taskId) => {
-      await snapshotStore.release(taskId);
-      await snapshotStore.sweep();
-    },
-  });
-  void snapshotStore.start().catch((error: unknown) => log(`Snapshots: could not clear what an earlier run left half made (${error instanceof Error ? error.message : String(error)}).`));
-  void taskLayers.refusal().then((why) => {
-    if (why !== undefined) log(`Worktrees are checkouts of their own: copy-on-write layers cannot be mounted here (${why}).`);
-  });
-  return { taskLayers, snapshotStore, mode };
 }
