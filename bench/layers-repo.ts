@@ -71,6 +71,39 @@ function trackedPath(n: number): string {
   return `packages/pkg-${pkg}/src/module-${dir % DIRS_PER_PACKAGE}/file-${n}.${EXTENSIONS[n % EXTENSIONS.length]}`;
 }
 
+/**
+ * Holds the cached repositories for this run: two runs at once would make the same one side by side, or take each
+ * other's worktrees and branches out (the bench tidies the repository before and after each size). A lock left by a run
+ * that no longer lives is taken over. Returns the release.
+ */
+export function holdBenchCache(cacheDir: string): () => void {
+  const lock = join(cacheDir, 'in-use.pid');
+  for (let attempt = 0; ; attempt++) {
+    try {
+      writeFileSync(lock, `${process.pid}\n`, { flag: 'wx' });
+      return () => rmSync(lock, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw error;
+    }
+    // Empty: the other run has made the file and not written its pid yet, so it lives.
+    const text = readFileSync(lock, 'utf8').trim();
+    const holder = Number(text);
+    if (text === '' || (Number.isInteger(holder) && holder > 0 && alive(holder))) {
+      throw new Error(`Another layers bench (${text === '' ? 'just starting' : `pid ${holder}`}) is using the cached repositories in ${cacheDir}; wait for it to end, or give this run another --data-parent.`);
+    }
+    rmSync(lock, { force: true });
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /** The cached checkout of `files` tracked files under `cacheDir`, made now if missing (or left half-made). */
 export async function layersRepo(cacheDir: string, files: number, say: (line: string) => void): Promise<LayersRepo> {
   const path = join(cacheDir, `layers-${files}-g${GENERATION}`);

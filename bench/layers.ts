@@ -15,7 +15,7 @@ import type { Desk, RunStage } from '../src/main/core/testing';
 import { isMain, readCount, runMain, usageError, withCleanup } from './bench-support';
 import { APP_BUILD_DIR, loadBuiltDesk } from './built-desk';
 import { dataParentFrom, describeFileSystem, runRootIn } from './data-place';
-import { git, layersRepo, type LayersRepo } from './layers-repo';
+import { git, holdBenchCache, layersRepo, type LayersRepo } from './layers-repo';
 
 export const LAYERS_SIZES = [5_000, 50_000] as const;
 export const LAYERS_LARGE_SIZE = 200_000;
@@ -224,11 +224,16 @@ export async function benchLayers(sizes: readonly number[], rounds: number, data
   // The desk as the app builds it, beside the built agent and sandbox bridge (see built-desk.ts).
   const built = await loadBuiltDesk(APP_BUILD_DIR);
   const results: LayersSizeResult[] = [];
-  for (const size of sizes) {
-    const repo = await layersRepo(cacheDir, size, say);
-    const result = await benchLayersSize(built, repo, rounds, dataParent, withCopy);
-    say(formatLayersSize(result));
-    results.push(result);
+  const release = holdBenchCache(cacheDir);
+  try {
+    for (const size of sizes) {
+      const repo = await layersRepo(cacheDir, size, say);
+      const result = await benchLayersSize(built, repo, rounds, dataParent, withCopy);
+      say(formatLayersSize(result));
+      results.push(result);
+    }
+  } finally {
+    release();
   }
   return results;
 }
