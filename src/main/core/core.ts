@@ -370,7 +370,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
       await tasks.shutdown();
       spares.close();
       sandbox.close();
-      await layerSweep;
+      await Promise.all([layerSweep, layers?.started]);
       layers?.taskLayers.close();
       await logins.disposeAll();
       await installs.disposeAll();

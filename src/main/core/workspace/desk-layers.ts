@@ -15,7 +15,15 @@ import { runPrepareCommand } from './run-prepare';
 import { measureDiskUse } from './snapshot-disk-use';
 import { createSnapshotStore, type SnapshotStore } from './snapshot-store';
 
-export type DeskLayers = NonNullable<RepoOpener['layers']> & { snapshotStore: SnapshotStore };
+export type DeskLayers = NonNullable<RepoOpener['layers']> & {
+  snapshotStore: SnapshotStore;
+  /**
+   * The work started with them, in the background: what an earlier run left half made cleared, and the probe of whether
+   * layers mount here. The desk waits for it before it stops, or the probe would make its folder again in a data dir
+   * removed meanwhile. Never rejects.
+   */
+  started: Promise<unknown>;
+};
 
 export function openDeskLayers(dataDir: string, mode: LayerMode, log: (line: string) => void, spares: Pick<SpareProcesses, 'take'>): DeskLayers {
   const snapshotStore = createSnapshotStore({ dir: join(dataDir, 'snapshots'), git: createGitRunner({ hooksDir: join(dataDir, 'no-hooks') }), runPrepare: runPrepareCommand });
@@ -26,11 +34,11 @@ export function openDeskLayers(dataDir: string, mode: LayerMode, log: (line: str
       await snapshotStore.sweep();
     },
   });
-  void snapshotStore.start().catch((error: unknown) => log(`Snapshots: could not clear what an earlier run left half made (${error instanceof Error ? error.message : String(error)}).`));
-  void taskLayers.refusal().then((why) => {
+  const cleared = snapshotStore.start().catch((error: unknown) => log(`Snapshots: could not clear what an earlier run left half made (${error instanceof Error ? error.message : String(error)}).`));
+  const probed = taskLayers.refusal().then((why) => {
     if (why !== undefined) log(`Worktrees are checkouts of their own: copy-on-write layers cannot be mounted here (${why}).`);
   });
-  return { taskLayers, snapshotStore, mode };
+  return { taskLayers, snapshotStore, mode, started: Promise.allSettled([cleared, probed]) };
 }
 
 /**
