@@ -7,6 +7,7 @@ import { JUDGE_N, type TaskRecord } from '../store/tasks-repo';
 import { diffTextOf, judgePromptOf, parseJudgeAnswer, type JudgedAttempt } from './attempt-judge';
 import type { TaskRecords } from './task-records';
 import type { TaskRuns } from './task-runs';
+import type { BackgroundWork } from './background-work';
 
 /** Queued counts: a judge re-queued by a restart is still to answer. */
 const isActive = (status: TaskStatus) => ACTIVE_STATUSES.includes(status);
@@ -31,6 +32,8 @@ export interface AttemptJudgingDeps {
   runs: Pick<TaskRuns, 'stopRun' | 'schedule'>;
   gitOf(task: TaskRecord): Pick<GitService, 'diff' | 'retire' | 'branchFor'>;
   cleanUp(task: TaskRecord): Promise<void>;
+  /** Where work not waited for runs (./background-work.ts): the desk's shutdown waits for it. */
+  background: Pick<BackgroundWork, 'run'>;
   /** A judge's turn that takes longer is stopped, and a person chooses. */
   timeoutMs: number;
   /** The judge's answer is in: the task it judged follows it. */
@@ -128,8 +131,8 @@ export function createAttemptJudging(deps: AttemptJudgingDeps): AttemptJudging {
     timedOut.delete(parent.id);
     const updated = save(parent.id, { attempts: { ...plan, ...(step.recommendation && { recommendation: step.recommendation }), ...(step.note !== undefined && { judgeNote: step.note }) } });
     log(updated, step.recommendation ? `${name} recommends attempt ${step.recommendation.n}: ${step.recommendation.reason}` : `${step.note} The choice is left to a person.`, step.recommendation ? 'info' : 'warn');
-    // The desk may close meanwhile: a worktree left over is removed with the task's next run or retirement.
-    void discard(judge).catch(() => undefined);
+    // Not waited for here (the desk's shutdown does): a worktree left over is removed with the task's next run or retirement.
+    deps.background.run(() => discard(judge), () => undefined);
     return step;
   }
 

@@ -219,6 +219,20 @@ describe('the attempt kept', () => {
     await d.waitForStatus('kept', 'awaiting-input', 30_000);
     expect((await detail(d, 'kept')).attempts.map((a: { status: string; chosen?: boolean }) => [a.status, a.chosen])).toEqual([['completed', undefined], ['completed', undefined]]);
   });
+
+  it('finishes retiring the attempts not kept before the desk stops, when it stops right after a choice', async () => {
+    const d = await openDesk({ concurrency: 2, policy: policyAllowing('execute') });
+    await d.api('POST', '/', { id: 'quick', prompt: 'write one.txt 1', attempts: [{}, {}] });
+    await d.waitForStatus('quick', 'awaiting-input', 30_000);
+    const waiting = await detail(d, 'quick');
+    const notKept = await detail(d, 'quick~attempt-1');
+    expect((await d.api('POST', '/tasks/quick/input', { optionId: 'attempt-2' })).status).toBe(200);
+    // At once: the keeping runs in the background, and the desk's stop waits for it (its branch archived, its worktree gone).
+    await d.close();
+    expect(branchExists(d, waiting.attempts[0].branch)).toBe(false);
+    expect(existsSync(notKept.worktreePath)).toBe(false);
+    expect(git(d.repo, 'rev-parse', waiting.attempts[1].branch).trim()).toBe(waiting.attempts[1].commit);
+  });
 });
 
 describe('a submission with bad attempts', () => {

@@ -7,6 +7,7 @@ import type { GitService } from '../git/git-service';
 import type { AttemptsPlan, TaskRecord } from '../store/tasks-repo';
 import { decideAttempts } from './attempt-choice';
 import { createAttemptJudging, JUDGE_TIMEOUT_MS } from './attempt-judging';
+import { createBackgroundWork } from './background-work';
 import { JUDGE_N } from '../store/tasks-repo';
 import type { TaskRecords } from './task-records';
 import type { TaskRuns } from './task-runs';
@@ -30,6 +31,8 @@ export interface TaskAttempts {
   resume(): void;
   /** What GET /tasks/<id> shows of each attempt. */
   viewsOf(task: TaskRecord): AttemptView[];
+  /** Resolves once the work started without waiting (keeping an attempt, retiring the others, a judge's discard) has ended. */
+  settled(): Promise<void>;
   /** The id whose branch and worktree the task's work is on: the attempt kept, else the task itself. */
   workIdOf(task: TaskRecord): string;
 }
@@ -60,8 +63,9 @@ export function createTaskAttempts(deps: TaskAttemptsDeps): TaskAttempts {
 
   const attemptsOf = (task: TaskRecord) => (task.attempts?.agents ?? []).map((_, index) => tasks.get(attemptTaskId(task.id, index + 1)));
   const parentOf = (attempt: TaskRecord) => (attempt.attemptOf ? tasks.get(attempt.attemptOf.task) : undefined);
+  const background = createBackgroundWork();
   const judging = createAttemptJudging({
-    records: deps.records, runs: deps.runs, gitOf: deps.gitOf, cleanUp: deps.cleanUp,
+    records: deps.records, runs: deps.runs, gitOf: deps.gitOf, cleanUp: deps.cleanUp, background,
     timeoutMs: deps.judgeTimeoutMs ?? JUDGE_TIMEOUT_MS, answered: (parentId) => follow(parentId),
   });
 
@@ -97,7 +101,7 @@ export function createTaskAttempts(deps: TaskAttemptsDeps): TaskAttempts {
         log(save(parentId, { status: 'error', errorMessage: decision.message, finishedAt: now() }), decision.message, 'error');
         return;
       case 'keep':
-        void keep(parentId, decision.n, `Kept attempt ${decision.n}: ${parent.attempts.choose === 'check' ? 'the first to complete and pass the check' : 'the first to complete'}.`);
+        keepLater(parent, decision.n, `Kept attempt ${decision.n}: ${parent.attempts.choose === 'check' ? 'the first to complete and pass the check' : 'the first to complete'}.`);
         return;
       case 'ask': {
         if (asking.has(parentId)) return;
@@ -109,7 +113,7 @@ export function createTaskAttempts(deps: TaskAttemptsDeps): TaskAttempts {
         }
         const { recommendation } = judged;
         if (recommendation && parent.attempts.choose === 'judge') {
-          void keep(parentId, recommendation.n, `Kept attempt ${recommendation.n}, as the judge (${recommendation.by}) chose: ${recommendation.reason}`);
+          keepLater(parent, recommendation.n, `Kept attempt ${recommendation.n}, as the judge (${recommendation.by}) chose: ${recommendation.reason}`);
           return;
         }
         const note = [decision.note, judged.note && `${judged.note} The choice is yours.`, recommendation && `The judge (${recommendation.by}) recommends attempt ${recommendation.n}: ${recommendation.reason}`]
@@ -137,8 +141,13 @@ export function createTaskAttempts(deps: TaskAttemptsDeps): TaskAttempts {
       asking.delete(parent.id);
       if (!('optionId' in answer)) return;
       const n = Number(answer.optionId.slice(OPTION_PREFIX.length));
-      void keep(parent.id, n, `Kept attempt ${n}, as a person chose.`);
+      keepLater(parent, n, `Kept attempt ${n}, as a person chose.`);
     });
+  }
+
+  /** `keep`, not waited for: the desk's shutdown waits for it, and a failure is told in the task's activity. */
+  function keepLater(parent: TaskRecord, n: number, why: string): void {
+    background.run(() => keep(parent.id, n, why), (message) => log(parent, `Keeping attempt ${n} failed: ${message}`, 'error'));
   }
 
   /** The task takes attempt `n`'s work (commit, branch, worktree, session); the other attempts are stopped and retired. */
@@ -226,6 +235,7 @@ export function createTaskAttempts(deps: TaskAttemptsDeps): TaskAttempts {
         asking.delete(task.id);
       }
     },
+    settled: () => background.settled(),
     resume() {
       for (const task of tasks.list()) if (task.attempts && task.attempts.chosen === undefined && isActive(task.status)) follow(task.id);
     },

@@ -157,6 +157,10 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
       }
     },
     start: runs.start,
-    shutdown: runs.shutdown,
+    async shutdown() {
+      await runs.shutdown();
+      // What the attempts started without waiting (keeping one, retiring the others) ends before the records close.
+      await attempts.settled();
+    },
   };
 }
