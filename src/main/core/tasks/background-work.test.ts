@@ -22,8 +22,9 @@ describe('background work', () => {
     const work = createBackgroundWork();
     work.run(async () => { throw new Error('the database is closed'); }, (message) => told.push(message));
     work.run(async () => { throw new Error('again'); }, () => { throw new Error('no log either'); });
+    work.run(() => { throw new Error('before any await'); }, (message) => told.push(message));
     await work.settled();
-    expect(told).toEqual(['the database is closed']);
+    expect(told.sort()).toEqual(['before any await', 'the database is closed']);
   });
 
   it('settles at once when nothing runs', async () => {

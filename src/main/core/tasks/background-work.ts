@@ -13,7 +13,8 @@ export function createBackgroundWork(): BackgroundWork {
   const pending = new Set<Promise<unknown>>();
   return {
     run(work, failed) {
-      const running = work().catch((error: unknown) => {
+      // Through a promise, so that a `work` that throws before its first await is told the same way.
+      const running = Promise.resolve().then(work).catch((error: unknown) => {
         try {
           failed(error instanceof Error ? error.message : String(error));
         } catch {
