@@ -79,11 +79,11 @@ import { addProposalRoutes } from './http/proposal-routes';
 import { RunnersConfig } from '../../shared/runners';
 import { addRunnerRoutes } from './http/runners-routes';
 import { addDiskUseRoutes } from './http/disk-use-routes';
-import { layersDiskUse, openDeskLayers, sweepLayersAtStart } from './workspace/desk-layers';
+import { closeDeskLayers, layersDiskUse, openDeskLayers, sweepLayersAtStart } from './workspace/desk-layers';
 import { createDockerRunner } from './runners/docker/docker-runner';
 import { createLocalRunner } from './runners/local-runner';
 import { createRunnerSet } from './runners/runner-set';
-import { loadRunnersConfig } from './runners/runners-file';
+import { clusterHosts, loadRunnersConfig } from './runners/runners-file';
 
 export interface Core {
   readonly repoRoot: string;
@@ -131,21 +131,23 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   // Agents installed from the board (the desk's agent cache) come before the repository's own.
   const agents = createAgentRegistry({ ...config.agents, searchDirs: [...config.agents.searchDirs, binDir(agentCacheDir(config.dataDir)), binDir(repoRoot)] });
   if (!agents.get(config.defaultAgent)) throw unknownAgent(config.defaultAgent, agents.list().map((a) => a.id));
-  // Worktrees as layers over one snapshot per base commit (sandbox/task-layers.ts, workspace/snapshot-store.ts).
-  // A task's holders and launcher start from processes that wait for them, not from a fork of the desk (host/spare-processes.ts).
-  const spares = createSpareProcesses({ count: 3 });
-  const layers = config.layers === 'never' ? undefined : openDeskLayers(config.dataDir, config.layers ?? 'auto', log, spares);
-  const opener = { dataDir: config.dataDir, deskId, now, spares, ...(layers && { layers }) };
-  const first = await openRepo(opener, { path: repoRoot, repository, isDefault: true, ...(config.baseBranch !== undefined && { baseBranch: config.baseBranch }) });
-  const { git, baseBranch } = first;
   // Every repository named on the command line must open before anything starts: a typo stops the host here.
   const moreRepos = await Promise.all((config.moreRepos ?? []).map(async (path) => (await openRepository(path)).root));
-
   // A broken policy file stops the host with one clear line, before anything is opened.
   const policyStore = createPolicyFileStore(config.dataDir);
   // Read once, here; with no file the defaults are made when an agent first needs them (schemas not built at start).
   const storedPolicy = policyStore.loadIfPresent();
   const runnersConfig = config.runners !== undefined ? RunnersConfig.parse(config.runners) : loadRunnersConfig(config.dataDir);
+
+  // Worktrees as layers over one snapshot per base commit (sandbox/task-layers.ts, workspace/snapshot-store.ts).
+  // A task's holders and launcher start from processes that wait for them, not from a fork of the desk (host/spare-processes.ts).
+  const spares = createSpareProcesses({ count: 3 });
+  const layers = config.layers === 'never' ? undefined : openDeskLayers(config.dataDir, config.layers ?? 'auto', log, spares);
+  const opener = { dataDir: config.dataDir, deskId, now, spares, ...(layers && { layers }) };
+  const first = await openRepo(opener, { path: repoRoot, repository, isDefault: true, ...(config.baseBranch !== undefined && { baseBranch: config.baseBranch }) })
+    // Refused (no usable base branch): what was started for it ends before the refusal is said.
+    .catch(async (error: unknown) => { spares.close(); await closeDeskLayers(layers); throw error; });
+  const { git, baseBranch } = first;
 
   const db = openDatabase(join(config.dataDir, 'desk.sqlite'), undefined, { nativeBinding: config.nativeBinding });
   const groupCommit = createGroupCommit(db, { onFailedCommit: (error) => log(`A database commit failed; the submissions in it were refused: ${error instanceof Error ? error.message : String(error)}`) });
@@ -370,8 +372,8 @@ export async function createCore(config: CoreConfig): Promise<Core> {
       await tasks.shutdown();
       spares.close();
       sandbox.close();
-      await Promise.all([layerSweep, layers?.started]);
-      layers?.taskLayers.close();
+      await layerSweep;
+      await closeDeskLayers(layers);
       await logins.disposeAll();
       await installs.disposeAll();
       await http.close();
@@ -392,9 +394,3 @@ export async function createCore(config: CoreConfig): Promise<Core> {
 const MACHINE_CHECK_AFTER_MS = 250;
 
 const ENDED: ReadonlySet<TaskStatus> = new Set(['completed', 'error', 'cancelled']);
-
-/** The host name cluster containers call the desk by, when one is configured. */
-function clusterHosts(runnersConfig: RunnersConfig): string[] {
-  const { deskUrl, enabled } = runnersConfig.cluster;
-  return enabled && deskUrl !== undefined ? [new URL(deskUrl).hostname] : [];
-}

@@ -49,3 +49,9 @@ export function loadRunnersConfig(dataDir: string): RunnersConfig {
   }
   return parsed.data;
 }
+
+/** The host name cluster containers call the desk by, when one is configured: a host the desk's server answers to. */
+export function clusterHosts(runnersConfig: RunnersConfig): string[] {
+  const { deskUrl, enabled } = runnersConfig.cluster;
+  return enabled && deskUrl !== undefined ? [new URL(deskUrl).hostname] : [];
+}

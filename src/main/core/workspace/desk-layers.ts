@@ -41,6 +41,12 @@ export function openDeskLayers(dataDir: string, mode: LayerMode, log: (line: str
   return { taskLayers, snapshotStore, mode, started: Promise.allSettled([cleared, probed]) };
 }
 
+/** Ends the desk's layers: waits for their background start (see `started`), then ends every layer's holder. */
+export async function closeDeskLayers(layers: DeskLayers | undefined): Promise<void> {
+  await layers?.started;
+  layers?.taskLayers.close();
+}
+
 /**
  * Removes, in the background, the layers a crash (or a worktree removed while the desk was down) left behind
  * (../sandbox/layer-sweep.ts). Never rejects: what it could not finish is looked at again next start.
